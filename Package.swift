@@ -1,0 +1,44 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+// Layout: see DESIGN.md and DECISIONS.md. Dependency arrows point one way:
+// storefront → StorefrontCLI → {StoreTUI, NcursesTerminal, SQLiteLedger, SandboxSigning} → StoreEngine.
+let package = Package(
+  name: "Storefront",
+  products: [
+    .executable(name: "storefront", targets: ["storefront"])
+  ],
+  targets: [
+    // C system libraries: the only code that includes C headers.
+    .systemLibrary(name: "CNcursesw", path: "Sources/CNcursesw", providers: [.apt(["libncurses-dev"])]),
+    .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+    .systemLibrary(name: "COpenSSL", path: "Sources/COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
+
+    // Foundation only: catalog, payment queue, ledger protocol, event bus, scenario runner.
+    .target(name: "StoreEngine"),
+    // Adapters implementing the engine's protocols.
+    .target(name: "SQLiteLedger", dependencies: ["StoreEngine", "CSQLite"]),
+    .target(name: "SandboxSigning", dependencies: ["StoreEngine", "COpenSSL"]),
+    // Pure TUI: state, actions, reducer, render → ScreenBuffer. No ncurses.
+    .target(name: "StoreTUI", dependencies: ["StoreEngine"]),
+    // The only ncurses user.
+    .target(name: "NcursesTerminal", dependencies: ["StoreTUI", "CNcursesw"]),
+    // Argument parsing and the subcommands, as a library so tests can call them in-process.
+    .target(
+      name: "StorefrontCLI",
+      dependencies: ["StoreEngine", "SQLiteLedger", "SandboxSigning", "StoreTUI", "NcursesTerminal"],
+      resources: [.copy("Resources/Default.storekit")]
+    ),
+    .executableTarget(name: "storefront", dependencies: ["StorefrontCLI"]),
+    .target(name: "StorefrontTestSupport", dependencies: ["StoreEngine"]),
+
+    .testTarget(name: "StoreEngineTests", dependencies: ["StoreEngine", "StorefrontTestSupport"]),
+    .testTarget(name: "StoreTUITests", dependencies: ["StoreTUI", "StorefrontTestSupport"]),
+    .testTarget(
+      name: "StorefrontCLITests",
+      dependencies: ["StorefrontCLI", "StorefrontTestSupport", "SQLiteLedger", "SandboxSigning"]
+    ),
+    // Runs the real binary (processes, tmux); depending on the executable makes `swift test` build it.
+    .testTarget(name: "IntegrationTests", dependencies: ["storefront", "StorefrontTestSupport"]),
+  ]
+)

@@ -1,0 +1,121 @@
+import Foundation
+
+/// The subscription side of an auto-renewable product.
+public struct SubscriptionInfo: Sendable, Equatable {
+  public var groupID: String
+  /// Level within the group: 1 is the highest service level (Apple's sample: Premium = 1).
+  public var level: Int
+  public var period: SubscriptionPeriod
+  public var introductoryOffers: [SubscriptionOffer]
+  public var promotionalOffers: [SubscriptionOffer]
+  public var codeOffers: [SubscriptionOffer]
+  public var winBackOffers: [SubscriptionOffer]
+  public var billingPlans: [BillingPlan]
+
+  public init(
+    groupID: String, level: Int, period: SubscriptionPeriod,
+    introductoryOffers: [SubscriptionOffer] = [], promotionalOffers: [SubscriptionOffer] = [],
+    codeOffers: [SubscriptionOffer] = [], winBackOffers: [SubscriptionOffer] = [],
+    billingPlans: [BillingPlan] = []
+  ) {
+    self.groupID = groupID
+    self.level = level
+    self.period = period
+    self.introductoryOffers = introductoryOffers
+    self.promotionalOffers = promotionalOffers
+    self.codeOffers = codeOffers
+    self.winBackOffers = winBackOffers
+    self.billingPlans = billingPlans
+  }
+
+  /// The introductory offer StoreKit would apply: the first one.
+  public var introductoryOffer: SubscriptionOffer? { introductoryOffers.first }
+}
+
+/// A subscription group: products that are levels of one service; one active subscription per group.
+public struct SubscriptionGroup: Sendable, Equatable {
+  public var id: String
+  public var name: String
+  public var localizations: [Localization]
+  /// The ids of the group's subscriptions, in catalog order.
+  public var productIDs: [Product.ID]
+
+  public init(id: String, name: String, localizations: [Localization] = [], productIDs: [Product.ID] = []) {
+    self.id = id
+    self.name = name
+    self.localizations = localizations
+    self.productIDs = productIDs
+  }
+}
+
+/// An offer on a subscription: introductory, promotional (`adHocOffers`), offer code or win-back.
+public struct SubscriptionOffer: Sendable, Equatable {
+  public enum Kind: Int, Sendable, Equatable, Codable {
+    // Raw values are the `offerType` numbers of signed transactions.
+    case introductory = 1
+    case promotional = 2
+    case code = 3
+    case winBack = 4
+  }
+
+  public enum PaymentMode: String, Sendable, Equatable, Codable, CaseIterable {
+    case freeTrial = "free"
+    case payAsYouGo
+    case payUpFront
+
+    /// `offerDiscountType` in signed transactions.
+    public var discountType: String {
+      switch self {
+      case .freeTrial: "FREE_TRIAL"
+      case .payAsYouGo: "PAY_AS_YOU_GO"
+      case .payUpFront: "PAY_UP_FRONT"
+      }
+    }
+  }
+
+  public var kind: Kind
+  /// `offerID` for promotional offers, `internalID` otherwise (reference name when both are missing).
+  public var id: String
+  public var referenceName: String
+  public var paymentMode: PaymentMode
+  public var period: SubscriptionPeriod
+  public var numberOfPeriods: Int
+  /// Price per period (pay as you go) or for the whole offer (pay up front); zero for free trials.
+  public var price: Decimal
+  /// Offer-code eligibility (`new`, `existing`, `expired`); empty for other kinds.
+  public var eligibility: [String]
+  public var isStackable: Bool
+  public var billingPlanType: String?
+
+  public init(
+    kind: Kind, id: String, referenceName: String = "", paymentMode: PaymentMode,
+    period: SubscriptionPeriod, numberOfPeriods: Int = 1, price: Decimal = 0,
+    eligibility: [String] = [], isStackable: Bool = false, billingPlanType: String? = nil
+  ) {
+    self.kind = kind
+    self.id = id
+    self.referenceName = referenceName
+    self.paymentMode = paymentMode
+    self.period = period
+    self.numberOfPeriods = numberOfPeriods
+    self.price = price
+    self.eligibility = eligibility
+    self.isStackable = isStackable
+    self.billingPlanType = billingPlanType
+  }
+}
+
+/// A format-5.0 billing plan (`BILLED_UPFRONT` or `MONTHLY`).
+public struct BillingPlan: Sendable, Equatable {
+  public var type: String
+  public var price: Decimal
+  public var commitmentPrice: Decimal
+  public var isEnabled: Bool
+
+  public init(type: String, price: Decimal, commitmentPrice: Decimal, isEnabled: Bool) {
+    self.type = type
+    self.price = price
+    self.commitmentPrice = commitmentPrice
+    self.isEnabled = isEnabled
+  }
+}

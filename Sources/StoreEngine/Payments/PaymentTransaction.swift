@@ -1,0 +1,145 @@
+import Foundation
+
+/// One transaction in the payment queue and the ledger, in StoreKit's vocabulary.
+///
+/// A transaction is a value: each state change produces a new value with the same ``id`` that the
+/// engine commits to the ledger before any observer hears of it.
+public struct PaymentTransaction: Sendable, Equatable, Codable, Identifiable {
+  /// A transaction identifier: a positive number, written as a decimal string in JWS and JSON.
+  public struct ID: RawRepresentable, Hashable, Comparable, Sendable, Codable, CustomStringConvertible {
+    public var rawValue: UInt64
+    public init(rawValue: UInt64) { self.rawValue = rawValue }
+    public init(_ rawValue: UInt64) { self.rawValue = rawValue }
+    public init?(_ text: String) {
+      guard let value = UInt64(text) else { return nil }
+      rawValue = value
+    }
+    public init(from decoder: any Decoder) throws {
+      rawValue = try decoder.singleValueContainer().decode(UInt64.self)
+    }
+    public func encode(to encoder: any Encoder) throws {
+      var container = encoder.singleValueContainer()
+      try container.encode(rawValue)
+    }
+    public var description: String { String(rawValue) }
+    public static func < (lhs: ID, rhs: ID) -> Bool { lhs.rawValue < rhs.rawValue }
+  }
+
+  /// Why a transaction exists: a purchase by the user or an automatic subscription renewal.
+  public enum Reason: String, Sendable, Equatable, Codable {
+    case purchase = "PURCHASE"
+    case renewal = "RENEWAL"
+  }
+
+  public var id: ID
+  /// The first purchase this one continues (itself for a first purchase; the first purchase for
+  /// restores, renewals and the "already purchased" path).
+  public var originalID: ID
+  /// The sandbox account the transaction belongs to.
+  public var account: String
+  public var productID: Product.ID
+  public var productKind: ProductKind
+  public var state: TransactionState
+  public var quantity: Int
+  public var applicationUsername: String?
+  /// The StoreKit 2 `appAccountToken`: `applicationUsername` when it is a UUID.
+  public var appAccountToken: String?
+  public var purchaseDate: Date
+  public var originalPurchaseDate: Date
+  public var expiresDate: Date?
+  /// The price charged, in the storefront's currency (zero when re-downloaded for free).
+  public var price: Decimal
+  public var currency: String
+  /// ISO 3166-1 alpha-3 storefront code.
+  public var storefront: String
+  public var reason: Reason
+  public var subscriptionGroupID: String?
+  /// Shared by a subscription's purchase and its renewals' line items.
+  public var webOrderLineItemID: UInt64?
+  public var offerType: SubscriptionOffer.Kind?
+  public var offerID: String?
+  public var offerPaymentMode: SubscriptionOffer.PaymentMode?
+  public var revocationDate: Date?
+  /// 0 other, 1 app issue (App Store Server API numbers).
+  public var revocationReason: Int?
+  public var isUpgraded: Bool
+  /// Set when the transaction failed.
+  public var error: StoreKitError?
+  /// True once the app called `finishTransaction`; unfinished transactions are redelivered.
+  public var isFinished: Bool
+  /// The compact JWS of a purchased, restored or renewed transaction.
+  public var signedTransaction: String?
+  /// For an interrupted purchase: it failed and waits for the issue to be resolved.
+  public var needsResolution: Bool
+
+  public init(
+    id: ID, originalID: ID? = nil, account: String, productID: Product.ID, productKind: ProductKind,
+    state: TransactionState = .purchasing, quantity: Int = 1, applicationUsername: String? = nil,
+    purchaseDate: Date, originalPurchaseDate: Date? = nil, expiresDate: Date? = nil,
+    price: Decimal = 0, currency: String = "USD", storefront: String = "USA", reason: Reason = .purchase
+  ) {
+    self.id = id
+    self.originalID = originalID ?? id
+    self.account = account
+    self.productID = productID
+    self.productKind = productKind
+    self.state = state
+    self.quantity = quantity
+    self.applicationUsername = applicationUsername
+    self.appAccountToken = applicationUsername.flatMap { UUID(uuidString: $0)?.uuidString.lowercased() }
+    self.purchaseDate = purchaseDate
+    self.originalPurchaseDate = originalPurchaseDate ?? purchaseDate
+    self.expiresDate = expiresDate
+    self.price = price
+    self.currency = currency
+    self.storefront = storefront
+    self.reason = reason
+    self.subscriptionGroupID = nil
+    self.webOrderLineItemID = nil
+    self.offerType = nil
+    self.offerID = nil
+    self.offerPaymentMode = nil
+    self.revocationDate = nil
+    self.revocationReason = nil
+    self.isUpgraded = false
+    self.error = nil
+    self.isFinished = false
+    self.signedTransaction = nil
+    self.needsResolution = false
+  }
+
+  /// True for states the app can finish (everything but `purchasing`).
+  public var isFinishable: Bool { state != .purchasing }
+}
+
+/// `SKPaymentTransactionState`, with StoreKit's raw values.
+public enum TransactionState: Int, Sendable, Equatable, Codable, CaseIterable, CustomStringConvertible {
+  /// Added to the queue; waiting for the sheet, sign-in or the store.
+  case purchasing = 0
+  /// Charged (or re-downloaded); deliver the content, then finish.
+  case purchased = 1
+  /// Cancelled or failed; `error` says why. Finish it.
+  case failed = 2
+  /// Restored from an earlier purchase; deliver, then finish.
+  case restored = 3
+  /// Waiting for Ask to Buy approval; the final state arrives later.
+  case deferred = 4
+
+  public var description: String { name }
+
+  /// The lower-case name used in JSON events and scenarios.
+  public var name: String {
+    switch self {
+    case .purchasing: "purchasing"
+    case .purchased: "purchased"
+    case .failed: "failed"
+    case .restored: "restored"
+    case .deferred: "deferred"
+    }
+  }
+
+  public init?(name: String) {
+    guard let state = Self.allCases.first(where: { $0.name == name }) else { return nil }
+    self = state
+  }
+}
