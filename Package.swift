@@ -26,14 +26,16 @@ let package = Package(
     // Argument parsing and the subcommands, as a library so tests can call them in-process.
     .target(
       name: "StorefrontCLI",
-      dependencies: ["StoreEngine", "SQLiteLedger", "SandboxSigning", "StoreTUI", "NcursesTerminal"],
-      resources: [.copy("Resources/Default.storekit")]
+      dependencies: ["StoreEngine", "SQLiteLedger", "SandboxSigning", "StoreTUI", "NcursesTerminal"]
     ),
     .executableTarget(name: "storefront", dependencies: ["StorefrontCLI"]),
     .target(name: "StorefrontTestSupport", dependencies: ["StoreEngine"]),
 
     .testTarget(name: "StoreEngineTests", dependencies: ["StoreEngine", "StorefrontTestSupport"]),
     .testTarget(name: "StoreTUITests", dependencies: ["StoreTUI", "StorefrontTestSupport"]),
+    .testTarget(name: "NcursesTerminalTests", dependencies: ["NcursesTerminal", "CNcursesw"]),
+    .testTarget(name: "SQLiteLedgerTests", dependencies: ["SQLiteLedger", "StorefrontTestSupport"]),
+    .testTarget(name: "SandboxSigningTests", dependencies: ["SandboxSigning", "StorefrontTestSupport"]),
     .testTarget(
       name: "StorefrontCLITests",
       dependencies: ["StorefrontCLI", "StorefrontTestSupport", "SQLiteLedger", "SandboxSigning"]
