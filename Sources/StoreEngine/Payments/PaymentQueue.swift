@@ -1,0 +1,199 @@
+import Foundation
+
+/// The simulated App Store: a StoreKit-1-faithful payment queue over a catalog, a ledger and a clock.
+///
+/// Every input (a payment, a confirmation, `finish`, `restore`, a clock advance, …) changes state in
+/// one step: the change is committed to the ledger first, then observers are told, in the order they
+/// were added, and the same events are posted on ``bus``. The queue is confined to one thread (the
+/// runner's, or the TUI's main queue); other threads reach it by hopping onto that thread.
+///
+/// > Important: an unfinished transaction is delivered again on every ``launch()`` until the app
+/// > finishes it. Nothing a user was told was bought is ever lost; nothing is granted twice.
+public final class PaymentQueue {
+  public let catalog: Catalog
+  public let bus: EventBus
+  /// The sandbox switches, seeded from the catalog's settings and changed at run time.
+  public internal(set) var controls: SandboxControls
+  /// The virtual clock.
+  public internal(set) var now: Date
+  /// The signed-in sandbox account, if any.
+  public internal(set) var currentAccount: String?
+  /// The sheet currently shown, if any.
+  public internal(set) var prompt: PurchasePrompt?
+  /// The most recently created or changed transaction (`last` in scenarios).
+  public internal(set) var lastTransactionID: PaymentTransaction.ID?
+
+  var environment: StoreEnvironment
+  var accounts: [String: SandboxAccount] = [:]
+  var transactions: [PaymentTransaction.ID: PaymentTransaction] = [:]
+  var order: [PaymentTransaction.ID] = []
+  /// Purchases waiting for their sheet, behind the one showing.
+  var waitingForPrompt: [PaymentTransaction.ID] = []
+  var timers: [ScheduledAction.Entry] = []
+  var nextTimerSequence = 0
+  var nextID: UInt64
+  var nextRequestID = 1
+  var rng: SplitMix64
+  var subscriptionRecords: [PaymentTransaction.ID: SubscriptionRecord] = [:]
+  /// Status changes to announce right after the transaction update that caused them.
+  var pendingStatusEvents: [StoreEvent] = []
+  var nextLineItemID: UInt64 = 0
+  var pendingRequests: [Int: [String]] = [:]
+  var productCallbacks: [Int: (Result<ProductsResponse, StoreKitError>) -> Void] = [:]
+  private var observers: [ObjectIdentifier: (order: Int, observer: any PaymentTransactionObserver)] = [:]
+  private var observerSequence = 0
+
+  /// Opens the store on `catalog`, loading accounts, history and the clock from the ledger.
+  ///
+  /// - Throws: ``LedgerError`` when the ledger cannot be read.
+  public init(catalog: Catalog, environment: StoreEnvironment, bus: EventBus = EventBus()) throws(LedgerError) {
+    self.catalog = catalog
+    self.bus = bus
+    self.environment = environment
+    self.controls = SandboxControls(settings: catalog.settings)
+    self.now = environment.start
+    self.nextID = environment.firstTransactionID
+    self.rng = SplitMix64(seed: environment.seed)
+    try reload()
+  }
+
+  // MARK: Observers
+
+  /// Adds an observer; it hears every later callback, after those added before it.
+  public func add(_ observer: any PaymentTransactionObserver) {
+    observerSequence += 1
+    observers[ObjectIdentifier(observer)] = (observerSequence, observer)
+  }
+
+  public func remove(_ observer: any PaymentTransactionObserver) {
+    observers[ObjectIdentifier(observer)] = nil
+  }
+
+  /// Simulates the app starting: unfinished transactions of the signed-in account are delivered again.
+  ///
+  /// A transaction left `purchasing` (the app died while its sheet was up) gets its sheet back.
+  public func launch() {
+    let unfinished = queue
+    if !unfinished.isEmpty { emit([.transactionsUpdated(unfinished)]) }
+    for transaction in unfinished where transaction.state == .purchasing && !waitingForPrompt.contains(transaction.id) {
+      waitingForPrompt.append(transaction.id)
+    }
+    presentNextPrompt()
+  }
+
+  /// Simulates quitting and relaunching the app: in-memory state is dropped and re-read from the ledger,
+  /// then ``launch()`` redelivers what is unfinished.
+  public func relaunch() throws(LedgerError) {
+    try reload()
+    launch()
+  }
+
+  func reload() throws(LedgerError) {
+    let snapshot = try environment.ledger.load()
+    accounts = Dictionary(snapshot.accounts.map { ($0.name, $0) }, uniquingKeysWith: { _, last in last })
+    transactions = [:]
+    order = []
+    for transaction in snapshot.transactions {
+      if transactions[transaction.id] == nil { order.append(transaction.id) }
+      transactions[transaction.id] = transaction
+    }
+    if let maxID = order.max() { nextID = max(nextID, maxID.rawValue + 1) }
+    currentAccount = snapshot.values[ValueKey.account].flatMap { $0.isEmpty ? nil : $0 }
+    if let clock = snapshot.values[ValueKey.clock].flatMap(Double.init) {
+      now = max(now, Date(timeIntervalSince1970: clock))
+    }
+    subscriptionRecords = [:]
+    for (key, value) in snapshot.values where key.hasPrefix("subscription.") {
+      if let record = try? Self.recordDecoder.decode(SubscriptionRecord.self, from: Data(value.utf8)) {
+        subscriptionRecords[record.originalID] = record
+        nextLineItemID = max(nextLineItemID, record.webOrderLineItemID >= 1_000_000_000 ? record.webOrderLineItemID - 1_000_000_000 : 0)
+      }
+    }
+    for transaction in snapshot.transactions {
+      if let item = transaction.webOrderLineItemID, item >= 1_000_000_000 {
+        nextLineItemID = max(nextLineItemID, item - 1_000_000_000)
+      }
+    }
+    prompt = nil
+    waitingForPrompt = []
+    timers = []
+    productCallbacks = [:]
+    pendingRequests = [:]
+  }
+
+  enum ValueKey {
+    static let account = "account"
+    static let clock = "clock"
+  }
+
+  // MARK: Committing and announcing
+
+  /// Commits `changed` transactions (signing the ones that need it) plus `extra` changes, then updates
+  /// memory. Nothing changes in memory if the commit fails.
+  @discardableResult
+  func commit(_ changed: [PaymentTransaction], extra: [LedgerChange] = []) throws(EngineError) -> [PaymentTransaction] {
+    var signed: [PaymentTransaction] = []
+    signed.reserveCapacity(changed.count)
+    for var transaction in changed {
+      // Signed once when it becomes purchased or restored; a refund clears the JWS to re-sign it.
+      if transaction.signedTransaction == nil, transaction.state == .purchased || transaction.state == .restored {
+        transaction.signedTransaction = try sign(transaction)
+      }
+      signed.append(transaction)
+    }
+    do {
+      try environment.ledger.commit(signed.map(LedgerChange.putTransaction) + extra)
+    } catch {
+      throw .ledger(error)
+    }
+    for transaction in signed {
+      if transactions[transaction.id] == nil { order.append(transaction.id) }
+      transactions[transaction.id] = transaction
+      lastTransactionID = transaction.id
+    }
+    return signed
+  }
+
+  private func sign(_ transaction: PaymentTransaction) throws(EngineError) -> String? {
+    do {
+      return try environment.signTransaction(transaction)
+    } catch {
+      throw .signing(transaction: transaction.id, reason: String(describing: error))
+    }
+  }
+
+  /// Tells observers, then the bus, about each event in order.
+  func emit(_ events: [StoreEvent]) {
+    let ordered = observers.values.sorted { $0.order < $1.order }.map(\.observer)
+    for event in events {
+      for observer in ordered {
+        switch event {
+        case .transactionsUpdated(let list): observer.updatedTransactions(list)
+        case .transactionsRemoved(let list): observer.removedTransactions(list)
+        case .restoreFinished: observer.restoreCompletedTransactionsFinished()
+        case .restoreFailed(let error): observer.restoreCompletedTransactionsFailed(with: error)
+        default: break
+        }
+      }
+      bus.post(event)
+    }
+  }
+
+  /// Reports misuse as an event and returns the error for the caller to throw.
+  func misuse(_ error: EngineError) -> EngineError {
+    emit([.misuse(error)])
+    return error
+  }
+
+  func makeTransactionID() -> PaymentTransaction.ID {
+    defer { nextID += 1 }
+    return PaymentTransaction.ID(nextID)
+  }
+
+  /// Draws from the seeded generator: true with probability `chance`.
+  func roll(_ chance: Double) -> Bool {
+    if chance >= 1 { return true }
+    if chance <= 0 { return false }
+    return Double(rng.next() >> 11) / Double(1 << 53) < chance
+  }
+}

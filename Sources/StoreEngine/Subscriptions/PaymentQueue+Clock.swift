@@ -1,0 +1,89 @@
+import Foundation
+
+/// Work the engine does at a moment of virtual time.
+enum ScheduledAction: Sendable, Equatable {
+  case approve(PaymentTransaction.ID)
+  case decline(PaymentTransaction.ID)
+  case deliverProducts(request: Int)
+
+  struct Entry: Sendable, Equatable {
+    var date: Date
+    var sequence: Int
+    var action: ScheduledAction
+  }
+}
+
+extension PaymentQueue {
+  /// The time rate in force.
+  public var timeRate: TimeRate { TimeRate.preset(rawValue: controls.timeRate) ?? .realTime }
+
+  func schedule(_ action: ScheduledAction, at date: Date) {
+    nextTimerSequence += 1
+    timers.append(.init(date: date, sequence: nextTimerSequence, action: action))
+  }
+
+  /// Moves the virtual clock forward by `interval`, running everything that falls due, in order.
+  public func advance(by interval: TimeInterval) throws(EngineError) {
+    try advance(to: now.addingTimeInterval(max(0, interval)))
+  }
+
+  /// Moves the virtual clock to `target`: Ask to Buy answers, delayed product responses, renewals,
+  /// billing retries and expiries happen at their own moments, in time order.
+  public func advance(to target: Date) throws(EngineError) {
+    guard target >= now else { return }
+    while let due = nextDue(before: target) {
+      now = max(now, due.date)
+      switch due.work {
+      case .timer(let entry):
+        timers.removeAll { $0.sequence == entry.sequence }
+        try run(entry.action)
+      case .subscription(let original):
+        try renewOrExpire(original)
+      }
+    }
+    now = target
+    do {
+      try environment.ledger.commit([.putValue(key: ValueKey.clock, value: String(now.timeIntervalSince1970))])
+    } catch {
+      throw .ledger(error)
+    }
+    emit([.clockAdvanced(now)])
+  }
+
+  private enum DueWork {
+    case timer(ScheduledAction.Entry)
+    case subscription(PaymentTransaction.ID)
+  }
+
+  private func nextDue(before target: Date) -> (date: Date, work: DueWork)? {
+    var best: (date: Date, work: DueWork)?
+    if let timer = timers.min(by: { ($0.date, $0.sequence) < ($1.date, $1.sequence) }), timer.date <= target {
+      best = (timer.date, .timer(timer))
+    }
+    for record in subscriptionRecords.values where record.status != .expired && record.status != .revoked {
+      let date = nextEventDate(of: record)
+      if date <= target, date < (best?.date ?? .distantFuture) {
+        best = (date, .subscription(record.originalID))
+      } else if date <= target, date == best?.date, case .subscription(let other) = best?.work, record.originalID < other {
+        best = (date, .subscription(record.originalID))
+      }
+    }
+    return best
+  }
+
+  private func nextEventDate(of record: SubscriptionRecord) -> Date {
+    switch record.status {
+    case .inGracePeriod: record.gracePeriodExpiresDate ?? record.expiresDate
+    case .inBillingRetry: record.expiresDate.addingTimeInterval(timeRate.billingRetryDuration)
+    default: record.expiresDate
+    }
+  }
+
+  private func run(_ action: ScheduledAction) throws(EngineError) {
+    switch action {
+    case .approve(let id): try approve(id)
+    case .decline(let id): try decline(id)
+    case .deliverProducts(let request): deliverProducts(request)
+    }
+  }
+}
