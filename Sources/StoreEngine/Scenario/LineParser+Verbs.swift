@@ -1,0 +1,172 @@
+import Foundation
+
+extension LineParser {
+  /// Parses the verb and its arguments into an action.
+  mutating func parse() throws(ScenarioIssue) -> ScenarioStep.Action {
+    switch verb.text {
+    case "account":
+      let name = try next("an account name")
+      return .account(name.text, password: option("password")?.value)
+    case "signout": return .signOut
+    case "request":
+      guard !positionals.isEmpty else { throw issue(endColumn, "'request' needs one or more product ids.") }
+      defer { positionals = [] }
+      return .request(positionals.map(\.text))
+    case "buy":
+      let product = try product()
+      var quantity = 1
+      if let option = option("quantity") {
+        guard let value = Int(option.value), value >= 1 else {
+          throw issue(option.column, "Invalid quantity '\(option.value)'; use a whole number from 1.")
+        }
+        quantity = value
+      }
+      return .buy(Payment(productID: product, quantity: quantity, applicationUsername: option("username")?.value, offerID: option("offer")?.value))
+    case "store-payment": return .storePayment(try product())
+    case "confirm": return .confirm
+    case "cancel": return .cancel
+    case "finish":
+      if positionals.first?.text == "all" {
+        positionals.removeFirst()
+        return .finishAll
+      }
+      return .finish(try reference())
+    case "restore": return .restore
+    case "approve": return .approve(try reference(), after: try optionalDuration("after"))
+    case "decline": return .decline(try reference(), after: try optionalDuration("after"))
+    case "resolve": return .resolve(try reference())
+    case "refund":
+      let reference = try reference()
+      let reason = option("reason").flatMap { Int($0.value) } ?? 0
+      return .refund(reference, reason: reason)
+    case "set": return .set(try control())
+    case "billing-issue": return .set(.billingIssue(try onOff()))
+    case "grace": return .set(.grace(try onOff()))
+    case "time-rate": return .set(.timeRate(try timeRate()))
+    case "fail": return try failure()
+    case "advance": return .advance(try durationArgument())
+    case "relaunch": return .relaunch
+    case "clear-history":
+      return .clearHistory(positionals.isEmpty ? nil : try next("an account name").text)
+    case "auto-renew": return .autoRenew(try reference(), try onOff())
+    case "expire": return .expire(try reference())
+    case "renew": return .renew(try reference())
+    case "resolve-billing": return .resolveBilling(try reference())
+    case "price-increase":
+      let reference = try reference()
+      let token = try next("request, accept or decline")
+      guard let step = ScenarioStep.PriceIncreaseStep(rawValue: token.text) else {
+        throw issue(token.column, "Expected request, accept or decline, found '\(token.text)'.")
+      }
+      return .priceIncrease(reference, step)
+    case "expect": return .expect(try expectation())
+    default:
+      let hint = suggestion(for: verb.text, in: ScenarioParser.verbs).map { " Did you mean '\($0)'?" } ?? ""
+      throw issue(verb.column, "Unknown verb '\(verb.text)'.\(hint)")
+    }
+  }
+
+  private mutating func control() throws(ScenarioIssue) -> ScenarioStep.Control {
+    let name = try next("a setting (ask-to-buy, interrupted, can-make-payments, dialogs, billing-issue, grace, storefront, locale, latency, time-rate)")
+    switch name.text {
+    case "ask-to-buy": return .askToBuy(try onOff())
+    case "interrupted": return .interrupted(try onOff())
+    case "can-make-payments": return .canMakePayments(try onOff())
+    case "dialogs": return .dialogs(try onOff())
+    case "billing-issue": return .billingIssue(try onOff())
+    case "grace": return .grace(try onOff())
+    case "storefront":
+      let code = try next("a storefront code such as USA or KOR")
+      guard code.text.count == 3, code.text.allSatisfy(\.isLetter) else {
+        throw issue(code.column, "Invalid storefront '\(code.text)'; use an ISO 3166-1 alpha-3 code such as USA or KOR.")
+      }
+      return .storefront(code.text.uppercased())
+    case "locale": return .locale(try next("a locale such as en_US or ko_KR").text)
+    case "latency": return .latency(try durationArgument())
+    case "time-rate": return .timeRate(try timeRate())
+    default:
+      let known = ["ask-to-buy", "interrupted", "can-make-payments", "dialogs", "billing-issue", "grace", "storefront", "locale", "latency", "time-rate"]
+      let hint = suggestion(for: name.text, in: known).map { " Did you mean '\($0)'?" } ?? ""
+      throw issue(name.column, "Unknown setting '\(name.text)'.\(hint)")
+    }
+  }
+
+  private mutating func failure() throws(ScenarioIssue) -> ScenarioStep.Action {
+    let apiToken = try next("an API (\(StoreAPI.allCases.map(\.rawValue).joined(separator: ", ")))")
+    guard let api = StoreAPI(rawValue: apiToken.text) else {
+      let hint = suggestion(for: apiToken.text, in: StoreAPI.allCases.map(\.rawValue)).map { " Did you mean '\($0)'?" } ?? ""
+      throw issue(apiToken.column, "Unknown API '\(apiToken.text)'.\(hint)")
+    }
+    if positionals.first?.text == "off" {
+      positionals.removeFirst()
+      return .fail(api, nil)
+    }
+    let error = try storeKitError()
+    var chance = 1.0
+    if let option = option("chance") {
+      guard let value = Double(option.value), (0...1).contains(value) else {
+        throw issue(option.column, "Invalid chance '\(option.value)'; use a number from 0 to 1.")
+      }
+      chance = value
+    }
+    return .fail(api, SimulatedFailure(error: error, chance: chance))
+  }
+
+  private mutating func expectation() throws(ScenarioIssue) -> ScenarioStep.Expectation {
+    let subject = try next("what to check (state, error, owned, not-owned, quantity, unfinished, transactions, prompt, account, status, expires, signed, restored, last-event, misuse)")
+    switch subject.text {
+    case "state":
+      let reference = try reference()
+      let token = try next("a state (purchasing, purchased, failed, restored, deferred)")
+      guard let state = TransactionState(name: token.text) else {
+        throw issue(token.column, "Unknown state '\(token.text)'; use purchasing, purchased, failed, restored or deferred.")
+      }
+      return .state(reference, state)
+    case "error":
+      let reference = try reference()
+      if positionals.first?.text == "none" {
+        positionals.removeFirst()
+        return .error(reference, nil)
+      }
+      return .error(reference, try storeKitError())
+    case "owned": return .owned(try product(), true)
+    case "not-owned": return .owned(try product(), false)
+    case "quantity":
+      let product = try product()
+      return .quantity(product, try integer("a count", range: 0...1_000_000))
+    case "unfinished": return .unfinished(try integer("a count", range: 0...1_000_000))
+    case "transactions": return .transactions(try integer("a count", range: 0...1_000_000))
+    case "restored": return .restored(try integer("a count", range: 0...1_000_000))
+    case "prompt":
+      let token = try next("confirm, already-owned, sign-in or none")
+      guard ["confirm", "already-owned", "sign-in", "none"].contains(token.text) else {
+        throw issue(token.column, "Expected confirm, already-owned, sign-in or none, found '\(token.text)'.")
+      }
+      return .prompt(token.text)
+    case "account":
+      let token = try next("an account name or none")
+      return .account(token.text == "none" ? nil : token.text)
+    case "status":
+      let product = try product()
+      let token = try next("a status (subscribed, inBillingRetry, inGracePeriod, expired, revoked)")
+      guard let status = SubscriptionStatus(rawValue: token.text) else {
+        throw issue(token.column, "Unknown status '\(token.text)'; use subscribed, inBillingRetry, inGracePeriod, expired or revoked.")
+      }
+      return .status(product, status)
+    case "expires":
+      let reference = try reference()
+      let token = try next("an ISO 8601 date such as 2026-02-01T00:00:00Z")
+      guard let date = ISO8601DateFormatter().date(from: token.text) else {
+        throw issue(token.column, "Invalid date '\(token.text)'; use ISO 8601 such as 2026-02-01T00:00:00Z.")
+      }
+      return .expires(reference, date)
+    case "signed": return .signed(try reference())
+    case "last-event": return .lastEvent(try next("an event name").text)
+    case "misuse": return .misuse(try next("an error name such as alreadyFinished").text)
+    default:
+      let known = ["state", "error", "owned", "not-owned", "quantity", "unfinished", "transactions", "prompt", "account", "status", "expires", "signed", "restored", "last-event", "misuse"]
+      let hint = suggestion(for: subject.text, in: known).map { " Did you mean '\($0)'?" } ?? ""
+      throw issue(subject.column, "Unknown expectation '\(subject.text)'.\(hint)")
+    }
+  }
+}

@@ -1,0 +1,76 @@
+import Foundation
+
+/// A span of virtual time in a scenario: `30s`, `5m`, `2h`, `70d`, `2w`, or ISO 8601 (`P1M`, `PT90S`,
+/// `P1Y2M3DT4H`). Months and years use calendar arithmetic, so `P1M` from 31 January lands on 28/29 February.
+public struct ScenarioDuration: Sendable, Equatable {
+  public var components: DateComponents
+
+  public init?(_ text: String) {
+    if let short = Self.parseShort(text) {
+      components = short
+    } else if let iso = Self.parseISO(text) {
+      components = iso
+    } else {
+      return nil
+    }
+  }
+
+  /// The date `self` after `date`, in UTC.
+  public func after(_ date: Date) -> Date {
+    Self.calendar.date(byAdding: components, to: date) ?? date
+  }
+
+  private static let calendar: Calendar = {
+    var calendar = Calendar(identifier: .gregorian)
+    calendar.timeZone = TimeZone(identifier: "UTC") ?? TimeZone.current
+    return calendar
+  }()
+
+  private static func parseShort(_ text: String) -> DateComponents? {
+    guard let unit = text.last, let value = Int(text.dropLast()), value >= 0 else { return nil }
+    var components = DateComponents()
+    switch unit {
+    case "s": components.second = value
+    case "m": components.minute = value
+    case "h": components.hour = value
+    case "d": components.day = value
+    case "w": components.day = value * 7
+    case "y": components.year = value
+    default: return nil
+    }
+    return components
+  }
+
+  private static func parseISO(_ text: String) -> DateComponents? {
+    guard text.hasPrefix("P"), text.count > 1 else { return nil }
+    var components = DateComponents()
+    var number = ""
+    var inTime = false
+    var sawAny = false
+    for character in text.dropFirst() {
+      if character.isNumber {
+        number.append(character)
+        continue
+      }
+      if character == "T" {
+        guard number.isEmpty, !inTime else { return nil }
+        inTime = true
+        continue
+      }
+      guard let value = Int(number) else { return nil }
+      number = ""
+      sawAny = true
+      switch (character, inTime) {
+      case ("Y", false): components.year = value
+      case ("M", false): components.month = value
+      case ("W", false): components.day = (components.day ?? 0) + value * 7
+      case ("D", false): components.day = (components.day ?? 0) + value
+      case ("H", true): components.hour = value
+      case ("M", true): components.minute = value
+      case ("S", true): components.second = value
+      default: return nil
+      }
+    }
+    return number.isEmpty && sawAny ? components : nil
+  }
+}

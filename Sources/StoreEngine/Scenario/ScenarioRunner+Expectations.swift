@@ -1,0 +1,67 @@
+import Foundation
+
+extension ScenarioRunner {
+  /// Checks one expectation; returns a message saying what was expected and what happened, or nil.
+  func check(_ expectation: ScenarioStep.Expectation) throws(StepError) -> String? {
+    switch expectation {
+    case .state(let reference, let state):
+      let transaction = try lookup(reference)
+      return transaction.state == state ? nil
+        : "expected transaction \(transaction.id) (\(transaction.productID)) to be \(state.name), but it is \(transaction.state.name)"
+    case .error(let reference, let error):
+      let transaction = try lookup(reference)
+      guard transaction.error != error else { return nil }
+      return "expected transaction \(transaction.id) to have error \(error.map(\.description) ?? "none"), but it has \(transaction.error.map(\.description) ?? "none")"
+    case .owned(let product, let owned):
+      let actual = queue.entitlements().owns(product)
+      return actual == owned ? nil : "expected \(product) to be \(owned ? "owned" : "not owned"), but it is \(actual ? "owned" : "not owned")"
+    case .quantity(let product, let count):
+      let actual = queue.entitlements().consumableCounts[product] ?? 0
+      return actual == count ? nil : "expected \(count) units of \(product) bought, but \(actual) were"
+    case .unfinished(let count):
+      let actual = queue.queue.count
+      return actual == count ? nil : "expected \(count) unfinished transactions, but there are \(actual): \(queue.queue.map { "\($0.id) \($0.productID) \($0.state.name)" }.joined(separator: ", "))"
+    case .transactions(let count):
+      let actual = queue.history().count
+      return actual == count ? nil : "expected \(count) transactions in the account's history, but there are \(actual)"
+    case .restored(let count):
+      guard let actual = lastRestoredCountValue else { return "expected a finished restore of \(count), but no restore finished" }
+      return actual == count ? nil : "expected \(count) restored transactions, but \(actual) were restored"
+    case .prompt(let name):
+      let actual: String =
+        switch queue.prompt {
+        case nil: "none"
+        case .signIn: "sign-in"
+        case .confirm(_, _, _, let owned): owned ? "already-owned" : "confirm"
+        }
+      return actual == name ? nil : "expected the \(name) sheet, but the sheet is \(actual)"
+    case .account(let name):
+      return queue.currentAccount == name ? nil : "expected account \(name ?? "none"), but it is \(queue.currentAccount ?? "none")"
+    case .status(let product, let status):
+      guard let record = queue.subscriptions().last(where: { $0.productID == product || $0.renewalProductID == product }) else {
+        return "expected \(product) to be \(status.rawValue), but the account has no subscription to it"
+      }
+      return record.status == status ? nil : "expected \(product) to be \(status.rawValue), but it is \(record.status.rawValue)"
+    case .expires(let reference, let date):
+      let transaction = try lookup(reference)
+      guard transaction.expiresDate != date else { return nil }
+      let actual = transaction.expiresDate.map { EventFormatter.timestamp($0) } ?? "never"
+      return "expected transaction \(transaction.id) to expire at \(EventFormatter.timestamp(date)), but it expires \(actual)"
+    case .signed(let reference):
+      let transaction = try lookup(reference)
+      return transaction.signedTransaction != nil ? nil : "expected transaction \(transaction.id) to carry a signedTransaction, but it has none"
+    case .lastEvent(let name):
+      return lastEventNameValue == name ? nil : "expected the last event to be \(name), but it was \(lastEventNameValue ?? "nothing")"
+    case .misuse(let name):
+      return lastMisuseValue == name ? nil : "expected the last API misuse to be \(name), but it was \(lastMisuseValue ?? "none")"
+    }
+  }
+
+  private func lookup(_ reference: TransactionReference) throws(StepError) -> PaymentTransaction {
+    let id = try resolve(reference)
+    guard let transaction = queue.transaction(id) else {
+      throw .assertion("expected a transaction \(id), but there is none")
+    }
+    return transaction
+  }
+}
