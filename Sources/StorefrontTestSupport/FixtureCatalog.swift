@@ -1,0 +1,35 @@
+import Foundation
+import StoreEngine
+
+/// A small catalog built in code, covering every product kind, for engine tests.
+public enum FixtureCatalog {
+  public static let removeAds: Product.ID = "com.jake.sample.ExInAppPurchase.shopping"
+  public static let coins: Product.ID = "com.example.coins100"
+  public static let seasonPass: Product.ID = "com.example.seasonpass"
+  public static let monthly: Product.ID = "com.example.premium.monthly"
+  public static let yearly: Product.ID = "com.example.premium.yearly"
+  public static let group = "PREMIUM01"
+
+  public static func make(settings: CatalogSettings = CatalogSettings()) -> Catalog {
+    let trial = SubscriptionOffer(
+      kind: .introductory, id: "TRIAL1W", paymentMode: .freeTrial, period: SubscriptionPeriod(value: 1, unit: .week))
+    let promo = SubscriptionOffer(
+      kind: .promotional, id: "winback50", paymentMode: .payUpFront, period: SubscriptionPeriod(value: 3, unit: .month),
+      price: Decimal(string: "4.99") ?? 0)
+    return Catalog(
+      products: [
+        Product(id: removeAds, kind: .nonConsumable, referenceName: "Remove Ads", price: Decimal(string: "1.99") ?? 0,
+                localizations: [Localization(locale: "en_US", displayName: "Remove Ads"), Localization(locale: "ko", displayName: "광고 제거")]),
+        Product(id: coins, kind: .consumable, referenceName: "100 Coins", price: Decimal(string: "0.99") ?? 0,
+                localizations: [Localization(locale: "en_US", displayName: "100 Coins")]),
+        Product(id: seasonPass, kind: .nonRenewingSubscription, referenceName: "Season Pass", price: Decimal(string: "9.99") ?? 0),
+        Product(id: monthly, kind: .autoRenewableSubscription, referenceName: "Premium Monthly", price: Decimal(string: "2.99") ?? 0,
+                subscription: SubscriptionInfo(groupID: group, level: 2, period: SubscriptionPeriod(value: 1, unit: .month),
+                                               introductoryOffers: [trial], promotionalOffers: [promo])),
+        Product(id: yearly, kind: .autoRenewableSubscription, referenceName: "Premium Yearly", price: Decimal(string: "29.99") ?? 0,
+                subscription: SubscriptionInfo(groupID: group, level: 1, period: SubscriptionPeriod(value: 1, unit: .year))),
+      ],
+      subscriptionGroups: [SubscriptionGroup(id: group, name: "Premium", productIDs: [monthly, yearly])],
+      settings: settings)
+  }
+}

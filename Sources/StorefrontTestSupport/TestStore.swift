@@ -1,0 +1,61 @@
+import Foundation
+import StoreEngine
+
+/// A payment queue wired for tests: in-memory ledger, fixed start, ids from 1000000001, a
+/// deterministic signer, and an observer that records every callback.
+public final class TestStore {
+  public static let start = Date(timeIntervalSince1970: 1_767_225_600)  // 2026-01-01T00:00:00Z
+  public let ledger: InMemoryLedgerStore
+  public let queue: PaymentQueue
+  public let observer = RecordingObserver()
+
+  public init(
+    catalog: Catalog = FixtureCatalog.make(), ledger: InMemoryLedgerStore = InMemoryLedgerStore(),
+    account: String? = "tester", dialogs: Bool = false
+  ) throws {
+    self.ledger = ledger
+    let environment = StoreEnvironment(
+      ledger: ledger, signTransaction: { "signed.\($0.id).\($0.state.name)" }, passwordHasher: InsecureTestHasher(),
+      start: Self.start, firstTransactionID: 1_000_000_001, seed: 7)
+    queue = try PaymentQueue(catalog: catalog, environment: environment)
+    queue.add(observer)
+    if let account { try queue.signIn(account) }
+    queue.updateControls { $0.dialogsEnabled = dialogs }
+    observer.calls.removeAll()
+  }
+
+  /// Buys with dialogs off and returns the transaction.
+  @discardableResult
+  public func buy(_ product: Product.ID, quantity: Int = 1) throws -> PaymentTransaction {
+    let id = try queue.add(Payment(productID: product, quantity: quantity))
+    guard let transaction = queue.transaction(id) else { throw TestStoreError.missing(id) }
+    return transaction
+  }
+
+  public enum TestStoreError: Error { case missing(PaymentTransaction.ID) }
+}
+
+/// Records observer callbacks as readable strings, in order.
+public final class RecordingObserver: PaymentTransactionObserver {
+  public var calls: [String] = []
+  public init() {}
+  public func updatedTransactions(_ transactions: [PaymentTransaction]) {
+    calls += transactions.map { "updated \($0.id) \($0.productID) \($0.state.name)" + ($0.error.map { " \($0.name)" } ?? "") }
+  }
+  public func removedTransactions(_ transactions: [PaymentTransaction]) {
+    calls += transactions.map { "removed \($0.id)" }
+  }
+  public func restoreCompletedTransactionsFinished() { calls.append("restoreFinished") }
+  public func restoreCompletedTransactionsFailed(with error: StoreKitError) { calls.append("restoreFailed \(error.name)") }
+}
+
+/// A fast, NOT secure password hasher for unit tests only (the product uses PBKDF2 via OpenSSL).
+public struct InsecureTestHasher: PasswordHasher {
+  public init() {}
+  public func hash(password: String) throws -> PasswordHash {
+    PasswordHash(algorithm: "test", iterations: 1, salt: "", hash: String(password.reversed()))
+  }
+  public func verify(password: String, against stored: PasswordHash) -> Bool {
+    stored.hash == String(password.reversed())
+  }
+}
