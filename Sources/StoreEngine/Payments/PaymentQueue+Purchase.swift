@@ -225,12 +225,19 @@ extension PaymentQueue {
     transaction.revocationDate = now
     transaction.revocationReason = reason
     transaction.signedTransaction = nil
-    let saved = try commit([transaction])
-    var events: [StoreEvent] = saved.map { .transactionRevoked($0) }
-    if transaction.productKind == .autoRenewableSubscription {
+    var extra: [LedgerChange] = []
+    var events: [StoreEvent] = []
+    if var record = subscriptionRecords[transaction.originalID],
+      currentTransaction(of: record)?.id == transaction.id || record.productID == transaction.productID
+    {
+      // Refunding the current period revokes the subscription; it will not renew.
+      record.status = .revoked
+      record.autoRenew = false
+      extra.append(put(record))
       events.append(.subscriptionStatusChanged(
         product: transaction.productID, original: transaction.originalID, status: .revoked, reason: "refunded"))
     }
-    emit(events)
+    let saved = try commit([transaction], extra: extra)
+    emit(saved.map { .transactionRevoked($0) } + events)
   }
 }
