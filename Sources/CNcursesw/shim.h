@@ -22,11 +22,15 @@ static const attr_t SF_A_DIM = A_DIM;
 static const mmask_t SF_BUTTON1_PRESSED = BUTTON1_PRESSED;
 static const mmask_t SF_BUTTON1_RELEASED = BUTTON1_RELEASED;
 static const mmask_t SF_BUTTON1_CLICKED = BUTTON1_CLICKED;
+static const mmask_t SF_BUTTON1_DOUBLE_CLICKED = BUTTON1_DOUBLE_CLICKED;
+static const mmask_t SF_BUTTON1_TRIPLE_CLICKED = BUTTON1_TRIPLE_CLICKED;
 static const mmask_t SF_BUTTON4_PRESSED = BUTTON4_PRESSED;
 static const mmask_t SF_BUTTON5_PRESSED = BUTTON5_PRESSED;
 
 static inline int sf_KEY_F(int n) { return KEY_F(n); }
 static inline attr_t sf_COLOR_PAIR(int n) { return (attr_t)COLOR_PAIR(n); }
+/* Swift 6 rejects the mutable globals stdscr/LINES/COLS; keep newterm's window instead where possible. */
+static inline WINDOW *sf_stdscr(void) { return stdscr; }
 static inline int sf_get_winsize(int fd, int *rows, int *cols) {
     struct winsize ws;
     if (ioctl(fd, TIOCGWINSZ, &ws) != 0) return -1;
