@@ -10,6 +10,11 @@ public enum VerifyTool {
     public var line: Int
     public var reason: JWSVerificationFailure
 
+    public init(line: Int, reason: JWSVerificationFailure) {
+      self.line = line
+      self.reason = reason
+    }
+
     public var description: String { "line \(line): \(reason)" }
   }
 
@@ -19,6 +24,11 @@ public enum VerifyTool {
     public var outputLines: [String]
     /// Set when a line failed; output stops there.
     public var failure: Failure?
+
+    public init(outputLines: [String], failure: Failure?) {
+      self.outputLines = outputLines
+      self.failure = failure
+    }
   }
 
   /// Verifies `lines` (blank lines are skipped) with `verifier`.
@@ -60,6 +70,7 @@ public enum VerifyTool {
   /// The file given as the trusted root is not a certificate.
   public struct RootCertificateError: Error, Sendable, Equatable, CustomStringConvertible {
     public var path: String
+    public init(path: String) { self.path = path }
     public var description: String {
       "'\(path)' is not a PEM or DER certificate; export the root with 'storefront certificate'."
     }
