@@ -1,7 +1,8 @@
 import Foundation
-import SandboxSigning
 import StoreEngine
 import XCTest
+
+@testable import SandboxSigning
 
 /// The issue's "done when": Apple's own `SignedDataVerifier` (app-store-server-library, Sandbox,
 /// offline) accepts Storefront's signed transactions and renewal infos against the exported root,
@@ -94,6 +95,10 @@ final class AppleVerifierAcceptanceTests: XCTestCase {
           SigningFixtures.consumable(), context: SigningFixtures.context(environment: "Production"))),
       kind: .transaction, root: rootFile, trusted: ca.root, status: 6, reason: "wrongEnvironment")
 
+    expectations["leafWithoutAppleOID"] = Expectation(
+      jws: try leafWithoutAppleOID(ca: ca, payload: SignedPayloads.transaction(SigningFixtures.consumable(), context: context)),
+      kind: .transaction, root: rootFile, trusted: ca.root, status: 1, reason: "missingExtension")
+
     let verdicts = try apple.verify(
       expectations.sorted { $0.key < $1.key }.map { name, expectation in
         AppleVerifier.Case(
@@ -120,6 +125,18 @@ final class AppleVerifierAcceptanceTests: XCTestCase {
         try assertDecodedMatches(verdict.decoded, payload: payload, kind: expectation.kind, name: name)
       }
     }
+  }
+
+  /// A JWS whose leaf is issued by the real intermediate but lacks `1.2.840.113635.100.6.11.1`.
+  private func leafWithoutAppleOID(ca: SandboxCertificateAuthority, payload: Data) throws -> String {
+    let intermediateKey = try PrivateKey(
+      pem: Data(contentsOf: ca.directory.appendingPathComponent("intermediate-ca.key.pem")))
+    let key = try PrivateKey.generateP256()
+    let leaf = try CertificateProfile(
+      subject: [("CN", "Leaf Without OID")], notBefore: SigningFixtures.validFrom,
+      notAfter: SigningFixtures.now.addingTimeInterval(86_400), basicConstraints: nil, keyUsage: nil
+    ).issue(for: key, issuer: (ca.intermediate, intermediateKey))
+    return try ES256Signer(key: key, chain: [leaf, ca.intermediate, ca.root]).sign(payload: payload)
   }
 
   /// Apple's decoded model holds the values we signed.
