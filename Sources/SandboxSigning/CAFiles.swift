@@ -34,6 +34,21 @@ enum CAFiles {
     }
   }
 
+  /// Runs `body` holding an exclusive `flock` on `directory/.lock`.
+  static func withLock<Result>(in directory: URL, _ body: () throws -> Result) throws -> Result {
+    let path = directory.appendingPathComponent(".lock").path
+    let descriptor = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, keyMode)
+    guard descriptor >= 0 else {
+      throw SandboxCAError.fileSystem(path: path, detail: String(cString: strerror(errno)))
+    }
+    defer { close(descriptor) }
+    guard flock(descriptor, LOCK_EX) == 0 else {
+      throw SandboxCAError.fileSystem(path: path, detail: String(cString: strerror(errno)))
+    }
+    defer { flock(descriptor, LOCK_UN) }
+    return try body()
+  }
+
   static func exists(_ url: URL) -> Bool {
     var info = stat()
     return lstat(url.path, &info) == 0

@@ -69,13 +69,26 @@ public struct SandboxCertificateAuthority: Sendable {
     in directory: URL, validFrom: Date, lifetimes: Lifetimes = .standard, regenerate: Bool = false
   ) throws -> SandboxCertificateAuthority {
     try CAFiles.prepareDirectory(directory)
-    let present = FileName.all.filter { CAFiles.exists(directory.appendingPathComponent($0)) }
-    if regenerate || present.isEmpty {
-      return try generate(in: directory, validFrom: validFrom, lifetimes: lifetimes)
+    // Two first runs at once (the TUI and a script) must not interleave two generations' files.
+    return try CAFiles.withLock(in: directory) {
+      let present = FileName.all.filter { CAFiles.exists(directory.appendingPathComponent($0)) }
+      if regenerate || present.isEmpty {
+        return try generate(in: directory, validFrom: validFrom, lifetimes: lifetimes)
+      }
+      let missing = FileName.all.filter { !present.contains($0) }
+      guard missing.isEmpty else { throw SandboxCAError.incomplete(directory: directory.path, missing: missing) }
+      return try load(from: directory)
     }
-    let missing = FileName.all.filter { !present.contains($0) }
-    guard missing.isEmpty else { throw SandboxCAError.incomplete(directory: directory.path, missing: missing) }
-    return try load(from: directory)
+  }
+
+  /// Loads the CA in `directory` without ever creating one: nil when the directory holds none of
+  /// its files (for `storefront verify` without `--root`, where a new root could verify nothing).
+  ///
+  /// - Throws: ``SandboxCAError`` for damaged or partial directories; ``OpenSSLError``.
+  public static func existing(in directory: URL) throws -> SandboxCertificateAuthority? {
+    let present = FileName.all.filter { CAFiles.exists(directory.appendingPathComponent($0)) }
+    if present.isEmpty { return nil }
+    return try open(in: directory, validFrom: Date(timeIntervalSince1970: 0))
   }
 
   /// The root certificate to give to a server's verifier.

@@ -208,3 +208,49 @@ final class SandboxCertificateAuthorityTests: XCTestCase {
       try Data(contentsOf: ca.directory.appendingPathComponent("root-ca.pem")), pem, "the exported PEM is the file")
   }
 }
+
+extension SandboxCertificateAuthorityTests {
+  func test_existing_neverCreates_butLoadsWhatIsThere() throws {
+    let base = try SigningFixtures.temporaryDirectory("existing")
+    defer { try? FileManager.default.removeItem(at: base) }
+    let directory = base.appendingPathComponent("ca")
+    XCTAssertNil(try SandboxCertificateAuthority.existing(in: directory))
+    XCTAssertFalse(FileManager.default.fileExists(atPath: directory.path), "nothing created")
+    let ca = try SandboxCertificateAuthority.open(in: directory, validFrom: SigningFixtures.validFrom)
+    XCTAssertEqual(try SandboxCertificateAuthority.existing(in: directory)?.root, ca.root)
+    try FileManager.default.removeItem(at: directory.appendingPathComponent("signing.pem"))
+    XCTAssertThrowsError(try SandboxCertificateAuthority.existing(in: directory)) { error in
+      XCTAssertEqual(error as? SandboxCAError, .incomplete(directory: directory.path, missing: ["signing.pem"]))
+    }
+  }
+
+  func test_concurrentFirstOpens_agreeOnOneChain() throws {
+    let base = try SigningFixtures.temporaryDirectory("race")
+    defer { try? FileManager.default.removeItem(at: base) }
+    let directory = base.appendingPathComponent("ca")
+    let roots = RootCollector()
+    DispatchQueue.concurrentPerform(iterations: 4) { _ in
+      roots.add(try? SandboxCertificateAuthority.open(in: directory, validFrom: SigningFixtures.validFrom).root.der)
+    }
+    let collected = roots.values
+    XCTAssertEqual(collected.count, 4, "every open succeeded")
+    XCTAssertEqual(Set(collected).count, 1, "one chain was created and the others loaded it")
+  }
+}
+
+/// Collects results from concurrent work.
+private final class RootCollector: @unchecked Sendable {
+  private let lock = NSLock()
+  private var stored: [Data] = []
+  func add(_ value: Data?) {
+    guard let value else { return }
+    lock.lock()
+    defer { lock.unlock() }
+    stored.append(value)
+  }
+  var values: [Data] {
+    lock.lock()
+    defer { lock.unlock() }
+    return stored
+  }
+}
