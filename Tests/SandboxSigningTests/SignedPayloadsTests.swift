@@ -164,3 +164,16 @@ final class SignedPayloadsTests: XCTestCase {
       try SignedPayloads.transactionPayload(for: SigningFixtures.autoRenewable(), context: SigningFixtures.context()))
   }
 }
+
+extension SignedPayloadsTests {
+  func test_renewalInfoFromATransaction() throws {
+    let transaction = SigningFixtures.autoRenewable(reason: .renewal)
+    let info = try XCTUnwrap(RenewalInfo(renewing: transaction, renewalPrice: Decimal(string: "10.99") ?? 0))
+    XCTAssertEqual(info, SigningFixtures.renewalInfo())
+    let downgrade = try XCTUnwrap(
+      RenewalInfo(renewing: transaction, renewalPrice: 5, autoRenewProductID: "com.example.basic.monthly"))
+    XCTAssertEqual(downgrade.autoRenewProductID, "com.example.basic.monthly")
+    XCTAssertEqual(downgrade.productID, "com.example.premium.monthly")
+    XCTAssertNil(RenewalInfo(renewing: SigningFixtures.nonRenewing(), renewalPrice: 1))
+  }
+}

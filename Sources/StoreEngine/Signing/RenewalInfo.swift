@@ -66,4 +66,22 @@ public struct RenewalInfo: Sendable, Equatable, Codable {
     self.priceIncreaseStatus = priceIncreaseStatus
     self.appAccountToken = appAccountToken
   }
+
+  /// The renewal info of an auto-renewable `transaction` that will renew at its `expiresDate`
+  /// into `autoRenewProductID` (the same product unless the user changed it) at `renewalPrice`.
+  ///
+  /// `recentSubscriptionStartDate` is the original purchase date; the engine overrides it after a
+  /// lapse. Nil when the transaction has no expiry date.
+  public init?(
+    renewing transaction: PaymentTransaction, renewalPrice: Decimal, autoRenewProductID: Product.ID? = nil
+  ) {
+    guard transaction.productKind == .autoRenewableSubscription, let renewalDate = transaction.expiresDate else {
+      return nil
+    }
+    self.init(
+      originalTransactionID: transaction.originalID, autoRenewProductID: autoRenewProductID ?? transaction.productID,
+      productID: transaction.productID, renewalDate: renewalDate,
+      recentSubscriptionStartDate: transaction.originalPurchaseDate, currency: transaction.currency,
+      renewalPrice: renewalPrice, appAccountToken: transaction.appAccountToken)
+  }
 }
