@@ -14,7 +14,8 @@ enum CAFiles {
   static func prepareDirectory(_ directory: URL) throws {
     let path = directory.path
     var info = stat()
-    if lstat(path, &info) == 0 {
+    // stat, not lstat: a symlinked data directory is the user's choice.
+    if stat(path, &info) == 0 {
       guard info.st_mode & S_IFMT == S_IFDIR else { throw SandboxCAError.notADirectory(path: path) }
       try tighten(path, current: info.st_mode, to: directoryMode)
       return
