@@ -13,7 +13,7 @@ struct AppleVerifier {
     var name: String
     var kind: Kind
     var jws: String
-    // swift-format-ignore: the script's JSON keys are snake_case.
+    // snake_case: these are the JSON keys verify_with_apple.py reads.
     var root_der: String
     var bundle_id: String
     var environment = "SANDBOX"
