@@ -17,4 +17,14 @@
 static inline void sf_OPENSSL_free(void *p) { OPENSSL_free(p); }
 static inline long sf_BIO_get_mem_data(BIO *b, char **pp) { return BIO_get_mem_data(b, pp); }
 static inline EVP_PKEY *sf_EVP_EC_gen(const char *curve) { return EVP_EC_gen(curve); }
+
+/* STACK_OF(X509) accessors are macros over the untyped OPENSSL_sk_* functions. */
+static inline STACK_OF(X509) *sf_sk_X509_new_null(void) { return sk_X509_new_null(); }
+static inline int sf_sk_X509_push(STACK_OF(X509) *sk, X509 *cert) { return sk_X509_push(sk, cert); }
+static inline int sf_sk_X509_num(const STACK_OF(X509) *sk) { return sk_X509_num(sk); }
+/* Frees the stack only; the certificates stay owned by the caller. */
+static inline void sf_sk_X509_free(STACK_OF(X509) *sk) { sk_X509_free(sk); }
+
+/* XN_FLAG_RFC2253 is a compound macro; this variant keeps UTF-8 (non-ASCII is not backslash-escaped). */
+static inline unsigned long sf_XN_FLAG_RFC2253_UTF8(void) { return XN_FLAG_RFC2253 & ~ASN1_STRFLGS_ESC_MSB; }
 #endif

@@ -1,0 +1,86 @@
+import Foundation
+
+/// The payload of a signed transaction, with Apple's field names and JSON types
+/// (`JWSTransactionDecodedPayload` in the App Store Server API).
+///
+/// Ids are strings, dates are integer milliseconds since 1970 and `price` is in milliunits of
+/// `currency` (10990 = 10.99). Optional fields are left out of the JSON when nil, as Apple does.
+public struct JWSTransactionPayload: Sendable, Equatable, Codable {
+  public var transactionId: String
+  public var originalTransactionId: String
+  public var webOrderLineItemId: String?
+  public var bundleId: String
+  public var productId: String
+  public var subscriptionGroupIdentifier: String?
+  public var purchaseDate: Int64
+  public var originalPurchaseDate: Int64
+  public var expiresDate: Int64?
+  public var quantity: Int
+  /// `ProductKind.serverName`: "Consumable", "Non-Consumable", "Non-Renewing Subscription",
+  /// "Auto-Renewable Subscription".
+  public var type: String
+  public var appAccountToken: String?
+  /// "PURCHASED" (the sandbox has no Family Sharing).
+  public var inAppOwnershipType: String
+  public var signedDate: Int64
+  /// 0 other, 1 app issue.
+  public var revocationReason: Int?
+  public var revocationDate: Int64?
+  /// Present (and true) only when the user upgraded to another subscription in the group.
+  public var isUpgraded: Bool?
+  /// 1 introductory, 2 promotional, 3 offer code, 4 win-back.
+  public var offerType: Int?
+  public var offerIdentifier: String?
+  /// FREE_TRIAL, PAY_AS_YOU_GO, PAY_UP_FRONT.
+  public var offerDiscountType: String?
+  /// "Sandbox" or "Xcode".
+  public var environment: String
+  /// ISO 3166-1 alpha-3.
+  public var storefront: String
+  /// Apple's numeric storefront id as a string ("143441" for USA).
+  public var storefrontId: String
+  /// "PURCHASE" or "RENEWAL".
+  public var transactionReason: String
+  /// ISO 4217.
+  public var currency: String
+  /// Milliunits of `currency`.
+  public var price: Int64
+
+  public init(
+    transactionId: String, originalTransactionId: String, webOrderLineItemId: String? = nil,
+    bundleId: String, productId: String, subscriptionGroupIdentifier: String? = nil,
+    purchaseDate: Int64, originalPurchaseDate: Int64, expiresDate: Int64? = nil, quantity: Int,
+    type: String, appAccountToken: String? = nil, inAppOwnershipType: String = "PURCHASED",
+    signedDate: Int64, revocationReason: Int? = nil, revocationDate: Int64? = nil,
+    isUpgraded: Bool? = nil, offerType: Int? = nil, offerIdentifier: String? = nil,
+    offerDiscountType: String? = nil, environment: String, storefront: String, storefrontId: String,
+    transactionReason: String, currency: String, price: Int64
+  ) {
+    self.transactionId = transactionId
+    self.originalTransactionId = originalTransactionId
+    self.webOrderLineItemId = webOrderLineItemId
+    self.bundleId = bundleId
+    self.productId = productId
+    self.subscriptionGroupIdentifier = subscriptionGroupIdentifier
+    self.purchaseDate = purchaseDate
+    self.originalPurchaseDate = originalPurchaseDate
+    self.expiresDate = expiresDate
+    self.quantity = quantity
+    self.type = type
+    self.appAccountToken = appAccountToken
+    self.inAppOwnershipType = inAppOwnershipType
+    self.signedDate = signedDate
+    self.revocationReason = revocationReason
+    self.revocationDate = revocationDate
+    self.isUpgraded = isUpgraded
+    self.offerType = offerType
+    self.offerIdentifier = offerIdentifier
+    self.offerDiscountType = offerDiscountType
+    self.environment = environment
+    self.storefront = storefront
+    self.storefrontId = storefrontId
+    self.transactionReason = transactionReason
+    self.currency = currency
+    self.price = price
+  }
+}

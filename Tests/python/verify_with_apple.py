@@ -1,0 +1,96 @@
+#!/usr/bin/env python3
+"""Verify Storefront's signed data with Apple's App Store Server Library.
+
+Reads a JSON document on stdin:
+
+    {"cases": [{"name": "...", "kind": "transaction" | "renewal", "jws": "...",
+                "root_der": "/path/to/root.der", "bundle_id": "com.example.app",
+                "environment": "SANDBOX"}]}
+
+and writes one JSON array on stdout with, for each case, Apple's verdict:
+
+    {"name": "...", "status": 0, "cause": null, "decoded": {...}}
+
+`status` is 0 when `SignedDataVerifier` accepted the JWS, else the `VerificationStatus` value of
+the `VerificationException` (1 verification failure, 2 invalid app identifier, ...). `decoded`
+holds a few fields of the decoded model so the caller can cross-check them.
+
+Exit status: 0 when every case was evaluated, 2 when the library cannot be imported.
+"""
+
+import json
+import sys
+import warnings
+from pathlib import Path
+
+warnings.filterwarnings("ignore", category=DeprecationWarning)  # pyOpenSSL X509Store noise
+
+try:
+    from appstoreserverlibrary.models.Environment import Environment
+    from appstoreserverlibrary.signed_data_verifier import SignedDataVerifier, VerificationException
+except ImportError as error:  # pragma: no cover - reported to the Swift test
+    print(f"cannot import app-store-server-library: {error}", file=sys.stderr)
+    sys.exit(2)
+
+
+def enum_value(value):
+    return getattr(value, "value", value)
+
+
+def decoded_fields(kind, model):
+    if kind == "transaction":
+        return {
+            "transactionId": model.transactionId,
+            "originalTransactionId": model.originalTransactionId,
+            "bundleId": model.bundleId,
+            "productId": model.productId,
+            "price": model.price,
+            "currency": model.currency,
+            "quantity": model.quantity,
+            "rawType": model.rawType,
+            "environment": enum_value(model.environment),
+            "signedDate": model.signedDate,
+        }
+    return {
+        "originalTransactionId": model.originalTransactionId,
+        "productId": model.productId,
+        "autoRenewProductId": model.autoRenewProductId,
+        "autoRenewStatus": enum_value(model.autoRenewStatus),
+        "renewalPrice": model.renewalPrice,
+        "environment": enum_value(model.environment),
+        "signedDate": model.signedDate,
+    }
+
+
+def evaluate(case):
+    root = Path(case["root_der"]).read_bytes()
+    verifier = SignedDataVerifier(
+        root_certificates=[root],
+        enable_online_checks=False,
+        environment=Environment[case.get("environment", "SANDBOX")],
+        bundle_id=case["bundle_id"],
+    )
+    try:
+        if case["kind"] == "transaction":
+            model = verifier.verify_and_decode_signed_transaction(case["jws"])
+        else:
+            model = verifier.verify_and_decode_renewal_info(case["jws"])
+    except VerificationException as error:
+        cause = error.__cause__
+        return {
+            "name": case["name"],
+            "status": int(error.status),
+            "cause": f"{type(cause).__name__}: {cause}" if cause is not None else None,
+            "decoded": None,
+        }
+    return {"name": case["name"], "status": 0, "cause": None, "decoded": decoded_fields(case["kind"], model)}
+
+
+def main():
+    request = json.load(sys.stdin)
+    json.dump([evaluate(case) for case in request["cases"]], sys.stdout)
+    sys.stdout.write("\n")
+
+
+if __name__ == "__main__":
+    main()
