@@ -35,6 +35,8 @@ public final class PaymentQueue {
   var nextRequestID = 1
   var rng: SplitMix64
   var subscriptionRecords: [PaymentTransaction.ID: SubscriptionRecord] = [:]
+  /// Records written by the commit in progress.
+  var stagedRecords: [SubscriptionRecord] = []
   /// Status changes to announce right after the transaction update that caused them.
   var pendingStatusEvents: [StoreEvent] = []
   var nextLineItemID: UInt64 = 0
@@ -144,8 +146,11 @@ public final class PaymentQueue {
     do {
       try environment.ledger.commit(signed.map(LedgerChange.putTransaction) + extra)
     } catch {
+      stagedRecords = []
       throw .ledger(error)
     }
+    for record in stagedRecords { subscriptionRecords[record.originalID] = record }
+    stagedRecords = []
     for transaction in signed {
       if transactions[transaction.id] == nil { order.append(transaction.id) }
       transactions[transaction.id] = transaction

@@ -72,11 +72,7 @@ extension PaymentQueue {
   }
 
   private func save(_ record: SubscriptionRecord, status: SubscriptionStatus, reason: String) throws(EngineError) {
-    do {
-      try environment.ledger.commit([put(record)])
-    } catch {
-      throw .ledger(error)
-    }
+    try commit([], extra: [put(record)])
     emit([.subscriptionStatusChanged(product: record.productID, original: record.originalID, status: status, reason: reason)])
   }
 

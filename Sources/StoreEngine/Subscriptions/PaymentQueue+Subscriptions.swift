@@ -89,8 +89,9 @@ extension PaymentQueue {
     transaction.price = offer.paymentMode == .freeTrial ? 0 : offer.price
   }
 
+  /// Stages `record` for the next ``commit(_:extra:)``; memory changes only when that commit succeeds.
   func put(_ record: SubscriptionRecord) -> LedgerChange {
-    subscriptionRecords[record.originalID] = record
+    stagedRecords.append(record)
     let data = (try? Self.recordEncoder.encode(record)) ?? Data()
     return .putValue(key: SubscriptionRecord.key(record.originalID), value: String(decoding: data, as: UTF8.self))
   }
