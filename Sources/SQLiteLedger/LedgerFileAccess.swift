@@ -55,6 +55,16 @@ enum LedgerFileAccess {
     }
   }
 
+  /// Throws ``LedgerError/readOnly(path:)`` when the directory of `path` can't take new files: WAL
+  /// mode creates `-wal` and `-shm` next to the database, so an existing ledger in a read-only
+  /// directory can't be opened for writing either (SQLite would only say "unable to open").
+  static func checkDirectoryWritable(of path: String) throws(LedgerError) {
+    let directory = directoryName(of: path)
+    guard access(directory.isEmpty ? "." : directory, W_OK) != 0 else { return }
+    let code = errno
+    if code == EACCES || code == EPERM || code == EROFS { throw .readOnly(path: path) }
+  }
+
   /// Makes `path` private (`mode`, 0700 or 0600) when group or others have any access.
   ///
   /// - Returns: A warning to show the user when the mode was changed; nil when it was already private

@@ -74,6 +74,7 @@ public final class SQLiteLedgerStore: LedgerStore {
     self.options = options
     if !options.readOnly {
       try LedgerFileAccess.createFile(path)
+      try LedgerFileAccess.checkDirectoryWritable(of: path)
     }
     warnings += try Self.makeFilesPrivate(path)
     do {

@@ -15,7 +15,8 @@ final class TemporaryDirectory {
     url = FileManager.default.temporaryDirectory
       .appendingPathComponent("sqlite-ledger-tests-\(UUID().uuidString)")
       .appendingPathComponent(name)
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(
+      at: url, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
   }
 
   deinit {
