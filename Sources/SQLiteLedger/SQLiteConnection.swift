@@ -51,6 +51,11 @@ final class SQLiteConnection {
     sqlite3_busy_timeout(handle, milliseconds)
   }
 
+  /// Waits, for lock retries SQLite's own busy handler does not cover.
+  func sleep(milliseconds: Int32) {
+    sqlite3_sleep(milliseconds)
+  }
+
   /// Prepares `sql` once; `persistent` tells SQLite the statement will be reused many times.
   func prepare(_ sql: String, persistent: Bool = false) throws(SQLiteFailure) -> SQLiteStatement {
     guard let handle else { throw SQLiteFailure(code: SQLITE_MISUSE, message: "the connection is closed") }

@@ -1,3 +1,4 @@
+import CSQLite
 import Foundation
 import StoreEngine
 
@@ -171,8 +172,8 @@ public final class SQLiteLedgerStore: LedgerStore {
         // Reading the schema is what detects a file that is not a database.
         _ = try connection.integer("PRAGMA user_version")
       } else {
-        let mode = try connection.texts("PRAGMA journal_mode = WAL").first ?? ""
-        guard mode.lowercased() == "wal" else {
+        let mode = try switchToWAL()
+        guard mode == "wal" else {
           throw LedgerError.cannotOpen(
             path: path, reason: "SQLite could not switch it to WAL mode (it stays in '\(mode)' mode)")
         }
@@ -192,6 +193,24 @@ public final class SQLiteLedgerStore: LedgerStore {
       throw LedgerError(error, path: path, while: .opening)
     } catch {
       throw .cannotOpen(path: path, reason: String(describing: error))
+    }
+  }
+
+  /// Puts the database in WAL mode (a no-op read when it already is) and returns the mode.
+  ///
+  /// Only a brand-new file needs the switch, which takes an exclusive lock; SQLite does not call the
+  /// busy handler for it, so when two processes create the ledger at once, the loser retries here
+  /// until the busy timeout has passed.
+  private func switchToWAL() throws(SQLiteFailure) -> String {
+    let current = try connection.texts("PRAGMA journal_mode").first?.lowercased() ?? ""
+    if current == "wal" { return current }
+    let deadline = ContinuousClock.now + options.busyTimeout
+    while true {
+      do {
+        return try connection.texts("PRAGMA journal_mode = WAL").first?.lowercased() ?? ""
+      } catch where error.primaryCode == SQLITE_BUSY && ContinuousClock.now < deadline {
+        connection.sleep(milliseconds: 5)
+      }
     }
   }
 
