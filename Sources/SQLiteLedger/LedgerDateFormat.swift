@@ -35,21 +35,38 @@ enum LedgerDateFormat {
   static func exactText(for date: Date) -> String? {
     let milliseconds = (date.timeIntervalSince1970 * 1000).rounded()
     // Years 1…9999 only, so the text always has four year digits.
-    guard milliseconds >= -62_135_596_800_000, milliseconds < 253_402_300_800_000 else { return nil }
+    guard milliseconds >= -62_135_596_800_000, milliseconds < 253_402_300_800_000 else {
+      return nil
+    }
     let whole = Int64(milliseconds)
     guard self.date(milliseconds: whole) == date else { return nil }
     let day = floorDivide(whole, millisecondsPerDay)
     let inDay = whole - day * millisecondsPerDay
     let (year, month, dayOfMonth) = civil(fromDays: day)
-    return pad(year, 4) + "-" + pad(month, 2) + "-" + pad(dayOfMonth, 2) + "T"
-      + pad(inDay / 3_600_000, 2) + ":" + pad(inDay / 60_000 % 60, 2) + ":" + pad(inDay / 1000 % 60, 2)
-      + "." + pad(inDay % 1000, 3) + "Z"
+    // Written digit by digit into a fixed buffer: this runs for every date of every commit.
+    var bytes = Array("0000-00-00T00:00:00.000Z".utf8)
+    func put(_ value: Int64, at offset: Int, width: Int) {
+      var remaining = value
+      for position in stride(from: offset + width - 1, through: offset, by: -1) {
+        bytes[position] = 0x30 + UInt8(remaining % 10)
+        remaining /= 10
+      }
+    }
+    put(year, at: 0, width: 4)
+    put(month, at: 5, width: 2)
+    put(dayOfMonth, at: 8, width: 2)
+    put(inDay / 3_600_000, at: 11, width: 2)
+    put(inDay / 60_000 % 60, at: 14, width: 2)
+    put(inDay / 1000 % 60, at: 17, width: 2)
+    put(inDay % 1000, at: 20, width: 3)
+    return String(decoding: bytes, as: UTF8.self)
   }
 
   /// Reads exactly the form ``exactText(for:)`` writes.
   static func date(from text: String) -> Date? {
     let bytes = Array(text.utf8)
-    guard bytes.count == 24, bytes[4] == 0x2D, bytes[7] == 0x2D, bytes[10] == 0x54, bytes[13] == 0x3A,
+    guard bytes.count == 24, bytes[4] == 0x2D, bytes[7] == 0x2D, bytes[10] == 0x54,
+      bytes[13] == 0x3A,
       bytes[16] == 0x3A, bytes[19] == 0x2E, bytes[23] == 0x5A
     else { return nil }
     func number(_ range: Range<Int>) -> Int64? {
@@ -62,20 +79,18 @@ enum LedgerDateFormat {
     }
     guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
       let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
-      let millisecond = number(20..<23), year >= 1, (1...12).contains(month), (1...31).contains(day),
+      let millisecond = number(20..<23), year >= 1, (1...12).contains(month),
+      (1...31).contains(day),
       hour < 24, minute < 60, second < 60
     else { return nil }
     let days = days(fromCivil: year, month, day)
-    return date(milliseconds: days * millisecondsPerDay + ((hour * 60 + minute) * 60 + second) * 1000 + millisecond)
+    return date(
+      milliseconds: days * millisecondsPerDay + ((hour * 60 + minute) * 60 + second) * 1000
+        + millisecond)
   }
 
   private static func date(milliseconds: Int64) -> Date {
     Date(timeIntervalSince1970: Double(milliseconds) / 1000)
-  }
-
-  private static func pad(_ value: Int64, _ width: Int) -> String {
-    let digits = String(value)
-    return String(repeating: "0", count: max(0, width - digits.count)) + digits
   }
 
   private static func floorDivide(_ a: Int64, _ b: Int64) -> Int64 {

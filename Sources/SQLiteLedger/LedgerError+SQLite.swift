@@ -16,7 +16,8 @@ extension LedgerError {
     case SQLITE_BUSY, SQLITE_LOCKED:
       self = .busy(path: path)
     case SQLITE_FULL:
-      self = .writeFailed(path: path, reason: "the disk is full (\(reason)); free some space and try again")
+      self = .writeFailed(
+        path: path, reason: "the disk is full (\(reason)); free some space and try again")
     case SQLITE_READONLY:
       self = .readOnly(path: path)
     case SQLITE_CORRUPT, SQLITE_NOTADB:

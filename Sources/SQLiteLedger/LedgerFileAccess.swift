@@ -21,14 +21,16 @@ enum LedgerFileAccess {
     }
     do {
       try FileManager.default.createDirectory(
-        atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700]
+      )
     } catch {
       let code = ((error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError)?.code
       if code == Int(EACCES) || code == Int(EPERM) || code == Int(EROFS) {
         throw .readOnly(path: ledgerPath)
       }
       throw .cannotOpen(
-        path: ledgerPath, reason: "the data directory '\(directory)' does not exist and could not be created")
+        path: ledgerPath,
+        reason: "the data directory '\(directory)' does not exist and could not be created")
     }
   }
 
@@ -46,7 +48,9 @@ enum LedgerFileAccess {
     case ENOENT:
       throw .cannotOpen(
         path: path,
-        reason: "the directory '\(directoryName(of: path))' does not exist; create it or pass another --data-dir")
+        reason:
+          "the directory '\(directoryName(of: path))' does not exist; create it or pass another --data-dir"
+      )
     case EACCES, EPERM, EROFS: throw .readOnly(path: path)
     case ENOSPC, EDQUOT:
       throw .writeFailed(path: path, reason: "the disk is full; free some space and try again")
@@ -70,7 +74,8 @@ enum LedgerFileAccess {
   /// - Returns: A warning to show the user when the mode was changed; nil when it was already private
   ///   or the file does not exist.
   /// - Throws: ``LedgerError/cannotOpen(path:reason:)`` when the mode could not be fixed.
-  static func makePrivate(_ path: String, mode: mode_t, kind: String, ledgerPath: String) throws(LedgerError)
+  static func makePrivate(_ path: String, mode: mode_t, kind: String, ledgerPath: String)
+    throws(LedgerError)
     -> String?
   {
     var info = stat()
@@ -81,7 +86,8 @@ enum LedgerFileAccess {
       let reason = String(cString: strerror(errno))
       throw .cannotOpen(
         path: ledgerPath,
-        reason: "the \(kind) '\(path)' is readable by other users (mode \(octal(current))) and could not "
+        reason:
+          "the \(kind) '\(path)' is readable by other users (mode \(octal(current))) and could not "
           + "be made private (\(reason)); run chmod \(octal(mode)) on it")
     }
     return "The \(kind) '\(path)' was readable by other users (mode \(octal(current))); "

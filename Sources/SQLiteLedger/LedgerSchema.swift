@@ -12,6 +12,9 @@ enum LedgerSchema {
 
   static let migrations: [String] = [
     // v1: accounts, transactions (the full value as JSON plus the columns queries filter on), values.
+    // No foreign keys in v1: a transaction may belong to an account that was never put (the
+    // engine's default account), and clearing history must not depend on accounts. The pragma is
+    // on for every connection, so references added by later versions are enforced.
     // `seq` keeps the in-memory store's order: transactions in first-insertion order (an upsert keeps
     // its place), accounts in order of their latest put.
     """

@@ -12,11 +12,13 @@ final class SQLiteConnection {
   init(path: String, readOnly: Bool = false) throws(SQLiteFailure) {
     self.path = path
     let flags =
-      (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) | SQLITE_OPEN_NOMUTEX
+      (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+      | SQLITE_OPEN_NOMUTEX
     var db: OpaquePointer?
     let code = sqlite3_open_v2(path, &db, flags, nil)
     guard code == SQLITE_OK, let db else {
-      let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(code))
+      let message =
+        db.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(code))
       let extended = db.map { sqlite3_extended_errcode($0) } ?? code
       sqlite3_close_v2(db)
       throw SQLiteFailure(code: extended, message: message)
@@ -58,19 +60,24 @@ final class SQLiteConnection {
 
   /// Prepares `sql` once; `persistent` tells SQLite the statement will be reused many times.
   func prepare(_ sql: String, persistent: Bool = false) throws(SQLiteFailure) -> SQLiteStatement {
-    guard let handle else { throw SQLiteFailure(code: SQLITE_MISUSE, message: "the connection is closed") }
+    guard let handle else {
+      throw SQLiteFailure(code: SQLITE_MISUSE, message: "the connection is closed")
+    }
     var statement: OpaquePointer?
     let flags = persistent ? UInt32(SQLITE_PREPARE_PERSISTENT) : 0
     let code = sqlite3_prepare_v3(handle, sql, -1, flags, &statement, nil)
     guard code == SQLITE_OK, let statement else {
-      throw SQLiteFailure(code: sqlite3_extended_errcode(handle), message: String(cString: sqlite3_errmsg(handle)))
+      throw SQLiteFailure(
+        code: sqlite3_extended_errcode(handle), message: String(cString: sqlite3_errmsg(handle)))
     }
     return SQLiteStatement(handle: statement, database: handle)
   }
 
   /// Runs one or more statements that return no rows.
   func execute(_ sql: String) throws(SQLiteFailure) {
-    guard let handle else { throw SQLiteFailure(code: SQLITE_MISUSE, message: "the connection is closed") }
+    guard let handle else {
+      throw SQLiteFailure(code: SQLITE_MISUSE, message: "the connection is closed")
+    }
     var error: UnsafeMutablePointer<CChar>?
     let code = sqlite3_exec(handle, sql, nil, nil, &error)
     guard code == SQLITE_OK else {

@@ -49,14 +49,17 @@ extension SQLiteLedgerStore {
           encoded.append(.transaction(transaction, json: try coder.encode(transaction)))
         } catch {
           throw .writeFailed(
-            path: path, reason: "transaction \(transaction.id) could not be encoded (\(error)); report this bug")
+            path: path,
+            reason: "transaction \(transaction.id) could not be encoded (\(error)); report this bug"
+          )
         }
       case .putAccount(let account):
         do {
           encoded.append(.account(name: account.name, json: try coder.encode(account)))
         } catch {
           throw .writeFailed(
-            path: path, reason: "account '\(account.name)' could not be encoded (\(error)); report this bug")
+            path: path,
+            reason: "account '\(account.name)' could not be encoded (\(error)); report this bug")
         }
       case .clearHistory(let account): encoded.append(.clearHistory(account: account))
       case .putValue(let key, let value): encoded.append(.value(key: key, value: value))

@@ -25,7 +25,9 @@ public final class SQLiteLedgerStore: LedgerStore {
     /// Runs `PRAGMA quick_check` at open and refuses a damaged file.
     public var checkAtOpen: Bool
 
-    public init(busyTimeout: Duration = .seconds(5), readOnly: Bool = false, checkAtOpen: Bool = true) {
+    public init(
+      busyTimeout: Duration = .seconds(5), readOnly: Bool = false, checkAtOpen: Bool = true
+    ) {
       self.busyTimeout = busyTimeout
       self.readOnly = readOnly
       self.checkAtOpen = checkAtOpen
@@ -95,6 +97,10 @@ public final class SQLiteLedgerStore: LedgerStore {
     connection.close()
   }
 
+  /// Reads everything in one read transaction: transactions in first-insertion order, accounts in
+  /// order of their latest put.
+  ///
+  /// - Throws: ``LedgerError/corrupt(path:reason:)`` when a stored value can't be decoded.
   public func load() throws(LedgerError) -> LedgerSnapshot {
     let statements = try openStatements()
     var snapshot = LedgerSnapshot()
@@ -131,6 +137,11 @@ public final class SQLiteLedgerStore: LedgerStore {
     return snapshot
   }
 
+  /// Applies `changes` in order as one `BEGIN IMMEDIATE … COMMIT` transaction, durable on return.
+  ///
+  /// - Throws: ``LedgerError/busy(path:)`` after waiting the busy timeout for another writer,
+  ///   ``LedgerError/writeFailed(path:reason:)`` (for example a full disk), or
+  ///   ``LedgerError/readOnly(path:)``. Nothing of the batch is written when it throws.
   public func commit(_ changes: [LedgerChange]) throws(LedgerError) {
     let statements = try openStatements()
     guard !options.readOnly else { throw .readOnly(path: path) }
@@ -163,7 +174,8 @@ public final class SQLiteLedgerStore: LedgerStore {
   // MARK: - Opening
 
   private func configure() throws(LedgerError) {
-    let milliseconds = options.busyTimeout.components.seconds * 1000
+    let milliseconds =
+      options.busyTimeout.components.seconds * 1000
       + options.busyTimeout.components.attoseconds / 1_000_000_000_000_000
     connection.setBusyTimeout(milliseconds: Int32(clamping: milliseconds))
     if !options.readOnly && connection.isReadOnly { throw .readOnly(path: path) }
@@ -175,7 +187,8 @@ public final class SQLiteLedgerStore: LedgerStore {
         let mode = try switchToWAL()
         guard mode == "wal" else {
           throw LedgerError.cannotOpen(
-            path: path, reason: "SQLite could not switch it to WAL mode (it stays in '\(mode)' mode)")
+            path: path,
+            reason: "SQLite could not switch it to WAL mode (it stays in '\(mode)' mode)")
         }
       }
       try connection.execute("PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON;")
@@ -208,7 +221,7 @@ public final class SQLiteLedgerStore: LedgerStore {
     while true {
       do {
         return try connection.texts("PRAGMA journal_mode = WAL").first?.lowercased() ?? ""
-      } catch where error.primaryCode == SQLITE_BUSY && ContinuousClock.now < deadline {
+      } catch  where error.primaryCode == SQLITE_BUSY && ContinuousClock.now < deadline {
         connection.sleep(milliseconds: 5)
       }
     }
@@ -223,7 +236,8 @@ public final class SQLiteLedgerStore: LedgerStore {
     if version == supported { return }
     guard !options.readOnly else {
       throw LedgerError.cannotOpen(
-        path: path, reason: "it has schema version \(version) and must be upgraded; open it once read-write")
+        path: path,
+        reason: "it has schema version \(version) and must be upgraded; open it once read-write")
     }
     try connection.execute("BEGIN IMMEDIATE")
     do {
@@ -234,7 +248,8 @@ public final class SQLiteLedgerStore: LedgerStore {
         version += 1
       }
       try connection.execute(
-        "PRAGMA application_id = \(LedgerSchema.applicationID); PRAGMA user_version = \(supported); COMMIT")
+        "PRAGMA application_id = \(LedgerSchema.applicationID); PRAGMA user_version = \(supported); COMMIT"
+      )
     } catch {
       if !connection.isAutocommit { try? connection.execute("ROLLBACK") }
       throw error
@@ -243,21 +258,27 @@ public final class SQLiteLedgerStore: LedgerStore {
 
   private func checkVersion(_ version: Int) throws {
     if version > LedgerSchema.currentVersion {
-      throw LedgerError.newerSchema(path: path, found: version, supported: LedgerSchema.currentVersion)
+      throw LedgerError.newerSchema(
+        path: path, found: version, supported: LedgerSchema.currentVersion)
     }
     if version > 0 {
       let application = try connection.integer("PRAGMA application_id")
       guard application == LedgerSchema.applicationID else {
         throw LedgerError.cannotOpen(
-          path: path, reason: "it is an SQLite database of another program, not a storefront ledger")
+          path: path, reason: "it is an SQLite database of another program, not a storefront ledger"
+        )
       }
     }
   }
 
   private static func makeFilesPrivate(_ path: String) throws(LedgerError) -> [String] {
     var warnings: [String] = []
-    for (file, kind) in [(path, "ledger file"), (path + "-wal", "ledger WAL file"), (path + "-shm", "ledger SHM file")] {
-      if let warning = try LedgerFileAccess.makePrivate(file, mode: 0o600, kind: kind, ledgerPath: path) {
+    for (file, kind) in [
+      (path, "ledger file"), (path + "-wal", "ledger WAL file"), (path + "-shm", "ledger SHM file"),
+    ] {
+      if let warning = try LedgerFileAccess.makePrivate(
+        file, mode: 0o600, kind: kind, ledgerPath: path)
+      {
         warnings.append(warning)
       }
     }

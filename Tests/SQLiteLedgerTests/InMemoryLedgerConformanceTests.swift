@@ -17,12 +17,16 @@ final class InMemoryLedgerConformanceTests: XCTestCase {
   }
   func testUpsertReplacesTheWholeValue() throws { try suite.upsertReplacesTheWholeValue() }
   func testReplayingABatchChangesNothing() throws { try suite.replayingABatchChangesNothing() }
-  func testClearHistoryRemovesOnlyThatAccount() throws { try suite.clearHistoryRemovesOnlyThatAccount() }
+  func testClearHistoryRemovesOnlyThatAccount() throws {
+    try suite.clearHistoryRemovesOnlyThatAccount()
+  }
   func testChangesApplyInBatchOrder() throws { try suite.changesApplyInBatchOrder() }
   func testValuesAreOverwrittenByKey() throws { try suite.valuesAreOverwrittenByKey() }
   func testAccountsAreUpsertedByNameInOrderOfLatestPut() throws {
     try suite.accountsAreUpsertedByNameInOrderOfLatestPut()
   }
-  func testExtremeIdentifiersAndEveryFieldRoundTrip() throws { try suite.extremeIdentifiersAndEveryFieldRoundTrip() }
+  func testExtremeIdentifiersAndEveryFieldRoundTrip() throws {
+    try suite.extremeIdentifiersAndEveryFieldRoundTrip()
+  }
   func testFailedBatchLeavesNothing() throws { try suite.failedBatchLeavesNothing() }
 }

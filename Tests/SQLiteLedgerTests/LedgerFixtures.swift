@@ -11,7 +11,8 @@ enum LedgerFixtures {
     state: TransactionState = .purchasing, finished: Bool = false, secondsAfterBase: Double = 0
   ) -> PaymentTransaction {
     var transaction = PaymentTransaction(
-      id: .init(id), account: account, productID: .init(product), productKind: .consumable, state: state,
+      id: .init(id), account: account, productID: .init(product), productKind: .consumable,
+      state: state,
       purchaseDate: baseDate.addingTimeInterval(secondsAfterBase),
       price: Decimal(sign: .plus, exponent: -2, significand: 99))
     transaction.isFinished = finished
@@ -20,14 +21,18 @@ enum LedgerFixtures {
 
   /// A transaction with every optional field set and every flag away from its default.
   static func fullyPopulated(
-    id: UInt64 = 1_000_000_002, price: Decimal = Decimal(sign: .plus, exponent: -2, significand: 1234),
+    id: UInt64 = 1_000_000_002,
+    price: Decimal = Decimal(sign: .plus, exponent: -2, significand: 1234),
     purchaseDate: Date = baseDate.addingTimeInterval(0.25)
   ) -> PaymentTransaction {
     var transaction = PaymentTransaction(
       id: .init(id), originalID: .init(1_000_000_001), account: "bob@example.com",
-      productID: .init("com.example.pro.monthly"), productKind: .autoRenewableSubscription, state: .restored,
-      quantity: 3, applicationUsername: "6F9619FF-8B86-D011-B42D-00C04FC964FF", purchaseDate: purchaseDate,
-      originalPurchaseDate: baseDate.addingTimeInterval(-86_400), expiresDate: baseDate.addingTimeInterval(2_592_000.5),
+      productID: .init("com.example.pro.monthly"), productKind: .autoRenewableSubscription,
+      state: .restored,
+      quantity: 3, applicationUsername: "6F9619FF-8B86-D011-B42D-00C04FC964FF",
+      purchaseDate: purchaseDate,
+      originalPurchaseDate: baseDate.addingTimeInterval(-86_400),
+      expiresDate: baseDate.addingTimeInterval(2_592_000.5),
       price: price, currency: "EUR", storefront: "FRA", reason: .renewal)
     transaction.subscriptionGroupID = "21482456"
     transaction.webOrderLineItemID = 2_000_000_017
@@ -39,7 +44,8 @@ enum LedgerFixtures {
     transaction.isUpgraded = true
     transaction.error = .serverUnknown
     transaction.isFinished = true
-    transaction.signedTransaction = "eyJhbGciOiJFUzI1NiJ9.eyJ0cmFuc2FjdGlvbklkIjoiMSJ9.c2lnbmF0dXJl/+="
+    transaction.signedTransaction =
+      "eyJhbGciOiJFUzI1NiJ9.eyJ0cmFuc2FjdGlvbklkIjoiMSJ9.c2lnbmF0dXJl/+="
     transaction.needsResolution = true
     return transaction
   }
@@ -47,6 +53,7 @@ enum LedgerFixtures {
   static let alice = SandboxAccount(name: "alice")
   static let bob = SandboxAccount(
     name: "bob@example.com",
-    passwordHash: PasswordHash(algorithm: "pbkdf2-sha256", iterations: 210_000, salt: "c2FsdA==", hash: "aGFzaA=="),
+    passwordHash: PasswordHash(
+      algorithm: "pbkdf2-sha256", iterations: 210_000, salt: "c2FsdA==", hash: "aGFzaA=="),
     storefront: "FRA")
 }

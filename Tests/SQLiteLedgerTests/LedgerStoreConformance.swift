@@ -86,7 +86,8 @@ struct LedgerStoreConformance {
   func changesApplyInBatchOrder() throws {
     let store = try harness.makeStore()
     try store.commit([
-      .putTransaction(LedgerFixtures.transaction(1, account: "alice")), .clearHistory(account: "alice"),
+      .putTransaction(LedgerFixtures.transaction(1, account: "alice")),
+      .clearHistory(account: "alice"),
       .putTransaction(LedgerFixtures.transaction(2, account: "alice")),
       .putValue(key: "k", value: "first"), .putValue(key: "k", value: "second"),
     ])
@@ -97,9 +98,13 @@ struct LedgerStoreConformance {
 
   func valuesAreOverwrittenByKey() throws {
     let store = try harness.makeStore()
-    try store.commit([.putValue(key: "askToBuy", value: "on"), .putValue(key: "currentAccount", value: "bob")])
+    try store.commit([
+      .putValue(key: "askToBuy", value: "on"), .putValue(key: "currentAccount", value: "bob"),
+    ])
     try store.commit([.putValue(key: "askToBuy", value: "off")])
-    try store.commit([.putValue(key: "empty", value: ""), .putValue(key: "광고 제거", value: "🎮 \"quoted\"\n")])
+    try store.commit([
+      .putValue(key: "empty", value: ""), .putValue(key: "광고 제거", value: "🎮 \"quoted\"\n"),
+    ])
     XCTAssertEqual(
       try store.load().values,
       ["askToBuy": "off", "currentAccount": "bob", "empty": "", "광고 제거": "🎮 \"quoted\"\n"])
@@ -127,7 +132,9 @@ struct LedgerStoreConformance {
   func failedBatchLeavesNothing() throws {
     let store = try harness.makeStore()
     let kept = LedgerFixtures.transaction(1, account: "bob")
-    try store.commit([.putTransaction(kept), .putAccount(LedgerFixtures.bob), .putValue(key: "k", value: "old")])
+    try store.commit([
+      .putTransaction(kept), .putAccount(LedgerFixtures.bob), .putValue(key: "k", value: "old"),
+    ])
     let before = try store.load()
     let failing = LedgerFixtures.transaction(666)
     try harness.injectFailure(store, failing.id)
@@ -136,7 +143,8 @@ struct LedgerStoreConformance {
     let batch: [LedgerChange] = [
       .putValue(key: "k", value: "new"), .putAccount(LedgerFixtures.alice),
       .putTransaction(LedgerFixtures.transaction(2)), .putTransaction(finished),
-      .clearHistory(account: "bob"), .putTransaction(failing), .putTransaction(LedgerFixtures.transaction(3)),
+      .clearHistory(account: "bob"), .putTransaction(failing),
+      .putTransaction(LedgerFixtures.transaction(3)),
     ]
     XCTAssertThrowsError(try store.commit(batch)) { error in
       XCTAssertTrue(error is LedgerError, "\(error)")

@@ -30,7 +30,9 @@ final class SQLiteLedgerConcurrencyTests: XCTestCase {
           for index in 0..<Self.commitsPerWriter {
             let id = UInt64(writer * 100_000 + index + 10)
             var transaction = LedgerFixtures.transaction(id, account: "writer\(writer)")
-            try store.commit([.putTransaction(transaction), .putValue(key: "last-\(writer)", value: "\(index)")])
+            try store.commit([
+              .putTransaction(transaction), .putValue(key: "last-\(writer)", value: "\(index)"),
+            ])
             transaction.state = .purchased
             transaction.isFinished = true
             var shared = LedgerFixtures.transaction(1, account: "shared")
@@ -58,7 +60,9 @@ final class SQLiteLedgerConcurrencyTests: XCTestCase {
       XCTAssertTrue(mine.allSatisfy { $0.state == .purchased && $0.isFinished })
       XCTAssertEqual(snapshot.values["last-\(writer)"], "\(Self.commitsPerWriter - 1)")
     }
-    XCTAssertEqual(snapshot.transactions.filter { $0.account == "shared" }.map(\.quantity), [Self.commitsPerWriter - 1])
+    XCTAssertEqual(
+      snapshot.transactions.filter { $0.account == "shared" }.map(\.quantity),
+      [Self.commitsPerWriter - 1])
     XCTAssertEqual(try SQLiteLedgerStore(directory: url).integrityCheck(), "ok")
   }
 

@@ -39,12 +39,16 @@ final class SQLiteLedgerConformanceTests: XCTestCase {
   }
   func testUpsertReplacesTheWholeValue() throws { try suite.upsertReplacesTheWholeValue() }
   func testReplayingABatchChangesNothing() throws { try suite.replayingABatchChangesNothing() }
-  func testClearHistoryRemovesOnlyThatAccount() throws { try suite.clearHistoryRemovesOnlyThatAccount() }
+  func testClearHistoryRemovesOnlyThatAccount() throws {
+    try suite.clearHistoryRemovesOnlyThatAccount()
+  }
   func testChangesApplyInBatchOrder() throws { try suite.changesApplyInBatchOrder() }
   func testValuesAreOverwrittenByKey() throws { try suite.valuesAreOverwrittenByKey() }
   func testAccountsAreUpsertedByNameInOrderOfLatestPut() throws {
     try suite.accountsAreUpsertedByNameInOrderOfLatestPut()
   }
-  func testExtremeIdentifiersAndEveryFieldRoundTrip() throws { try suite.extremeIdentifiersAndEveryFieldRoundTrip() }
+  func testExtremeIdentifiersAndEveryFieldRoundTrip() throws {
+    try suite.extremeIdentifiersAndEveryFieldRoundTrip()
+  }
   func testFailedBatchLeavesNothing() throws { try suite.failedBatchLeavesNothing() }
 }

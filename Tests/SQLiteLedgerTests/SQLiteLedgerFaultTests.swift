@@ -7,7 +7,8 @@ import XCTest
 /// Each fault gives a clear ``LedgerError`` naming the file, and no partial write.
 final class SQLiteLedgerFaultTests: XCTestCase {
   private func assertError(
-    _ expression: @autoclosure () throws -> some Any, file: StaticString = #filePath, line: UInt = #line,
+    _ expression: @autoclosure () throws -> some Any, file: StaticString = #filePath,
+    line: UInt = #line,
     _ check: (LedgerError) -> Bool
   ) {
     XCTAssertThrowsError(try expression(), file: file, line: line) { error in
@@ -23,7 +24,8 @@ final class SQLiteLedgerFaultTests: XCTestCase {
     let file = root.url.appendingPathComponent("missing/ledger.sqlite")
     assertError(try SQLiteLedgerStore(fileURL: file)) { error in
       guard case .cannotOpen(file.path, let reason) = error else { return false }
-      return reason.contains("'\(root.url.path)/missing' does not exist") && error.description.contains(file.path)
+      return reason.contains("'\(root.url.path)/missing' does not exist")
+        && error.description.contains(file.path)
     }
   }
 
@@ -35,7 +37,8 @@ final class SQLiteLedgerFaultTests: XCTestCase {
       guard case .cannotOpen(_, let reason) = error else { return false }
       return reason.contains("is a file, not a directory")
     }
-    assertError(try SQLiteLedgerStore(directory: notDirectory.appendingPathComponent("below"))) { error in
+    assertError(try SQLiteLedgerStore(directory: notDirectory.appendingPathComponent("below"))) {
+      error in
       guard case .cannotOpen(_, let reason) = error else { return false }
       return reason.contains("could not be created")
     }
@@ -44,7 +47,9 @@ final class SQLiteLedgerFaultTests: XCTestCase {
   func testReadOnlyDirectoryForANewLedger() throws {
     let directory = try TemporaryDirectory()
     try directory.makeUnwritable(directory.url.path, mode: 0o500)
-    assertError(try SQLiteLedgerStore(directory: directory.url)) { $0 == .readOnly(path: directory.ledgerPath) }
+    assertError(try SQLiteLedgerStore(directory: directory.url)) {
+      $0 == .readOnly(path: directory.ledgerPath)
+    }
     XCTAssertFalse(FileManager.default.fileExists(atPath: directory.ledgerPath))
   }
 
@@ -52,22 +57,29 @@ final class SQLiteLedgerFaultTests: XCTestCase {
     let directory = try TemporaryDirectory()
     try SQLiteLedgerStore(directory: directory.url).commit([.putValue(key: "k", value: "v")])
     try directory.makeUnwritable(directory.url.path, mode: 0o500)
-    assertError(try SQLiteLedgerStore(directory: directory.url)) { $0 == .readOnly(path: directory.ledgerPath) }
+    assertError(try SQLiteLedgerStore(directory: directory.url)) {
+      $0 == .readOnly(path: directory.ledgerPath)
+    }
   }
 
   func testReadOnlyDatabaseFile() throws {
     let directory = try TemporaryDirectory()
     try SQLiteLedgerStore(directory: directory.url).commit([.putValue(key: "k", value: "v")])
     try directory.makeUnwritable(directory.ledgerPath, mode: 0o400)
-    assertError(try SQLiteLedgerStore(directory: directory.url)) { $0 == .readOnly(path: directory.ledgerPath) }
+    assertError(try SQLiteLedgerStore(directory: directory.url)) {
+      $0 == .readOnly(path: directory.ledgerPath)
+    }
     XCTAssertTrue(
-      LedgerError.readOnly(path: directory.ledgerPath).description.contains("Make the data directory writable"))
+      LedgerError.readOnly(path: directory.ledgerPath).description.contains(
+        "Make the data directory writable"))
   }
 
   func testDiskFullRollsBackTheWholeBatch() throws {
     let directory = try TemporaryDirectory()
     let store = try SQLiteLedgerStore(directory: directory.url)
-    try store.commit([.putTransaction(LedgerFixtures.transaction(1)), .putValue(key: "k", value: "old")])
+    try store.commit([
+      .putTransaction(LedgerFixtures.transaction(1)), .putValue(key: "k", value: "old"),
+    ])
     let before = try store.load()
     // SQLite's own limit: growing past max_page_count fails with SQLITE_FULL, as a full disk does.
     let pages = try store.connection.integer("PRAGMA page_count")
@@ -101,7 +113,8 @@ final class SQLiteLedgerFaultTests: XCTestCase {
       guard case .corrupt(directory.ledgerPath, _) = error else { return false }
       return error.description.contains("Move it aside")
     }
-    XCTAssertEqual(try Data(contentsOf: directory.ledgerURL), garbage, "a damaged file is never rewritten")
+    XCTAssertEqual(
+      try Data(contentsOf: directory.ledgerURL), garbage, "a damaged file is never rewritten")
   }
 
   func testTruncatedCopyIsReportedAsCorrupt() throws {
@@ -157,12 +170,15 @@ final class SQLiteLedgerFaultTests: XCTestCase {
 
   func testLockHeldLongerThanTheBusyTimeoutGivesBusy() throws {
     let directory = try TemporaryDirectory()
-    let store = try SQLiteLedgerStore(directory: directory.url, options: .init(busyTimeout: .milliseconds(50)))
+    let store = try SQLiteLedgerStore(
+      directory: directory.url, options: .init(busyTimeout: .milliseconds(50)))
     try store.commit([.putValue(key: "k", value: "before")])
     let other = try SQLiteConnection(path: directory.ledgerPath)
     try other.execute("BEGIN EXCLUSIVE; INSERT INTO kv (key, value) VALUES ('other', 'x');")
     let start = ContinuousClock.now
-    assertError(try store.commit([.putValue(key: "k", value: "during")])) { $0 == .busy(path: directory.ledgerPath) }
+    assertError(try store.commit([.putValue(key: "k", value: "during")])) {
+      $0 == .busy(path: directory.ledgerPath)
+    }
     XCTAssertLessThan(ContinuousClock.now - start, .seconds(4), "gave up after the busy timeout")
     XCTAssertTrue(LedgerError.busy(path: directory.ledgerPath).description.contains("try again"))
     // Readers are not blocked by the writer in WAL mode, and see only committed data.

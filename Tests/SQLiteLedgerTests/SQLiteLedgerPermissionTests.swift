@@ -33,10 +33,12 @@ final class SQLiteLedgerPermissionTests: XCTestCase {
     XCTAssertEqual(store.warnings.count, 2, "\(store.warnings)")
     XCTAssertEqual(
       store.warnings.first,
-      "The data directory '\(directory.url.path)' was readable by other users (mode 0755); changed it to 0700.")
+      "The data directory '\(directory.url.path)' was readable by other users (mode 0755); changed it to 0700."
+    )
     XCTAssertEqual(
       store.warnings.last,
-      "The ledger file '\(directory.ledgerPath)' was readable by other users (mode 0644); changed it to 0600.")
+      "The ledger file '\(directory.ledgerPath)' was readable by other users (mode 0644); changed it to 0600."
+    )
     XCTAssertEqual(try store.load().values, ["k": "v"])
   }
 
@@ -68,7 +70,9 @@ final class SQLiteLedgerPermissionTests: XCTestCase {
     // An immutable file refuses chmod, even to root.
     try directory.makeImmutable(directory.ledgerPath)
     XCTAssertThrowsError(try SQLiteLedgerStore(directory: directory.url)) { error in
-      guard case .cannotOpen(let path, let reason) = error as? LedgerError else { return XCTFail("\(error)") }
+      guard case .cannotOpen(let path, let reason) = error as? LedgerError else {
+        return XCTFail("\(error)")
+      }
       XCTAssertEqual(path, directory.ledgerPath)
       XCTAssertTrue(reason.contains("mode 0644") && reason.contains("chmod 0600"), reason)
     }

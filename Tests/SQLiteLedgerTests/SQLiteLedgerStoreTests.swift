@@ -10,7 +10,8 @@ final class SQLiteLedgerStoreTests: XCTestCase {
     let directory = try TemporaryDirectory()
     let batch: [LedgerChange] = [
       .putAccount(LedgerFixtures.alice), .putAccount(LedgerFixtures.bob),
-      .putTransaction(LedgerFixtures.transaction(1)), .putTransaction(LedgerFixtures.fullyPopulated()),
+      .putTransaction(LedgerFixtures.transaction(1)),
+      .putTransaction(LedgerFixtures.fullyPopulated()),
       .putValue(key: "currentAccount", value: "bob@example.com"),
     ]
     var store: SQLiteLedgerStore? = try SQLiteLedgerStore(directory: directory.url)
@@ -30,7 +31,9 @@ final class SQLiteLedgerStoreTests: XCTestCase {
     let store = try SQLiteLedgerStore(directory: directory.url)
     store.close()
     XCTAssertThrowsError(try store.commit([.putValue(key: "k", value: "v")])) { error in
-      guard case .cannotOpen(let path, let reason) = error as? LedgerError else { return XCTFail("\(error)") }
+      guard case .cannotOpen(let path, let reason) = error as? LedgerError else {
+        return XCTFail("\(error)")
+      }
       XCTAssertEqual(path, directory.ledgerPath)
       XCTAssertTrue(reason.contains("closed"), reason)
     }
@@ -58,21 +61,26 @@ final class SQLiteLedgerStoreTests: XCTestCase {
       }
     }
     let prices: [Decimal] = [
-      0, Decimal(sign: .plus, exponent: -1, significand: 1), Decimal(sign: .plus, exponent: -2, significand: 99),
-      Decimal(sign: .minus, exponent: -3, significand: 1_500), Decimal(sign: .plus, exponent: -9, significand: 1_234_567_890_123_456_789),
+      0, Decimal(sign: .plus, exponent: -1, significand: 1),
+      Decimal(sign: .plus, exponent: -2, significand: 99),
+      Decimal(sign: .minus, exponent: -3, significand: 1_500),
+      Decimal(sign: .plus, exponent: -9, significand: 1_234_567_890_123_456_789),
       Decimal(sign: .plus, exponent: 4, significand: 12_000),
     ]
     let dates: [Date] = [
       LedgerFixtures.baseDate, LedgerFixtures.baseDate.addingTimeInterval(0.001),
-      Date(timeIntervalSinceReferenceDate: 0.1), Date(timeIntervalSinceReferenceDate: 737_000_000.123_456_7),
-      Date(timeIntervalSince1970: 0), Date(timeIntervalSince1970: -1.5), .distantPast, .distantFuture,
+      Date(timeIntervalSinceReferenceDate: 0.1),
+      Date(timeIntervalSinceReferenceDate: 737_000_000.123_456_7),
+      Date(timeIntervalSince1970: 0), Date(timeIntervalSince1970: -1.5), .distantPast,
+      .distantFuture,
     ]
     var transactions: [PaymentTransaction] = []
     for (index, price) in prices.enumerated() {
       transactions.append(LedgerFixtures.fullyPopulated(id: UInt64(100 + index), price: price))
     }
     for (index, date) in dates.enumerated() {
-      transactions.append(LedgerFixtures.fullyPopulated(id: UInt64(200 + index), purchaseDate: date))
+      transactions.append(
+        LedgerFixtures.fullyPopulated(id: UInt64(200 + index), purchaseDate: date))
     }
     do {
       let store = try SQLiteLedgerStore(directory: directory.url)
@@ -94,10 +102,13 @@ final class SQLiteLedgerStoreTests: XCTestCase {
     XCTAssertEqual(try store.connection.texts("PRAGMA journal_mode"), ["wal"])
     XCTAssertEqual(try store.connection.integer("PRAGMA synchronous"), 2, "2 is FULL")
     XCTAssertEqual(try store.connection.integer("PRAGMA foreign_keys"), 1)
-    XCTAssertEqual(try store.connection.integer("PRAGMA user_version"), Int64(SQLiteLedgerStore.schemaVersion))
-    XCTAssertEqual(try store.connection.integer("PRAGMA application_id"), LedgerSchema.applicationID)
+    XCTAssertEqual(
+      try store.connection.integer("PRAGMA user_version"), Int64(SQLiteLedgerStore.schemaVersion))
+    XCTAssertEqual(
+      try store.connection.integer("PRAGMA application_id"), LedgerSchema.applicationID)
     XCTAssertEqual(try store.connection.integer("PRAGMA busy_timeout"), 5_000)
-    let second = try SQLiteLedgerStore(directory: directory.url, options: .init(busyTimeout: .milliseconds(250)))
+    let second = try SQLiteLedgerStore(
+      directory: directory.url, options: .init(busyTimeout: .milliseconds(250)))
     XCTAssertEqual(try second.connection.integer("PRAGMA synchronous"), 2)
     XCTAssertEqual(try second.connection.integer("PRAGMA foreign_keys"), 1)
     XCTAssertEqual(try second.connection.integer("PRAGMA busy_timeout"), 250)
@@ -107,9 +118,11 @@ final class SQLiteLedgerStoreTests: XCTestCase {
     let directory = try TemporaryDirectory()
     let store = try SQLiteLedgerStore(directory: directory.url)
     let indexed = try store.connection.texts(
-      "SELECT il.name FROM pragma_index_list('transactions') AS l, pragma_index_info(l.name) AS il ORDER BY 1")
+      "SELECT il.name FROM pragma_index_list('transactions') AS l, pragma_index_info(l.name) AS il ORDER BY 1"
+    )
     XCTAssertEqual(
-      indexed, ["account", "id", "is_finished", "original_id", "product_id", "purchase_date", "state"])
+      indexed,
+      ["account", "id", "is_finished", "original_id", "product_id", "purchase_date", "state"])
     XCTAssertEqual(
       try store.connection.texts("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY 1"),
       ["accounts", "kv", "transactions"])
@@ -131,7 +144,8 @@ final class SQLiteLedgerStoreTests: XCTestCase {
     let positions = keys.compactMap { json.range(of: "\"\($0)\":")?.lowerBound }
     XCTAssertEqual(positions, positions.sorted(), "keys are written in sorted order")
     let row = try store.connection.prepare(
-      "SELECT id, account, product_id, state, is_finished, original_id, purchase_date FROM transactions")
+      "SELECT id, account, product_id, state, is_finished, original_id, purchase_date FROM transactions"
+    )
     try row.forEachRow { row in
       XCTAssertEqual(row.int64(at: 0), 7)
       XCTAssertEqual(row.text(at: 1), "alice")
