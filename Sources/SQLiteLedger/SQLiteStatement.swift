@@ -1,0 +1,64 @@
+import CSQLite
+
+/// A prepared statement, prepared once and reused for every call (bindings are overwritten).
+final class SQLiteStatement {
+  private let handle: OpaquePointer
+  private let database: OpaquePointer
+
+  init(handle: OpaquePointer, database: OpaquePointer) {
+    self.handle = handle
+    self.database = database
+  }
+
+  deinit { sqlite3_finalize(handle) }
+
+  func bind(_ value: Int64, at index: Int32) throws(SQLiteFailure) {
+    try check(sqlite3_bind_int64(handle, index, value))
+  }
+
+  func bind(_ value: Double, at index: Int32) throws(SQLiteFailure) {
+    try check(sqlite3_bind_double(handle, index, value))
+  }
+
+  func bind(_ value: String, at index: Int32) throws(SQLiteFailure) {
+    try check(sqlite3_bind_text(handle, index, value, -1, sf_sqlite_transient()))
+  }
+
+  /// Runs a statement that returns no rows, then resets it so it holds no lock.
+  func run() throws(SQLiteFailure) {
+    defer { sqlite3_reset(handle) }
+    let code = sqlite3_step(handle)
+    guard code == SQLITE_DONE || code == SQLITE_ROW else { throw failure(code) }
+  }
+
+  /// Steps through every row, handing the statement to `row` for reading columns, then resets it.
+  func forEachRow(_ row: (SQLiteStatement) throws(SQLiteFailure) -> Void) throws(SQLiteFailure) {
+    defer { sqlite3_reset(handle) }
+    while true {
+      let code = sqlite3_step(handle)
+      if code == SQLITE_DONE { return }
+      guard code == SQLITE_ROW else { throw failure(code) }
+      try row(self)
+    }
+  }
+
+  func int64(at column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
+
+  func text(at column: Int32) -> String {
+    guard let bytes = sqlite3_column_text(handle, column) else { return "" }
+    let count = Int(sqlite3_column_bytes(handle, column))
+    return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
+  }
+
+  private func check(_ code: Int32) throws(SQLiteFailure) {
+    guard code == SQLITE_OK else { throw failure(code) }
+  }
+
+  private func failure(_ code: Int32) -> SQLiteFailure {
+    // After a failed step the connection's extended code is more precise than the step's result.
+    let extended = sqlite3_extended_errcode(database)
+    return SQLiteFailure(
+      code: extended & 0xFF == code & 0xFF ? extended : code,
+      message: String(cString: sqlite3_errmsg(database)))
+  }
+}

@@ -1,0 +1,32 @@
+import StoreEngine
+import XCTest
+
+/// The shared ``LedgerStoreConformance`` suite against the engine's ``InMemoryLedgerStore``.
+final class InMemoryLedgerConformanceTests: XCTestCase {
+  private let suite = LedgerStoreConformance(
+    harness: LedgerStoreHarness(
+      makeStore: { InMemoryLedgerStore() },
+      injectFailure: { store, _ in
+        let memory = try XCTUnwrap(store as? InMemoryLedgerStore)
+        memory.failNextCommit = .writeFailed(path: "memory", reason: "injected failure")
+      }))
+
+  func testEmptyStoreLoadsNothing() throws { try suite.emptyStoreLoadsNothing() }
+  func testTransactionsKeepFirstInsertionOrderAcrossUpserts() throws {
+    try suite.transactionsKeepFirstInsertionOrderAcrossUpserts()
+  }
+  func testUpsertReplacesTheWholeValue() throws { try suite.upsertReplacesTheWholeValue() }
+  func testReplayingABatchChangesNothing() throws { try suite.replayingABatchChangesNothing() }
+  func testClearHistoryRemovesOnlyThatAccount() throws {
+    try suite.clearHistoryRemovesOnlyThatAccount()
+  }
+  func testChangesApplyInBatchOrder() throws { try suite.changesApplyInBatchOrder() }
+  func testValuesAreOverwrittenByKey() throws { try suite.valuesAreOverwrittenByKey() }
+  func testAccountsAreUpsertedByNameInOrderOfLatestPut() throws {
+    try suite.accountsAreUpsertedByNameInOrderOfLatestPut()
+  }
+  func testExtremeIdentifiersAndEveryFieldRoundTrip() throws {
+    try suite.extremeIdentifiersAndEveryFieldRoundTrip()
+  }
+  func testFailedBatchLeavesNothing() throws { try suite.failedBatchLeavesNothing() }
+}

@@ -1,0 +1,157 @@
+import StoreEngine
+import XCTest
+
+/// A ledger store under test, and how to make a commit fail partway through a batch.
+struct LedgerStoreHarness {
+  /// A new, empty store.
+  var makeStore: () throws -> any LedgerStore
+  /// Makes commits that put the transaction `id` fail (until the store is replaced).
+  var injectFailure: (any LedgerStore, PaymentTransaction.ID) throws -> Void
+}
+
+/// The behaviour every ``LedgerStore`` must share, run against ``InMemoryLedgerStore`` and
+/// ``SQLiteLedgerStore`` by ``InMemoryLedgerConformanceTests`` and ``SQLiteLedgerConformanceTests``.
+struct LedgerStoreConformance {
+  let harness: LedgerStoreHarness
+
+  func emptyStoreLoadsNothing() throws {
+    let store = try harness.makeStore()
+    XCTAssertEqual(try store.load(), LedgerSnapshot())
+    try store.commit([])
+    XCTAssertEqual(try store.load(), LedgerSnapshot())
+  }
+
+  func transactionsKeepFirstInsertionOrderAcrossUpserts() throws {
+    let store = try harness.makeStore()
+    let first = LedgerFixtures.transaction(30)
+    let second = LedgerFixtures.transaction(10)
+    let third = LedgerFixtures.transaction(20)
+    try store.commit([.putTransaction(first), .putTransaction(second)])
+    try store.commit([.putTransaction(third)])
+    var purchased = first
+    purchased.state = .purchased
+    try store.commit([.putTransaction(purchased)])
+    XCTAssertEqual(try store.load().transactions, [purchased, second, third])
+  }
+
+  func upsertReplacesTheWholeValue() throws {
+    let store = try harness.makeStore()
+    let original = LedgerFixtures.transaction(1)
+    let replacement = LedgerFixtures.fullyPopulated(id: 1)
+    try store.commit([.putTransaction(original)])
+    try store.commit([.putTransaction(replacement)])
+    XCTAssertEqual(try store.load().transactions, [replacement])
+    try store.commit([.putTransaction(original)])
+    XCTAssertEqual(try store.load().transactions, [original])
+  }
+
+  func replayingABatchChangesNothing() throws {
+    let store = try harness.makeStore()
+    let batch: [LedgerChange] = [
+      .putAccount(LedgerFixtures.alice), .putAccount(LedgerFixtures.bob),
+      .putTransaction(LedgerFixtures.transaction(1)),
+      .putTransaction(LedgerFixtures.transaction(2, state: .purchased, finished: true)),
+      .putValue(key: "currentAccount", value: "alice"),
+    ]
+    try store.commit(batch)
+    let once = try store.load()
+    try store.commit(batch)
+    try store.commit(batch)
+    XCTAssertEqual(try store.load(), once)
+    XCTAssertEqual(once.transactions.map(\.id.rawValue), [1, 2])
+    XCTAssertEqual(once.accounts, [LedgerFixtures.alice, LedgerFixtures.bob])
+  }
+
+  func clearHistoryRemovesOnlyThatAccount() throws {
+    let store = try harness.makeStore()
+    try store.commit([
+      .putTransaction(LedgerFixtures.transaction(1, account: "alice")),
+      .putTransaction(LedgerFixtures.transaction(2, account: "bob")),
+      .putTransaction(LedgerFixtures.transaction(3, account: "alice")),
+      .putAccount(LedgerFixtures.alice), .putValue(key: "currentAccount", value: "alice"),
+    ])
+    try store.commit([.clearHistory(account: "alice")])
+    var snapshot = try store.load()
+    XCTAssertEqual(snapshot.transactions.map(\.id.rawValue), [2])
+    XCTAssertEqual(snapshot.accounts, [LedgerFixtures.alice], "clearing history keeps the account")
+    XCTAssertEqual(snapshot.values, ["currentAccount": "alice"])
+    try store.commit([.clearHistory(account: "nobody")])
+    XCTAssertEqual(try store.load(), snapshot)
+    // A transaction put again after clearing comes after the ones that stayed.
+    try store.commit([.putTransaction(LedgerFixtures.transaction(1, account: "alice"))])
+    snapshot = try store.load()
+    XCTAssertEqual(snapshot.transactions.map(\.id.rawValue), [2, 1])
+  }
+
+  func changesApplyInBatchOrder() throws {
+    let store = try harness.makeStore()
+    try store.commit([
+      .putTransaction(LedgerFixtures.transaction(1, account: "alice")),
+      .clearHistory(account: "alice"),
+      .putTransaction(LedgerFixtures.transaction(2, account: "alice")),
+      .putValue(key: "k", value: "first"), .putValue(key: "k", value: "second"),
+    ])
+    let snapshot = try store.load()
+    XCTAssertEqual(snapshot.transactions.map(\.id.rawValue), [2])
+    XCTAssertEqual(snapshot.values, ["k": "second"])
+  }
+
+  func valuesAreOverwrittenByKey() throws {
+    let store = try harness.makeStore()
+    try store.commit([
+      .putValue(key: "askToBuy", value: "on"), .putValue(key: "currentAccount", value: "bob"),
+    ])
+    try store.commit([.putValue(key: "askToBuy", value: "off")])
+    try store.commit([
+      .putValue(key: "empty", value: ""), .putValue(key: "광고 제거", value: "🎮 \"quoted\"\n"),
+    ])
+    XCTAssertEqual(
+      try store.load().values,
+      ["askToBuy": "off", "currentAccount": "bob", "empty": "", "광고 제거": "🎮 \"quoted\"\n"])
+  }
+
+  func accountsAreUpsertedByNameInOrderOfLatestPut() throws {
+    let store = try harness.makeStore()
+    var alice = LedgerFixtures.alice
+    try store.commit([.putAccount(alice), .putAccount(LedgerFixtures.bob)])
+    alice.storefront = "JPN"
+    try store.commit([.putAccount(alice)])
+    XCTAssertEqual(try store.load().accounts, [LedgerFixtures.bob, alice])
+  }
+
+  func extremeIdentifiersAndEveryFieldRoundTrip() throws {
+    let store = try harness.makeStore()
+    let transactions = [
+      LedgerFixtures.transaction(UInt64.max), LedgerFixtures.transaction(0),
+      LedgerFixtures.transaction(UInt64(Int64.max) + 1), LedgerFixtures.fullyPopulated(),
+    ]
+    try store.commit(transactions.map { .putTransaction($0) })
+    XCTAssertEqual(try store.load().transactions, transactions)
+  }
+
+  func failedBatchLeavesNothing() throws {
+    let store = try harness.makeStore()
+    let kept = LedgerFixtures.transaction(1, account: "bob")
+    try store.commit([
+      .putTransaction(kept), .putAccount(LedgerFixtures.bob), .putValue(key: "k", value: "old"),
+    ])
+    let before = try store.load()
+    let failing = LedgerFixtures.transaction(666)
+    try harness.injectFailure(store, failing.id)
+    var finished = kept
+    finished.isFinished = true
+    let batch: [LedgerChange] = [
+      .putValue(key: "k", value: "new"), .putAccount(LedgerFixtures.alice),
+      .putTransaction(LedgerFixtures.transaction(2)), .putTransaction(finished),
+      .clearHistory(account: "bob"), .putTransaction(failing),
+      .putTransaction(LedgerFixtures.transaction(3)),
+    ]
+    XCTAssertThrowsError(try store.commit(batch)) { error in
+      XCTAssertTrue(error is LedgerError, "\(error)")
+    }
+    XCTAssertEqual(try store.load(), before, "a failed commit must not write any part of its batch")
+    // The store still works afterwards.
+    try store.commit([.putValue(key: "k", value: "after")])
+    XCTAssertEqual(try store.load().values, ["k": "after"])
+  }
+}

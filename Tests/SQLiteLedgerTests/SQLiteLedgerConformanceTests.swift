@@ -1,0 +1,54 @@
+import StoreEngine
+import XCTest
+
+@testable import SQLiteLedger
+
+/// The shared ``LedgerStoreConformance`` suite against ``SQLiteLedgerStore``.
+///
+/// A failure partway through a batch is a real SQLite error: a trigger, installed from a second
+/// connection, aborts the insert of one transaction id with `RAISE(ABORT)`.
+final class SQLiteLedgerConformanceTests: XCTestCase {
+  private var directories: [TemporaryDirectory] = []
+
+  private lazy var suite = LedgerStoreConformance(
+    harness: LedgerStoreHarness(
+      makeStore: { [unowned self] in
+        let directory = try TemporaryDirectory()
+        directories.append(directory)
+        return try SQLiteLedgerStore(directory: directory.url)
+      },
+      injectFailure: { store, id in
+        let sqlite = try XCTUnwrap(store as? SQLiteLedgerStore)
+        let other = try SQLiteConnection(path: sqlite.path)
+        try other.execute(
+          """
+          CREATE TRIGGER inject_failure BEFORE INSERT ON transactions WHEN NEW.id = \(Int64(bitPattern: id.rawValue))
+          BEGIN SELECT RAISE(ABORT, 'injected failure'); END
+          """)
+        other.close()
+      }))
+
+  override func tearDown() {
+    directories.removeAll()
+    super.tearDown()
+  }
+
+  func testEmptyStoreLoadsNothing() throws { try suite.emptyStoreLoadsNothing() }
+  func testTransactionsKeepFirstInsertionOrderAcrossUpserts() throws {
+    try suite.transactionsKeepFirstInsertionOrderAcrossUpserts()
+  }
+  func testUpsertReplacesTheWholeValue() throws { try suite.upsertReplacesTheWholeValue() }
+  func testReplayingABatchChangesNothing() throws { try suite.replayingABatchChangesNothing() }
+  func testClearHistoryRemovesOnlyThatAccount() throws {
+    try suite.clearHistoryRemovesOnlyThatAccount()
+  }
+  func testChangesApplyInBatchOrder() throws { try suite.changesApplyInBatchOrder() }
+  func testValuesAreOverwrittenByKey() throws { try suite.valuesAreOverwrittenByKey() }
+  func testAccountsAreUpsertedByNameInOrderOfLatestPut() throws {
+    try suite.accountsAreUpsertedByNameInOrderOfLatestPut()
+  }
+  func testExtremeIdentifiersAndEveryFieldRoundTrip() throws {
+    try suite.extremeIdentifiersAndEveryFieldRoundTrip()
+  }
+  func testFailedBatchLeavesNothing() throws { try suite.failedBatchLeavesNothing() }
+}

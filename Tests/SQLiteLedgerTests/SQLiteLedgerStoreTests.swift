@@ -1,0 +1,186 @@
+import Foundation
+import StoreEngine
+import XCTest
+
+@testable import SQLiteLedger
+
+/// Persistence, exact round-trips, the pragmas and the stored format.
+final class SQLiteLedgerStoreTests: XCTestCase {
+  func testChangesPersistAcrossCloseAndReopen() throws {
+    let directory = try TemporaryDirectory()
+    let batch: [LedgerChange] = [
+      .putAccount(LedgerFixtures.alice), .putAccount(LedgerFixtures.bob),
+      .putTransaction(LedgerFixtures.transaction(1)),
+      .putTransaction(LedgerFixtures.fullyPopulated()),
+      .putValue(key: "currentAccount", value: "bob@example.com"),
+    ]
+    var store: SQLiteLedgerStore? = try SQLiteLedgerStore(directory: directory.url)
+    try store?.commit(batch)
+    let written = try XCTUnwrap(store?.load())
+    store = nil
+    let reopened = try SQLiteLedgerStore(directory: directory.url)
+    XCTAssertEqual(try reopened.load(), written)
+    XCTAssertEqual(written.transactions.count, 2)
+    XCTAssertEqual(written.accounts.count, 2)
+    // Reopening an existing ledger does not migrate or change anything.
+    XCTAssertEqual(try reopened.connection.integer("PRAGMA user_version"), 1)
+  }
+
+  func testExplicitCloseMakesLaterCallsFailClearly() throws {
+    let directory = try TemporaryDirectory()
+    let store = try SQLiteLedgerStore(directory: directory.url)
+    store.close()
+    XCTAssertThrowsError(try store.commit([.putValue(key: "k", value: "v")])) { error in
+      guard case .cannotOpen(let path, let reason) = error as? LedgerError else {
+        return XCTFail("\(error)")
+      }
+      XCTAssertEqual(path, directory.ledgerPath)
+      XCTAssertTrue(reason.contains("closed"), reason)
+    }
+    XCTAssertThrowsError(try store.load())
+  }
+
+  func testInitWithFilePathUsesThatFile() throws {
+    let directory = try TemporaryDirectory()
+    let file = directory.url.appendingPathComponent("custom.db")
+    let store = try SQLiteLedgerStore(fileURL: file)
+    try store.commit([.putValue(key: "k", value: "v")])
+    XCTAssertEqual(store.path, file.path)
+    XCTAssertTrue(FileManager.default.fileExists(atPath: file.path))
+    XCTAssertFalse(FileManager.default.fileExists(atPath: directory.ledgerPath))
+  }
+
+  func testEveryFieldRoundTripsExactlyThroughReopen() throws {
+    let directory = try TemporaryDirectory()
+    let full = LedgerFixtures.fullyPopulated()
+    // Guard against fields added later without a value in the fixture.
+    for child in Mirror(reflecting: full).children {
+      let value = Mirror(reflecting: child.value)
+      if value.displayStyle == .optional {
+        XCTAssertNotNil(value.children.first, "fullyPopulated() leaves '\(child.label ?? "?")' nil")
+      }
+    }
+    let prices: [Decimal] = [
+      0, Decimal(sign: .plus, exponent: -1, significand: 1),
+      Decimal(sign: .plus, exponent: -2, significand: 99),
+      Decimal(sign: .minus, exponent: -3, significand: 1_500),
+      Decimal(sign: .plus, exponent: -9, significand: 1_234_567_890_123_456_789),
+      Decimal(sign: .plus, exponent: 4, significand: 12_000),
+    ]
+    let dates: [Date] = [
+      LedgerFixtures.baseDate, LedgerFixtures.baseDate.addingTimeInterval(0.001),
+      Date(timeIntervalSinceReferenceDate: 0.1),
+      Date(timeIntervalSinceReferenceDate: 737_000_000.123_456_7),
+      Date(timeIntervalSince1970: 0), Date(timeIntervalSince1970: -1.5), .distantPast,
+      .distantFuture,
+    ]
+    var transactions: [PaymentTransaction] = []
+    for (index, price) in prices.enumerated() {
+      transactions.append(LedgerFixtures.fullyPopulated(id: UInt64(100 + index), price: price))
+    }
+    for (index, date) in dates.enumerated() {
+      transactions.append(
+        LedgerFixtures.fullyPopulated(id: UInt64(200 + index), purchaseDate: date))
+    }
+    do {
+      let store = try SQLiteLedgerStore(directory: directory.url)
+      try store.commit(transactions.map { .putTransaction($0) })
+    }
+    let loaded = try SQLiteLedgerStore(directory: directory.url).load().transactions
+    XCTAssertEqual(loaded, transactions)
+    for (stored, original) in zip(loaded, transactions) {
+      XCTAssertEqual(stored.price, original.price)
+      XCTAssertEqual(
+        stored.purchaseDate.timeIntervalSinceReferenceDate.bitPattern,
+        original.purchaseDate.timeIntervalSinceReferenceDate.bitPattern, "\(original.purchaseDate)")
+    }
+  }
+
+  func testPragmasAreSetOnEveryConnection() throws {
+    let directory = try TemporaryDirectory()
+    let store = try SQLiteLedgerStore(directory: directory.url)
+    XCTAssertEqual(try store.connection.texts("PRAGMA journal_mode"), ["wal"])
+    XCTAssertEqual(try store.connection.integer("PRAGMA synchronous"), 2, "2 is FULL")
+    XCTAssertEqual(try store.connection.integer("PRAGMA foreign_keys"), 1)
+    XCTAssertEqual(
+      try store.connection.integer("PRAGMA user_version"), Int64(SQLiteLedgerStore.schemaVersion))
+    XCTAssertEqual(
+      try store.connection.integer("PRAGMA application_id"), LedgerSchema.applicationID)
+    XCTAssertEqual(try store.connection.integer("PRAGMA busy_timeout"), 5_000)
+    let second = try SQLiteLedgerStore(
+      directory: directory.url, options: .init(busyTimeout: .milliseconds(250)))
+    XCTAssertEqual(try second.connection.integer("PRAGMA synchronous"), 2)
+    XCTAssertEqual(try second.connection.integer("PRAGMA foreign_keys"), 1)
+    XCTAssertEqual(try second.connection.integer("PRAGMA busy_timeout"), 250)
+  }
+
+  func testSchemaHasTheIndexedColumns() throws {
+    let directory = try TemporaryDirectory()
+    let store = try SQLiteLedgerStore(directory: directory.url)
+    let indexed = try store.connection.texts(
+      "SELECT il.name FROM pragma_index_list('transactions') AS l, pragma_index_info(l.name) AS il ORDER BY 1"
+    )
+    XCTAssertEqual(
+      indexed,
+      ["account", "id", "is_finished", "original_id", "product_id", "purchase_date", "state"])
+    XCTAssertEqual(
+      try store.connection.texts("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY 1"),
+      ["accounts", "kv", "transactions"])
+  }
+
+  func testStoredJSONHasSortedKeysAndReadableDates() throws {
+    let directory = try TemporaryDirectory()
+    let store = try SQLiteLedgerStore(directory: directory.url)
+    var transaction = LedgerFixtures.transaction(7, state: .purchased, secondsAfterBase: 0.25)
+    transaction.expiresDate = Date(timeIntervalSinceReferenceDate: 737_000_000.123_456_7)
+    try store.commit([.putTransaction(transaction)])
+    let json = try XCTUnwrap(try store.connection.texts("SELECT json FROM transactions").first)
+    XCTAssertTrue(json.contains(#""purchaseDate":"2024-05-01T12:00:00.250Z""#), json)
+    XCTAssertTrue(json.contains(#""expiresDate":737000000.1234567"#), json)
+    XCTAssertTrue(json.contains(#""price":0.99"#), json)
+    let keys = try XCTUnwrap(
+      JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any]
+    ).keys.sorted()
+    let positions = keys.compactMap { json.range(of: "\"\($0)\":")?.lowerBound }
+    XCTAssertEqual(positions, positions.sorted(), "keys are written in sorted order")
+    let row = try store.connection.prepare(
+      "SELECT id, account, product_id, state, is_finished, original_id, purchase_date FROM transactions"
+    )
+    try row.forEachRow { row in
+      XCTAssertEqual(row.int64(at: 0), 7)
+      XCTAssertEqual(row.text(at: 1), "alice")
+      XCTAssertEqual(row.text(at: 2), "com.example.gems")
+      XCTAssertEqual(row.int64(at: 3), 1)
+      XCTAssertEqual(row.int64(at: 4), 0)
+      XCTAssertEqual(row.int64(at: 5), 7)
+      XCTAssertEqual(row.text(at: 6), "1714564800.25")
+    }
+  }
+
+  func testIntegrityCheckIsOK() throws {
+    let directory = try TemporaryDirectory()
+    let store = try SQLiteLedgerStore(directory: directory.url)
+    try store.commit((1...50).map { .putTransaction(LedgerFixtures.transaction($0)) })
+    XCTAssertEqual(try store.integrityCheck(), "ok")
+  }
+
+  func testReadOnlyOptionLoadsButRefusesCommits() throws {
+    let directory = try TemporaryDirectory()
+    try SQLiteLedgerStore(directory: directory.url).commit([.putValue(key: "k", value: "v")])
+    let reader = try SQLiteLedgerStore(directory: directory.url, options: .init(readOnly: true))
+    XCTAssertEqual(try reader.load().values, ["k": "v"])
+    XCTAssertThrowsError(try reader.commit([.putValue(key: "k", value: "w")])) { error in
+      XCTAssertEqual(error as? LedgerError, .readOnly(path: directory.ledgerPath))
+    }
+  }
+
+  func testUnchangedUpsertWritesNothing() throws {
+    let directory = try TemporaryDirectory()
+    let store = try SQLiteLedgerStore(directory: directory.url)
+    let transaction = LedgerFixtures.transaction(1)
+    try store.commit([.putTransaction(transaction), .putValue(key: "k", value: "v")])
+    let before = try store.connection.integer("SELECT total_changes()")
+    try store.commit([.putTransaction(transaction), .putValue(key: "k", value: "v")])
+    XCTAssertEqual(try store.connection.integer("SELECT total_changes()"), before)
+  }
+}
