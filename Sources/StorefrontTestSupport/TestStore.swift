@@ -15,7 +15,7 @@ public final class TestStore {
   ) throws {
     self.ledger = ledger
     let environment = StoreEnvironment(
-      ledger: ledger, signTransaction: { "signed.\($0.id).\($0.state.name)" }, passwordHasher: InsecureTestHasher(),
+      ledger: ledger, signTransaction: { transaction, _ in "signed.\(transaction.id).\(transaction.state.name)" }, passwordHasher: InsecureTestHasher(),
       start: Self.start, firstTransactionID: 1_000_000_001, seed: 7)
     queue = try PaymentQueue(catalog: catalog, environment: environment)
     queue.add(observer)

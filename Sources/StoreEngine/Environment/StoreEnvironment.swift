@@ -7,9 +7,12 @@ import Foundation
 public struct StoreEnvironment {
   /// Durable storage; the engine commits every change here before announcing it.
   public var ledger: any LedgerStore
-  /// Produces `signedTransaction` for a purchased, restored or renewed transaction, or nil to leave it
-  /// unsigned. The composition root wires the OpenSSL signer; tests inject a deterministic closure.
-  public var signTransaction: (PaymentTransaction) throws -> String?
+  /// Produces `signedTransaction` for a purchased, restored or renewed transaction at the given
+  /// (virtual) signing date, or nil to leave it unsigned. The composition root wires the OpenSSL
+  /// signer; tests inject a deterministic closure.
+  public var signTransaction: (PaymentTransaction, Date) throws -> String?
+  /// Produces `signedRenewalInfo` for an auto-renewable subscription's transaction.
+  public var signRenewalInfo: (RenewalInfo, Date) throws -> String?
   /// Hashes and checks sandbox passwords.
   public var passwordHasher: any PasswordHasher
   /// The virtual clock's starting point when the ledger holds no later time.
@@ -20,12 +23,14 @@ public struct StoreEnvironment {
   public var seed: UInt64
 
   public init(
-    ledger: any LedgerStore, signTransaction: @escaping (PaymentTransaction) throws -> String? = { _ in nil },
+    ledger: any LedgerStore, signTransaction: @escaping (PaymentTransaction, Date) throws -> String? = { _, _ in nil },
+    signRenewalInfo: @escaping (RenewalInfo, Date) throws -> String? = { _, _ in nil },
     passwordHasher: any PasswordHasher, start: Date, firstTransactionID: UInt64 = 2_000_000_000_000_001,
     seed: UInt64 = 0
   ) {
     self.ledger = ledger
     self.signTransaction = signTransaction
+    self.signRenewalInfo = signRenewalInfo
     self.passwordHasher = passwordHasher
     self.start = start
     self.firstTransactionID = firstTransactionID

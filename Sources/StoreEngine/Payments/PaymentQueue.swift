@@ -140,6 +140,7 @@ public final class PaymentQueue {
       // Signed once when it becomes purchased or restored; a refund clears the JWS to re-sign it.
       if transaction.signedTransaction == nil, transaction.state == .purchased || transaction.state == .restored {
         transaction.signedTransaction = try sign(transaction)
+        transaction.signedRenewalInfo = try signRenewal(for: transaction)
       }
       signed.append(transaction)
     }
@@ -161,7 +162,27 @@ public final class PaymentQueue {
 
   private func sign(_ transaction: PaymentTransaction) throws(EngineError) -> String? {
     do {
-      return try environment.signTransaction(transaction)
+      return try environment.signTransaction(transaction, now)
+    } catch {
+      throw .signing(transaction: transaction.id, reason: String(describing: error))
+    }
+  }
+
+  /// The renewal info of an auto-renewable transaction, from its chain's (staged or stored) record.
+  private func signRenewal(for transaction: PaymentTransaction) throws(EngineError) -> String? {
+    guard transaction.productKind == .autoRenewableSubscription, transaction.expiresDate != nil,
+      let record = stagedRecords.last(where: { $0.originalID == transaction.originalID })
+        ?? subscriptionRecords[transaction.originalID]
+    else { return nil }
+    let renewalPrice = catalog.product(record.renewalProductID)?.price ?? transaction.price
+    guard var info = RenewalInfo(renewing: transaction, renewalPrice: renewalPrice, autoRenewProductID: record.renewalProductID)
+    else { return nil }
+    info.autoRenewStatus = record.autoRenew
+    info.isInBillingRetryPeriod = record.status == .inBillingRetry || record.status == .inGracePeriod
+    info.gracePeriodExpiresDate = record.gracePeriodExpiresDate
+    info.expirationIntent = record.expirationIntent.flatMap(RenewalInfo.ExpirationIntent.init(rawValue:))
+    do {
+      return try environment.signRenewalInfo(info, now)
     } catch {
       throw .signing(transaction: transaction.id, reason: String(describing: error))
     }

@@ -69,6 +69,8 @@ public struct PaymentTransaction: Sendable, Equatable, Codable, Identifiable {
   public var isFinished: Bool
   /// The compact JWS of a purchased, restored or renewed transaction.
   public var signedTransaction: String?
+  /// The compact JWS of the subscription's renewal info (auto-renewables only).
+  public var signedRenewalInfo: String?
   /// For an interrupted purchase: it failed and waits for the issue to be resolved.
   public var needsResolution: Bool
 
@@ -105,6 +107,7 @@ public struct PaymentTransaction: Sendable, Equatable, Codable, Identifiable {
     self.error = nil
     self.isFinished = false
     self.signedTransaction = nil
+    self.signedRenewalInfo = nil
     self.needsResolution = false
   }
 

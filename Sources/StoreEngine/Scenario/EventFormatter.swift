@@ -71,6 +71,7 @@ public struct EventFormatter: Sendable {
     ]
     if let error = transaction.error { object["error"] = self.error(error) }
     if let jws = transaction.signedTransaction { object["signedTransaction"] = jws }
+    if let jws = transaction.signedRenewalInfo { object["signedRenewalInfo"] = jws }
     if let expires = transaction.expiresDate { object["expiresDate"] = timestamp(expires) }
     if let revoked = transaction.revocationDate { object["revocationDate"] = timestamp(revoked) }
     if transaction.reason == .renewal { object["reason"] = "renewal" }
