@@ -44,6 +44,7 @@ enum LedgerFixtures {
     transaction.isUpgraded = true
     transaction.error = .serverUnknown
     transaction.isFinished = true
+    transaction.signedRenewalInfo = "eyJhbGciOiJFUzI1NiJ9.eyJyZW5ld2FsIjp0cnVlfQ.sig"
     transaction.signedTransaction =
       "eyJhbGciOiJFUzI1NiJ9.eyJ0cmFuc2FjdGlvbklkIjoiMSJ9.c2lnbmF0dXJl/+="
     transaction.needsResolution = true
