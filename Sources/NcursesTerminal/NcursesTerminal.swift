@@ -189,6 +189,18 @@ public final class NcursesTerminal: Terminal {
     }
   }
 
+  /// Re-applies terminal modes after the process was stopped (Ctrl-Z) and continued.
+  ///
+  /// curses' own SIGTSTP handler restores the tty and the screen, but not the keypad transmit
+  /// mode, so arrow keys would arrive as bare escape sequences. Call on `SIGCONT`.
+  public func resumeAfterSuspend() {
+    guard isActive, let window else { return }
+    _ = keypad(window, true)  // always emits smkx
+    _ = curs_set(1)  // curs_set only writes on a change; the tty shows the cursor again
+    _ = curs_set(0)
+    invalidate()
+  }
+
   /// Makes the next ``present(_:)`` clear the screen and redraw every cell (after a resize, or
   /// when something else may have drawn on the tty).
   public func invalidate() {

@@ -37,6 +37,7 @@ public struct Canvas {
   }
 
   /// Runs `body` on a sub-region given in local coordinates (clipped to this region).
+  @discardableResult
   public mutating func withRegion<T>(_ local: Rect, _ body: (inout Canvas) throws -> T) rethrows -> T {
     var child = Canvas(buffer: ScreenBuffer(size: .zero), frame: .zero)
     swap(&child.buffer, &buffer)
@@ -107,11 +108,13 @@ public struct Canvas {
 
 extension ScreenBuffer {
   /// Draws into the whole buffer through a ``Canvas``.
+  @discardableResult
   public mutating func draw<T>(_ body: (inout Canvas) throws -> T) rethrows -> T {
     try draw(in: bounds, body)
   }
 
   /// Draws into `rect` (buffer coordinates) through a ``Canvas`` clipped to it.
+  @discardableResult
   public mutating func draw<T>(in rect: Rect, _ body: (inout Canvas) throws -> T) rethrows -> T {
     var canvas = Canvas(buffer: ScreenBuffer(size: .zero), frame: .zero)
     swap(&canvas.buffer, &self)
