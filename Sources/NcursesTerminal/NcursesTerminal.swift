@@ -39,7 +39,9 @@ public final class NcursesTerminal: Terminal {
     /// How long a lone Esc waits for the rest of an escape sequence.
     public var escapeDelayMilliseconds: Int32
 
-    public init(colors: ColorMode = .automatic, mouse: Bool = true, escapeDelayMilliseconds: Int32 = 25) {
+    public init(
+      colors: ColorMode = .automatic, mouse: Bool = true, escapeDelayMilliseconds: Int32 = 25
+    ) {
       self.colors = colors
       self.mouse = mouse
       self.escapeDelayMilliseconds = escapeDelayMilliseconds
@@ -89,7 +91,9 @@ public final class NcursesTerminal: Terminal {
     guard let type = ProcessInfo.processInfo.environment["TERM"], !type.isEmpty else {
       throw .terminalTypeNotSet
     }
-    guard let output = fdopen(dup(STDOUT_FILENO), "w") else { throw .notATerminal(stream: .standardOutput) }
+    guard let output = fdopen(dup(STDOUT_FILENO), "w") else {
+      throw .notATerminal(stream: .standardOutput)
+    }
     guard let input = fdopen(dup(STDIN_FILENO), "r") else {
       fclose(output)
       throw .notATerminal(stream: .standardInput)
@@ -231,7 +235,8 @@ public final class NcursesTerminal: Terminal {
     }
     var stats = statistics
     for operation in operations {
-      let (attributes, pair) = AttributeMapping.attributes(for: operation.style, colors: colorsEnabled)
+      let (attributes, pair) = AttributeMapping.attributes(
+        for: operation.style, colors: colorsEnabled)
       _ = wattr_set(window, attributes, pair, nil)
       let wide = operation.text.unicodeScalars.map { wchar_t(bitPattern: $0.value) }
       _ = mvwaddnwstr(window, Int32(operation.y), Int32(operation.x), wide, Int32(wide.count))

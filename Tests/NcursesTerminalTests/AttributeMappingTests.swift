@@ -5,7 +5,8 @@ import Testing
 
 @Suite struct AttributeMappingTests {
   @Test func attributesMapToCursesBits() {
-    let styled = AttributeMapping.attributes(for: Style([.bold, .reverse, .underline]), colors: true)
+    let styled = AttributeMapping.attributes(
+      for: Style([.bold, .reverse, .underline]), colors: true)
     #expect(styled.attributes == SF_A_BOLD | SF_A_REVERSE | SF_A_UNDERLINE)
     #expect(styled.pair == 0)
     #expect(AttributeMapping.attributes(for: .dim, colors: true).attributes == SF_A_DIM)
@@ -13,11 +14,16 @@ import Testing
   }
 
   @Test func colorRolesUseDistinctPairsWhenColorsAreOn() {
-    let pairs = [ColorRole.accent, .success, .warning, .error].map { AttributeMapping.pair(for: $0) }
+    let pairs = [ColorRole.accent, .success, .warning, .error].map {
+      AttributeMapping.pair(for: $0)
+    }
     #expect(Set(pairs).count == 4)
     #expect(!pairs.contains(0))
     #expect(AttributeMapping.pair(for: nil) == 0)
-    #expect(AttributeMapping.attributes(for: .error, colors: true) == (SF_A_NORMAL, AttributeMapping.pair(for: .error)))
+    #expect(
+      AttributeMapping.attributes(for: .error, colors: true) == (
+        SF_A_NORMAL, AttributeMapping.pair(for: .error)
+      ))
     #expect(AttributeMapping.attributes(for: .muted, colors: true) == (SF_A_DIM, 0))
   }
 
@@ -40,7 +46,8 @@ import Testing
     mode: NcursesTerminal.ColorMode, hasColors: Bool, environment: [String: String], expected: Bool
   ) {
     #expect(
-      AttributeMapping.wantsColors(mode: mode, terminalHasColors: hasColors, environment: environment)
+      AttributeMapping.wantsColors(
+        mode: mode, terminalHasColors: hasColors, environment: environment)
         == expected)
   }
 }

@@ -59,7 +59,9 @@ import Testing
   @Test func realWcwidthAgreesOnCJKUnderUTF8() {
     guard setlocale(LC_CTYPE, "C.UTF-8") != nil else { return }
     for character in "광고広告去除ｱＡ│─…é".unicodeScalars {
-      #expect(Int(wcwidth(wchar_t(bitPattern: character.value))) == DisplayWidth.scalarWidth(character), "\(character)")
+      #expect(
+        Int(wcwidth(wchar_t(bitPattern: character.value))) == DisplayWidth.scalarWidth(character),
+        "\(character)")
     }
   }
 }
@@ -74,7 +76,9 @@ import Testing
   }
 
   @Test func errorsNameWhatIsWrong() {
-    #expect(TerminalError.notATerminal(stream: .standardOutput).description.contains("standard output is not"))
+    #expect(
+      TerminalError.notATerminal(stream: .standardOutput).description.contains(
+        "standard output is not"))
     #expect(TerminalError.unusableTerminalType("vt-nonesuch").description.contains("'vt-nonesuch'"))
     #expect(TerminalError.terminalTypeNotSet.description.contains("TERM is not set"))
   }

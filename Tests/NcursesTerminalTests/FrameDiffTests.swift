@@ -13,7 +13,8 @@ import Testing
 
   @Test func firstFrameWritesEveryRowInFull() {
     let new = Self.frame(["a", "b", "c"])
-    #expect(FrameDiff.segments(from: nil, to: new) == (0..<3).map { Segment(y: $0, x: 0, width: 12) })
+    #expect(
+      FrameDiff.segments(from: nil, to: new) == (0..<3).map { Segment(y: $0, x: 0, width: 12) })
   }
 
   @Test func sizeChangeWritesEverything() {
@@ -69,6 +70,7 @@ import Testing
     // A change ending on a lead includes its continuation.
     var styled = Self.frame(["광고"])
     styled.applyStyle(.bold, to: Rect(x: 0, y: 0, width: 1, height: 1))
-    #expect(FrameDiff.segments(from: Self.frame(["광고"]), to: styled) == [Segment(y: 0, x: 0, width: 2)])
+    #expect(
+      FrameDiff.segments(from: Self.frame(["광고"]), to: styled) == [Segment(y: 0, x: 0, width: 2)])
   }
 }

@@ -43,30 +43,48 @@ import Testing
 @Suite struct MouseDecoderTests {
   @Test func slowClickIsPressThenClick() {
     var decoder = MouseDecoder()
-    #expect(decoder.decode(x: 4, y: 2, buttons: SF_BUTTON1_PRESSED) == .mouse(MouseEvent(x: 4, y: 2, kind: .press)))
-    #expect(decoder.decode(x: 4, y: 2, buttons: SF_BUTTON1_RELEASED) == .mouse(MouseEvent(x: 4, y: 2, kind: .click)))
+    #expect(
+      decoder.decode(x: 4, y: 2, buttons: SF_BUTTON1_PRESSED)
+        == .mouse(MouseEvent(x: 4, y: 2, kind: .press)))
+    #expect(
+      decoder.decode(x: 4, y: 2, buttons: SF_BUTTON1_RELEASED)
+        == .mouse(MouseEvent(x: 4, y: 2, kind: .click)))
   }
 
   @Test func releaseWithoutPressIsClick() {
     // With mouseinterval(0), ncurses reports a fast click's press and release as the release alone.
     var decoder = MouseDecoder()
-    #expect(decoder.decode(x: 10, y: 7, buttons: SF_BUTTON1_RELEASED) == .mouse(MouseEvent(x: 10, y: 7, kind: .click)))
+    #expect(
+      decoder.decode(x: 10, y: 7, buttons: SF_BUTTON1_RELEASED)
+        == .mouse(MouseEvent(x: 10, y: 7, kind: .click)))
   }
 
   @Test func releaseAwayFromPressIsADrag() {
     var decoder = MouseDecoder()
     _ = decoder.decode(x: 1, y: 1, buttons: SF_BUTTON1_PRESSED)
-    #expect(decoder.decode(x: 9, y: 1, buttons: SF_BUTTON1_RELEASED) == .mouse(MouseEvent(x: 9, y: 1, kind: .release)))
+    #expect(
+      decoder.decode(x: 9, y: 1, buttons: SF_BUTTON1_RELEASED)
+        == .mouse(MouseEvent(x: 9, y: 1, kind: .release)))
     // The press is forgotten afterwards.
-    #expect(decoder.decode(x: 9, y: 1, buttons: SF_BUTTON1_RELEASED) == .mouse(MouseEvent(x: 9, y: 1, kind: .click)))
+    #expect(
+      decoder.decode(x: 9, y: 1, buttons: SF_BUTTON1_RELEASED)
+        == .mouse(MouseEvent(x: 9, y: 1, kind: .click)))
   }
 
   @Test func wheelAndClickedReports() {
     var decoder = MouseDecoder()
-    #expect(decoder.decode(x: 0, y: 3, buttons: SF_BUTTON4_PRESSED) == .mouse(MouseEvent(x: 0, y: 3, kind: .wheelUp)))
-    #expect(decoder.decode(x: 0, y: 3, buttons: SF_BUTTON5_PRESSED) == .mouse(MouseEvent(x: 0, y: 3, kind: .wheelDown)))
-    #expect(decoder.decode(x: 2, y: 2, buttons: SF_BUTTON1_CLICKED) == .mouse(MouseEvent(x: 2, y: 2, kind: .click)))
-    #expect(decoder.decode(x: 2, y: 2, buttons: SF_BUTTON1_DOUBLE_CLICKED) == .mouse(MouseEvent(x: 2, y: 2, kind: .click)))
+    #expect(
+      decoder.decode(x: 0, y: 3, buttons: SF_BUTTON4_PRESSED)
+        == .mouse(MouseEvent(x: 0, y: 3, kind: .wheelUp)))
+    #expect(
+      decoder.decode(x: 0, y: 3, buttons: SF_BUTTON5_PRESSED)
+        == .mouse(MouseEvent(x: 0, y: 3, kind: .wheelDown)))
+    #expect(
+      decoder.decode(x: 2, y: 2, buttons: SF_BUTTON1_CLICKED)
+        == .mouse(MouseEvent(x: 2, y: 2, kind: .click)))
+    #expect(
+      decoder.decode(x: 2, y: 2, buttons: SF_BUTTON1_DOUBLE_CLICKED)
+        == .mouse(MouseEvent(x: 2, y: 2, kind: .click)))
     #expect(decoder.decode(x: 2, y: 2, buttons: 0) == nil)
   }
 }

@@ -22,7 +22,9 @@ import Testing
   @Test func rectGeometry() {
     let rect = Rect(x: 2, y: 3, width: 10, height: 4)
     #expect(rect.maxX == 12 && rect.maxY == 7)
-    #expect(rect.intersection(Rect(x: 10, y: 0, width: 10, height: 4)) == Rect(x: 10, y: 3, width: 2, height: 1))
+    #expect(
+      rect.intersection(Rect(x: 10, y: 0, width: 10, height: 4))
+        == Rect(x: 10, y: 3, width: 2, height: 1))
     #expect(rect.intersection(Rect(x: 50, y: 50, width: 1, height: 1)).isEmpty)
     #expect(rect.inset(by: 1) == Rect(x: 3, y: 4, width: 8, height: 2))
     #expect(rect.inset(by: 9).isEmpty)

@@ -24,18 +24,24 @@ import Testing
     withKnownIssue("recording a new baseline fails the test") {
       assertScreen(Self.sample(), named: "sample", directory: folder, record: false)
     }
-    let recorded = try String(contentsOf: folder.appendingPathComponent("sample.txt"), encoding: .utf8)
+    let recorded = try String(
+      contentsOf: folder.appendingPathComponent("sample.txt"), encoding: .utf8)
     #expect(recorded == "광고 ok\n\n")
     // Now it exists and matches: no issue.
     assertScreen(Self.sample(), named: "sample", directory: folder, record: false)
     // A different screen fails against it.
     withKnownIssue("a changed screen does not match") {
-      assertScreen(ScreenBuffer(size: Size(width: 8, height: 2)), named: "sample", directory: folder, record: false)
+      assertScreen(
+        ScreenBuffer(size: Size(width: 8, height: 2)), named: "sample", directory: folder,
+        record: false)
     }
     // Forced recording overwrites and fails again.
     withKnownIssue("re-recording fails the test") {
-      assertScreen(ScreenBuffer(size: Size(width: 8, height: 1)), named: "sample", directory: folder, record: true)
+      assertScreen(
+        ScreenBuffer(size: Size(width: 8, height: 1)), named: "sample", directory: folder,
+        record: true)
     }
-    #expect(try String(contentsOf: folder.appendingPathComponent("sample.txt"), encoding: .utf8) == "\n")
+    #expect(
+      try String(contentsOf: folder.appendingPathComponent("sample.txt"), encoding: .utf8) == "\n")
   }
 }

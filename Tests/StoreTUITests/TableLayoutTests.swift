@@ -8,7 +8,10 @@ import Testing
     ["広告削除", "jp.example.removeads", "¥480", "Ready"],
     ["去除广告", "cn.example.removeads", "¥18", "Ready"],
     ["Remove Ads 🎉", "com.example.removeads.en", "$2.99", "Purchasing…"],
-    ["프리미엄 월간 구독 (아주 긴 이름의 상품입니다 정말로)", "com.example.premium.monthly", "₩5,900", "Expires 2026-01-01"],
+    [
+      "프리미엄 월간 구독 (아주 긴 이름의 상품입니다 정말로)", "com.example.premium.monthly", "₩5,900",
+      "Expires 2026-01-01",
+    ],
     ["👨‍👩‍👧 Family Pack with a very long English name that goes on", "family", "$9.99", "Deferred"],
   ]
 
@@ -63,9 +66,11 @@ import Testing
       }
     }
     for (y, cells) in rows.enumerated() {
-      for (column, text) in cells.enumerated() where widths[column] > 0 && offsets[column] < totalWidth {
+      for (column, text) in cells.enumerated()
+      where widths[column] > 0 && offsets[column] < totalWidth {
         let fitted = text.truncated(toWidth: min(widths[column], totalWidth - offsets[column]))
-        let start = Self.table.columns[column].alignment == .right
+        let start =
+          Self.table.columns[column].alignment == .right
           ? offsets[column] + widths[column] - fitted.displayWidth : offsets[column]
         guard let first = fitted.first, start < totalWidth else { continue }
         #expect(
@@ -90,7 +95,8 @@ import Testing
       canvas.horizontalRule(y: 1)
       for (index, cells) in rows.enumerated() {
         Self.table.drawRow(
-          TableRow(cells, style: index == 1 ? .reverse : .plain), in: &canvas, y: index + 2, widths: widths)
+          TableRow(cells, style: index == 1 ? .reverse : .plain), in: &canvas, y: index + 2,
+          widths: widths)
       }
     }
     #expect(buffer[71, 3].style == .reverse)  // the selection spans the full width
@@ -111,11 +117,13 @@ import Testing
     var requested: [Int] = []
     var buffer = ScreenBuffer(size: Size(width: 60, height: 22))
     let layout = TableLayout(columns: [
-      TableColumn("Name", width: .flexible()), TableColumn("Price", width: .fixed(6), alignment: .right),
+      TableColumn("Name", width: .flexible()),
+      TableColumn("Price", width: .fixed(6), alignment: .right),
     ])
     let widths = layout.columnWidths(totalWidth: 60)
     buffer.draw { canvas in
-      layout.drawRows(in: &canvas, top: 2, widths: widths, viewport: viewport, count: count) { index in
+      layout.drawRows(in: &canvas, top: 2, widths: widths, viewport: viewport, count: count) {
+        index in
         requested.append(index)
         return TableRow(["Coins \(index)", "$0.99"])
       }

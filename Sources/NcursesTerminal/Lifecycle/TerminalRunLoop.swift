@@ -75,7 +75,8 @@ public final class TerminalRunLoop<External: Sendable> {
   ///   - tick: interval of ``Event/tick(_:)`` events, or `nil` for none.
   ///   - now: the clock stamped on ticks (inject a fixed clock in tests).
   public init(
-    terminal: NcursesTerminal, tick: Duration? = nil, now: @escaping @Sendable () -> Date = { Date() }
+    terminal: NcursesTerminal, tick: Duration? = nil,
+    now: @escaping @Sendable () -> Date = { Date() }
   ) {
     self.terminal = terminal
     self.tickInterval = tick
@@ -230,7 +231,9 @@ public final class TerminalRunLoop<External: Sendable> {
   private func tearDown() {
     for source in sources { source.cancel() }
     sources.removeAll()
-    for signal in Self.terminationSignals + [SIGWINCH, SIGCONT] { _ = Glibc.signal(signal, SIG_DFL) }
+    for signal in Self.terminationSignals + [SIGWINCH, SIGCONT] {
+      _ = Glibc.signal(signal, SIG_DFL)
+    }
     terminal.stop()
     isRunning = false
     handler = nil

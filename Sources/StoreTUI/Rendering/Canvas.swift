@@ -38,7 +38,9 @@ public struct Canvas {
 
   /// Runs `body` on a sub-region given in local coordinates (clipped to this region).
   @discardableResult
-  public mutating func withRegion<T>(_ local: Rect, _ body: (inout Canvas) throws -> T) rethrows -> T {
+  public mutating func withRegion<T>(_ local: Rect, _ body: (inout Canvas) throws -> T) rethrows
+    -> T
+  {
     var child = Canvas(buffer: ScreenBuffer(size: .zero), frame: .zero)
     swap(&child.buffer, &buffer)
     child = Canvas(buffer: child.buffer, frame: screenRect(local))
@@ -49,7 +51,9 @@ public struct Canvas {
   // MARK: Primitives
 
   /// Fills a local rectangle (default: the whole region).
-  public mutating func fill(_ local: Rect? = nil, with character: Character = " ", style: Style = .plain) {
+  public mutating func fill(
+    _ local: Rect? = nil, with character: Character = " ", style: Style = .plain
+  ) {
     buffer.fill(screenRect(local ?? bounds), with: character, style: style)
   }
 

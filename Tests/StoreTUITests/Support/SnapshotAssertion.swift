@@ -7,7 +7,8 @@ func snapshotDifference(actual: String, expected: String) -> String? {
   guard actual != expected else { return nil }
   let actualLines = actual.components(separatedBy: "\n")
   let expectedLines = expected.components(separatedBy: "\n")
-  let line = zip(actualLines, expectedLines).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+  let line =
+    zip(actualLines, expectedLines).enumerated().first { $0.element.0 != $0.element.1 }?.offset
     ?? min(actualLines.count, expectedLines.count)
   let got = line < actualLines.count ? "'\(actualLines[line])'" : "(no line)"
   let want = line < expectedLines.count ? "'\(expectedLines[line])'" : "(no line)"
@@ -38,9 +39,10 @@ func assertScreen(
   record: Bool = ProcessInfo.processInfo.environment["RECORD_SNAPSHOTS"] == "1",
   filePath: String = #filePath, sourceLocation: SourceLocation = #_sourceLocation
 ) {
-  let folder = directory
+  let folder =
+    directory
     ?? URL(fileURLWithPath: filePath).deletingLastPathComponent()
-      .appendingPathComponent("__Snapshots__")
+    .appendingPathComponent("__Snapshots__")
   let file = folder.appendingPathComponent("\(name).txt")
   let actual = buffer.plainText + "\n"
   let existing = try? String(contentsOf: file, encoding: .utf8)
@@ -52,14 +54,16 @@ func assertScreen(
         "Recorded snapshot \(file.path); check it and re-run without RECORD_SNAPSHOTS.",
         sourceLocation: sourceLocation)
     } catch {
-      Issue.record("Could not record snapshot \(file.path): \(error)", sourceLocation: sourceLocation)
+      Issue.record(
+        "Could not record snapshot \(file.path): \(error)", sourceLocation: sourceLocation)
     }
     return
   }
   if let existing, let difference = snapshotDifference(actual: actual, expected: existing) {
     Issue.record(
-      Comment(rawValue: "Snapshot \(file.lastPathComponent): \(difference)\n"
-        + "Re-record with RECORD_SNAPSHOTS=1 if the change is intended."),
+      Comment(
+        rawValue: "Snapshot \(file.lastPathComponent): \(difference)\n"
+          + "Re-record with RECORD_SNAPSHOTS=1 if the change is intended."),
       sourceLocation: sourceLocation)
   }
 }
