@@ -39,7 +39,9 @@ public final class NcursesTerminal: Terminal {
     /// How long a lone Esc waits for the rest of an escape sequence.
     public var escapeDelayMilliseconds: Int32
 
-    public init(colors: ColorMode = .automatic, mouse: Bool = true, escapeDelayMilliseconds: Int32 = 25) {
+    public init(
+      colors: ColorMode = .automatic, mouse: Bool = true, escapeDelayMilliseconds: Int32 = 25
+    ) {
       self.colors = colors
       self.mouse = mouse
       self.escapeDelayMilliseconds = escapeDelayMilliseconds
@@ -89,7 +91,9 @@ public final class NcursesTerminal: Terminal {
     guard let type = ProcessInfo.processInfo.environment["TERM"], !type.isEmpty else {
       throw .terminalTypeNotSet
     }
-    guard let output = fdopen(dup(STDOUT_FILENO), "w") else { throw .notATerminal(stream: .standardOutput) }
+    guard let output = fdopen(dup(STDOUT_FILENO), "w") else {
+      throw .notATerminal(stream: .standardOutput)
+    }
     guard let input = fdopen(dup(STDIN_FILENO), "r") else {
       fclose(output)
       throw .notATerminal(stream: .standardInput)
@@ -189,6 +193,18 @@ public final class NcursesTerminal: Terminal {
     }
   }
 
+  /// Re-applies terminal modes after the process was stopped (Ctrl-Z) and continued.
+  ///
+  /// curses' own SIGTSTP handler restores the tty and the screen, but not the keypad transmit
+  /// mode, so arrow keys would arrive as bare escape sequences. Call on `SIGCONT`.
+  public func resumeAfterSuspend() {
+    guard isActive, let window else { return }
+    _ = keypad(window, true)  // always emits smkx
+    _ = curs_set(1)  // curs_set only writes on a change; the tty shows the cursor again
+    _ = curs_set(0)
+    invalidate()
+  }
+
   /// Makes the next ``present(_:)`` clear the screen and redraw every cell (after a resize, or
   /// when something else may have drawn on the tty).
   public func invalidate() {
@@ -219,7 +235,8 @@ public final class NcursesTerminal: Terminal {
     }
     var stats = statistics
     for operation in operations {
-      let (attributes, pair) = AttributeMapping.attributes(for: operation.style, colors: colorsEnabled)
+      let (attributes, pair) = AttributeMapping.attributes(
+        for: operation.style, colors: colorsEnabled)
       _ = wattr_set(window, attributes, pair, nil)
       let wide = operation.text.unicodeScalars.map { wchar_t(bitPattern: $0.value) }
       _ = mvwaddnwstr(window, Int32(operation.y), Int32(operation.x), wide, Int32(wide.count))

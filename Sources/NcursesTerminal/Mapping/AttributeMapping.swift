@@ -21,7 +21,8 @@ public enum AttributeMapping {
   ///
   /// Without colours the role's ``ColorRole/monochromeAttributes`` stand in. `muted` is dim text
   /// in both modes: a grey pair is unreadable on some light themes.
-  public static func attributes(for style: Style, colors: Bool) -> (attributes: attr_t, pair: Int16) {
+  public static func attributes(for style: Style, colors: Bool) -> (attributes: attr_t, pair: Int16)
+  {
     let effective = colors ? style : style.monochrome
     var attributes = SF_A_NORMAL
     if effective.attributes.contains(.bold) { attributes |= SF_A_BOLD }

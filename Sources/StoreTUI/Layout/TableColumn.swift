@@ -44,6 +44,7 @@ public struct TableRow: Hashable, Sendable {
   /// The style cell `index` is drawn with.
   public func style(ofCell index: Int) -> Style {
     guard index < cellStyles.count, let cellStyle = cellStyles[index] else { return style }
-    return Style(cellStyle.attributes.union(style.attributes), color: cellStyle.color ?? style.color)
+    return Style(
+      cellStyle.attributes.union(style.attributes), color: cellStyle.color ?? style.color)
   }
 }

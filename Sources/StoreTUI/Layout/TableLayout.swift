@@ -28,8 +28,9 @@ public struct TableLayout: Hashable, Sendable {
   /// Column widths for a table `totalWidth` cells wide.
   ///
   /// Fixed and fit columns get their width first; flexible columns share the rest by weight.
-  /// When the table is too narrow, flexible columns shrink (down to 0) before fit columns shrink
-  /// to their minimum; what still does not fit is clipped at the right edge when drawn.
+  /// When the table is too narrow, fit columns shrink to their minimum (rightmost first), then
+  /// flexible columns shrink below theirs, down to 0; what still does not fit is clipped at the
+  /// right edge when drawn.
   ///
   /// - Parameter rows: cell texts used to size `.fit` columns; pass only what will be shown
   ///   (e.g. the visible rows) to keep this cheap.
@@ -75,14 +76,15 @@ public struct TableLayout: Hashable, Sendable {
       extra = 0
     }
     if extra < 0 {
-      extra = shrink(&widths, by: -extra, indices: flexible.reversed(), floor: { _ in 0 })
+      // Fit columns give way down to their minimum first, then flexible columns below theirs.
       let fit = columns.indices.filter {
         if case .fit = columns[$0].width { return true } else { return false }
       }
-      _ = shrink(&widths, by: extra, indices: fit.reversed()) { index in
+      extra = -shrink(&widths, by: -extra, indices: fit.reversed()) { index in
         if case .fit(let minimum, _) = columns[index].width { return max(0, minimum) }
         return 0
       }
+      _ = shrink(&widths, by: -extra, indices: flexible.reversed()) { _ in 0 }
     }
     return widths
   }

@@ -54,12 +54,18 @@ extension Canvas {
     put(c.topRight, x: right, y: local.y, style: style)
     put(c.bottomLeft, x: local.x, y: bottom, style: style)
     put(c.bottomRight, x: right, y: bottom, style: style)
-    horizontalRule(x: local.x + 1, y: local.y, width: local.width - 2, character: c.horizontal, style: style)
-    horizontalRule(x: local.x + 1, y: bottom, width: local.width - 2, character: c.horizontal, style: style)
-    verticalRule(x: local.x, y: local.y + 1, height: local.height - 2, character: c.vertical, style: style)
-    verticalRule(x: right, y: local.y + 1, height: local.height - 2, character: c.vertical, style: style)
+    horizontalRule(
+      x: local.x + 1, y: local.y, width: local.width - 2, character: c.horizontal, style: style)
+    horizontalRule(
+      x: local.x + 1, y: bottom, width: local.width - 2, character: c.horizontal, style: style)
+    verticalRule(
+      x: local.x, y: local.y + 1, height: local.height - 2, character: c.vertical, style: style)
+    verticalRule(
+      x: right, y: local.y + 1, height: local.height - 2, character: c.vertical, style: style)
     if let title, local.width > 4 {
-      text(" \(title) ", x: local.x + 1, y: local.y, width: local.width - 2, style: titleStyle ?? style)
+      text(
+        " \(title) ", x: local.x + 1, y: local.y, width: local.width - 2, style: titleStyle ?? style
+      )
     }
     return local.inset(by: 1)
   }

@@ -37,7 +37,10 @@ public struct Canvas {
   }
 
   /// Runs `body` on a sub-region given in local coordinates (clipped to this region).
-  public mutating func withRegion<T>(_ local: Rect, _ body: (inout Canvas) throws -> T) rethrows -> T {
+  @discardableResult
+  public mutating func withRegion<T>(_ local: Rect, _ body: (inout Canvas) throws -> T) rethrows
+    -> T
+  {
     var child = Canvas(buffer: ScreenBuffer(size: .zero), frame: .zero)
     swap(&child.buffer, &buffer)
     child = Canvas(buffer: child.buffer, frame: screenRect(local))
@@ -48,7 +51,9 @@ public struct Canvas {
   // MARK: Primitives
 
   /// Fills a local rectangle (default: the whole region).
-  public mutating func fill(_ local: Rect? = nil, with character: Character = " ", style: Style = .plain) {
+  public mutating func fill(
+    _ local: Rect? = nil, with character: Character = " ", style: Style = .plain
+  ) {
     buffer.fill(screenRect(local ?? bounds), with: character, style: style)
   }
 
@@ -107,11 +112,13 @@ public struct Canvas {
 
 extension ScreenBuffer {
   /// Draws into the whole buffer through a ``Canvas``.
+  @discardableResult
   public mutating func draw<T>(_ body: (inout Canvas) throws -> T) rethrows -> T {
     try draw(in: bounds, body)
   }
 
   /// Draws into `rect` (buffer coordinates) through a ``Canvas`` clipped to it.
+  @discardableResult
   public mutating func draw<T>(in rect: Rect, _ body: (inout Canvas) throws -> T) rethrows -> T {
     var canvas = Canvas(buffer: ScreenBuffer(size: .zero), frame: .zero)
     swap(&canvas.buffer, &self)

@@ -30,6 +30,13 @@ extension ScreenBuffer {
     public var style: Style
     /// The characters of the span (continuation cells contribute nothing).
     public var text: String
+
+    public init(x: Int, width: Int, style: Style, text: String) {
+      self.x = x
+      self.width = width
+      self.style = style
+      self.text = text
+    }
   }
 
   /// Row `y`; an empty row outside the grid.
