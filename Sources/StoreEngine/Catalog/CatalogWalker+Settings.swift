@@ -4,7 +4,7 @@ import Foundation
 extension CatalogWalker {
   mutating func settings(from value: Any, path: JSONPath) -> CatalogSettings {
     var settings = CatalogSettings()
-    guard !(value is NSNull) else { return settings }
+    guard !Self.isNull(value) else { return settings }
     guard let object = value as? [String: Any] else {
       report(path, "must be an object, not \(Self.kind(of: value))", hint: "write \"settings\" : { }, or { \"_storefront\" : \"USA\", \"_locale\" : \"en_US\" }")
       return settings
@@ -37,7 +37,7 @@ extension CatalogWalker {
   }
 
   private mutating func storeKitErrors(_ value: Any?, path: JSONPath) -> [StoreKitErrorSetting] {
-    guard let value, !(value is NSNull) else { return [] }
+    guard let value, !Self.isNull(value) else { return [] }
     guard let array = value as? [Any] else {
       report(path, "must be an array, not \(Self.kind(of: value))", hint: "write \"_storeKitErrors\" : [ { \"current\" : null, \"enabled\" : false, \"name\" : \"Purchase\" } ]")
       return []
@@ -52,7 +52,7 @@ extension CatalogWalker {
       guard let name = string(object, "name", in: entryPath, required: true, example: "Purchase") else { continue }
       let enabled = bool(object, "enabled", in: entryPath) ?? false
       var setting = StoreKitErrorSetting(name: name, enabled: enabled)
-      if let current = object["current"], !(current is NSNull) {
+      if let current = object["current"], !Self.isNull(current) {
         let currentPath = entryPath.appending("current")
         if let currentObject = current as? [String: Any] {
           setting.errorIndex = int(currentObject, "index", in: currentPath)

@@ -35,7 +35,7 @@ extension CatalogWalker {
     let period = self.period(object, "recurringSubscriptionPeriod", in: path, required: true)
 
     var introductory = offerArray(object, "introductoryOffers", kind: .introductory, path: path)
-    if let single = object["introductoryOffer"], !(single is NSNull) {
+    if let single = object["introductoryOffer"], !Self.isNull(single) {
       // Format 5.0 writes the same offer in both keys; keep it once.
       if let offer = self.offer(single, kind: .introductory, path: path.appending("introductoryOffer")),
         !introductory.contains(where: { $0.id == offer.id })
@@ -54,7 +54,7 @@ extension CatalogWalker {
   }
 
   private mutating func offerArray(_ object: [String: Any], _ key: String, kind: SubscriptionOffer.Kind, path: JSONPath) -> [SubscriptionOffer] {
-    guard let value = object[key], !(value is NSNull) else { return [] }
+    guard let value = object[key], !Self.isNull(value) else { return [] }
     let arrayPath = path.appending(key)
     guard let array = value as? [Any] else {
       report(arrayPath, "must be an array of offers, not \(Self.kind(of: value))", hint: "write \"\(key)\" : [ … ], or [] for none")
@@ -99,7 +99,7 @@ extension CatalogWalker {
   }
 
   private mutating func billingPlans(_ value: Any?, path: JSONPath) -> [BillingPlan] {
-    guard let value, !(value is NSNull) else { return [] }
+    guard let value, !Self.isNull(value) else { return [] }
     guard let array = value as? [Any] else {
       report(path, "must be an array of billing plans, not \(Self.kind(of: value))", hint: "write \"billingPlans\" : [ … ], or [] for none")
       return []
@@ -123,7 +123,7 @@ extension CatalogWalker {
   }
 
   private mutating func stringArray(_ object: [String: Any], _ key: String, in path: JSONPath) -> [String] {
-    guard let value = object[key], !(value is NSNull) else { return [] }
+    guard let value = object[key], !Self.isNull(value) else { return [] }
     if let strings = value as? [String] { return strings }
     report(path.appending(key), "must be an array of strings, not \(Self.kind(of: value))", hint: "write \"\(key)\" : [\"new\", \"existing\", \"expired\"]")
     return []

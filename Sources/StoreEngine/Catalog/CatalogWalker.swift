@@ -151,7 +151,7 @@ struct CatalogWalker {
   // MARK: - Localizations
 
   mutating func localizations(_ value: Any?, path: JSONPath) -> [Localization] {
-    guard let value, !(value is NSNull) else { return [] }
+    guard let value, !Self.isNull(value) else { return [] }
     guard let array = value as? [Any] else {
       report(path, "must be an array of localizations, not \(Self.kind(of: value))", hint: "write \"localizations\" : [ { \"description\" : …, \"displayName\" : …, \"locale\" : \"en_US\" } ]")
       return []
