@@ -54,6 +54,10 @@ public enum StorefrontCLI {
         io.write(command.path.isEmpty ? HelpText.root() : HelpText.command(command))
         return ExitCode.success
       }
+      guard let run = command.run else {
+        io.errorLine("Error: 'storefront \(command.name)' is not available in this build yet. Run 'storefront --help' to see what is.")
+        return ExitCode.unavailable
+      }
       let parsed: ParsedArguments
       do {
         parsed = try ParsedArguments.parse(arguments, commandOptions: command.options)
@@ -61,10 +65,6 @@ public enum StorefrontCLI {
         return Invocation(arguments: firstPass, operands: operands, environment: environment, io: io).usageError(error.message, for: command)
       }
       let invocation = Invocation(arguments: parsed, operands: operands, environment: environment, io: io)
-      guard let run = command.run else {
-        io.errorLine("Error: 'storefront \(command.name)' is not available in this build yet. Run 'storefront --help' to see what is.")
-        return ExitCode.unavailable
-      }
       return run(invocation)
     }
   }
