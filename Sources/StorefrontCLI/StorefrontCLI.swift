@@ -1,1 +1,99 @@
-// Module StorefrontCLI.
+import Foundation
+import StoreEngine
+
+/// The `storefront` command line: parses arguments, picks a command and runs it.
+///
+/// ```swift
+/// let code = StorefrontCLI.main(Array(CommandLine.arguments.dropFirst()),
+///                               environment: ProcessInfo.processInfo.environment,
+///                               io: StandardConsole())
+/// exit(code)
+/// ```
+public enum StorefrontCLI {
+  /// The version `--version` prints.
+  public static let version = "0.1.0"
+
+  /// Runs one command line and returns the process exit code (sysexits: 0, 64, 65, 66, 69, …).
+  ///
+  /// - Parameters:
+  ///   - arguments: The arguments **without** the program name (`CommandLine.arguments.dropFirst()`).
+  ///   - environment: The process environment (`STOREFRONT_DATA_DIR`, `XDG_DATA_HOME`, `HOME`, …).
+  ///   - io: Where to write; tests pass a ``CapturedConsole``.
+  public static func main(_ arguments: [String], environment: [String: String], io: any ConsoleIO) -> Int32 {
+    let root = CommandDescriptor(path: [], arguments: "[<options>] [<subcommand>]", summary: HelpText.overview, run: nil)
+    let firstPass: ParsedArguments
+    do {
+      firstPass = try ParsedArguments.parse(arguments, commandOptions: nil)
+    } catch {
+      return Invocation(arguments: ParsedArguments(), operands: [], environment: environment, io: io).usageError(error.message, for: root)
+    }
+    var positionals = firstPass.positionals
+    if positionals.first == "help" {
+      positionals.removeFirst()
+      return help(for: positionals, io: io)
+    }
+    if firstPass.versionRequested && positionals.isEmpty {
+      io.line(version)
+      return ExitCode.success
+    }
+    switch CommandRegistry.select(positionals) {
+    case .unknown(let word):
+      return Invocation(arguments: firstPass, operands: [], environment: environment, io: io)
+        .usageError(unknownCommandMessage(word), for: root)
+    case .group(let group, let unknown):
+      if let unknown, !firstPass.helpRequested {
+        let names = CommandRegistry.members(of: group).map { $0.path.dropFirst().joined(separator: " ") }
+        let descriptor = CommandDescriptor(path: [group], arguments: "<subcommand>", summary: "", run: nil)
+        return Invocation(arguments: firstPass, operands: [], environment: environment, io: io)
+          .usageError("Unknown subcommand '\(unknown)' for '\(group)'.\(NearMatchText.didYouMean(unknown, in: names))", for: descriptor)
+      }
+      io.write(HelpText.group(group))
+      return ExitCode.success
+    case .command(let command, let operands):
+      if firstPass.helpRequested {
+        io.write(command.path.isEmpty ? HelpText.root() : HelpText.command(command))
+        return ExitCode.success
+      }
+      guard let run = command.run else {
+        io.errorLine("Error: 'storefront \(command.name)' is not available in this build yet. Run 'storefront --help' to see what is.")
+        return ExitCode.unavailable
+      }
+      let parsed: ParsedArguments
+      do {
+        parsed = try ParsedArguments.parse(arguments, commandOptions: command.options)
+      } catch {
+        return Invocation(arguments: firstPass, operands: operands, environment: environment, io: io).usageError(error.message, for: command)
+      }
+      let invocation = Invocation(arguments: parsed, operands: operands, environment: environment, io: io)
+      return run(invocation)
+    }
+  }
+
+  private static func help(for words: [String], io: any ConsoleIO) -> Int32 {
+    if words.isEmpty {
+      io.write(HelpText.root())
+      return ExitCode.success
+    }
+    switch CommandRegistry.select(words) {
+    case .command(let command, _):
+      io.write(HelpText.command(command))
+      return ExitCode.success
+    case .group(let group, _):
+      io.write(HelpText.group(group))
+      return ExitCode.success
+    case .unknown(let word):
+      io.errorLine("Error: \(unknownCommandMessage(word))")
+      io.errorLine("  See 'storefront --help' for the list of commands.")
+      return ExitCode.usage
+    }
+  }
+
+  private static func unknownCommandMessage(_ word: String) -> String {
+    let names = CommandRegistry.all.compactMap(\.path.first) + ["help"]
+    var message = "Unknown command '\(word)'.\(NearMatchText.didYouMean(word, in: names))"
+    if word.hasSuffix(".storekit") || word.contains("/") {
+      message += " To use a catalog, pass it as 'storefront --catalog \(word)' or 'storefront catalog show \(word)'."
+    }
+    return message
+  }
+}

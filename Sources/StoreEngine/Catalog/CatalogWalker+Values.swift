@@ -1,0 +1,102 @@
+import Foundation
+
+/// Typed reads of one member, reporting a missing required member or a value of the wrong type.
+extension CatalogWalker {
+  mutating func string(_ object: [String: Any], _ key: String, in path: JSONPath, required: Bool = false, example: String = "…") -> String? {
+    guard let value = present(object, key, in: path, required: required, example: "\"\(example)\"") else { return nil }
+    if let text = value as? String { return text }
+    report(path.appending(key), "must be a string, not \(Self.kind(of: value))", hint: "put the value in double quotes, e.g. \"\(key)\" : \"\(example)\"")
+    return nil
+  }
+
+  mutating func bool(_ object: [String: Any], _ key: String, in path: JSONPath) -> Bool? {
+    guard let value = present(object, key, in: path, required: false, example: "false") else { return nil }
+    // JSONSerialization yields NSNumber for true/false; a class cast is far cheaper than bridging.
+    if let number = value as? NSNumber { return number.boolValue }
+    if let flag = value as? Bool { return flag }
+    report(path.appending(key), "must be true or false, not \(Self.kind(of: value))", hint: "write \"\(key)\" : true or \"\(key)\" : false, without quotes")
+    return nil
+  }
+
+  mutating func int(_ object: [String: Any], _ key: String, in path: JSONPath, required: Bool = false, example: String = "1") -> Int? {
+    guard let value = present(object, key, in: path, required: required, example: example) else { return nil }
+    if let number = value as? NSNumber, let whole = Int(exactly: number.doubleValue) { return whole }
+    if let number = value as? Int { return number }
+    report(path.appending(key), "must be a whole number, not \(Self.kind(of: value))", hint: "write \"\(key)\" : \(example), without quotes")
+    return nil
+  }
+
+  /// A `displayPrice`-style decimal string: digits, optionally a dot and more digits.
+  mutating func price(_ object: [String: Any], _ key: String, in path: JSONPath, required: Bool = false) -> Decimal? {
+    guard let value = present(object, key, in: path, required: required, example: "\"0.99\"") else { return nil }
+    guard let text = value as? String else {
+      let shown = (value as? NSNumber).map { "\($0)" } ?? Self.kind(of: value)
+      report(path.appending(key), "price must be a string, not \(shown)", hint: "Xcode writes prices as strings: \"\(key)\" : \"\(shown == Self.kind(of: value) ? "0.99" : shown)\"")
+      return nil
+    }
+    if let price = Self.parsePrice(text) { return price }
+    report(path.appending(key), "'\(text)' is not a price", hint: "write a decimal number with a dot and no currency symbol or grouping, e.g. \"0.99\" or \"1200\"; the storefront decides the currency")
+    return nil
+  }
+
+  /// An ISO 8601 period of one unit (`P1W`, `P1M`, `P1Y`).
+  mutating func period(_ object: [String: Any], _ key: String, in path: JSONPath, required: Bool = false) -> SubscriptionPeriod? {
+    guard let text = string(object, key, in: path, required: required, example: "P1M") else { return nil }
+    if let period = SubscriptionPeriod(iso8601: text) { return period }
+    report(path.appending(key), "'\(text)' is not an ISO 8601 subscription period", hint: "write P<number><unit> with unit D (days), W (weeks), M (months) or Y (years), e.g. P1W, P1M, P3M, P1Y")
+    return nil
+  }
+
+  /// The member's value; reports it when required and missing. `null` counts as missing.
+  private mutating func present(_ object: [String: Any], _ key: String, in path: JSONPath, required: Bool, example: String) -> Any? {
+    if let value = object[key], !Self.isNull(value) { return value }
+    if required {
+      report(path, "missing required field '\(key)'", hint: "add \"\(key)\" : \(example)")
+    }
+    return nil
+  }
+
+  /// Parses `123`, `0.99`, `38.00` exactly; rejects signs, exponents, commas, spaces and symbols.
+  static func parsePrice(_ text: String) -> Decimal? {
+    var digitsBefore = 0
+    var digitsAfter = 0
+    var sawDot = false
+    for byte in text.utf8 {
+      switch byte {
+      case UInt8(ascii: "0")...UInt8(ascii: "9"):
+        if sawDot { digitsAfter += 1 } else { digitsBefore += 1 }
+      case UInt8(ascii: ".") where !sawDot:
+        sawDot = true
+      default:
+        return nil
+      }
+    }
+    guard digitsBefore > 0, !sawDot || digitsAfter > 0 else { return nil }
+    return Decimal(string: text, locale: posix)
+  }
+
+  private static let posix = Locale(identifier: "en_US_POSIX")
+
+  /// Whether `value` is JSON `null`. Compares the dynamic type: `value is NSNull` would first
+  /// bridge a Swift array or dictionary to Foundation, which made loading twice as slow.
+  static func isNull(_ value: Any) -> Bool {
+    type(of: value) == NSNull.self
+  }
+
+  /// "a string", "a number", … for messages about a value of the wrong type.
+  static func kind(of value: Any) -> String {
+    switch value {
+    case is NSNull: return "null"
+    case is String: return "a string"
+    case is [Any]: return "an array"
+    case is [String: Any]: return "an object"
+    case let number as NSNumber:
+      return isBoolean(number) ? "\(number.boolValue)" : "the number \(number)"
+    default: return "\(type(of: value))"
+    }
+  }
+
+  private static func isBoolean(_ number: NSNumber) -> Bool {
+    String(cString: number.objCType) == "c"
+  }
+}

@@ -1,0 +1,60 @@
+/// A subcommand of `storefront`: its words, help, options and what it runs.
+///
+/// Each command lives in one file under `Commands/` as an enum with a `descriptor`, and is listed
+/// once in ``CommandRegistry/all``. A descriptor without `run` is part of the command-line contract
+/// but not built yet: help marks it, and invoking it exits 69.
+struct CommandDescriptor: Sendable {
+  /// The words after `storefront` that select it (`["catalog", "show"]`); empty for the default.
+  var path: [String]
+  /// Arguments after the words, for usage lines: `[PATH] [--json]`.
+  var arguments: String
+  /// One line for the command list.
+  var summary: String
+  /// Paragraphs for `--help`.
+  var discussion: String
+  /// Options besides the global ones.
+  var options: [OptionSpec]
+  /// Runs the command and returns the exit code; nil when not available in this build.
+  var run: (@Sendable (Invocation) -> Int32)?
+
+  init(
+    path: [String], arguments: String = "", summary: String, discussion: String = "", options: [OptionSpec] = [],
+    run: (@Sendable (Invocation) -> Int32)?
+  ) {
+    self.path = path
+    self.arguments = arguments
+    self.summary = summary
+    self.discussion = discussion
+    self.options = options
+    self.run = run
+  }
+
+  var isAvailable: Bool { run != nil }
+
+  /// `storefront catalog show [PATH] [--json] …`.
+  var usage: String {
+    (["storefront"] + path + (arguments.isEmpty ? [] : [arguments])).joined(separator: " ")
+  }
+
+  /// `catalog show`, or `storefront` for the default command.
+  var name: String { path.isEmpty ? "storefront" : path.joined(separator: " ") }
+}
+
+/// Everything a command needs to run: parsed arguments, environment and where to write.
+struct Invocation {
+  var arguments: ParsedArguments
+  /// Positional arguments after the command's words.
+  var operands: [String]
+  var environment: [String: String]
+  var io: any ConsoleIO
+
+  var global: GlobalOptions { arguments.global }
+
+  /// Writes a usage error the way argument-parser does and returns 64.
+  func usageError(_ message: String, for command: CommandDescriptor) -> Int32 {
+    io.errorLine("Error: \(message)")
+    io.errorLine("Usage: \(command.usage)")
+    io.errorLine("  See '\(command.path.isEmpty ? "storefront" : "storefront " + command.name) --help' for more information.")
+    return ExitCode.usage
+  }
+}

@@ -1,0 +1,51 @@
+/// Every subcommand of `storefront`, in help order, and how a command line selects one.
+enum CommandRegistry {
+  /// All commands of DESIGN.md's contract. To add one: write `Commands/XCommand.swift` with a
+  /// `descriptor`, and replace its `planned` line here.
+  static let all: [CommandDescriptor] = [
+    InteractiveCommand.descriptor,
+    CatalogCheckCommand.descriptor,
+    CatalogShowCommand.descriptor,
+    planned(["run"], "SCRIPT|- [--json]", "Run a headless scenario; --json prints one event per line."),
+    planned(["transactions"], "[--json]", "Show the ledger of the current account."),
+    planned(["verify"], "[--root CERT] FILE|-", "Verify signed transactions (JWS) and print their payloads."),
+    planned(["certificate"], "[--out PATH]", "Export the sandbox root certificate (PEM)."),
+  ]
+
+  /// Command groups that only hold subcommands (`catalog`).
+  static var groups: [String] {
+    var seen: [String] = []
+    for command in all where command.path.count > 1 && !seen.contains(command.path[0]) {
+      seen.append(command.path[0])
+    }
+    return seen
+  }
+
+  /// What a list of positional arguments selects.
+  enum Selection {
+    case command(CommandDescriptor, operands: [String])
+    /// A group word without (or with an unknown) subcommand: `storefront catalog`.
+    case group(String, unknown: String?)
+    case unknown(String)
+  }
+
+  static func select(_ positionals: [String]) -> Selection {
+    let best = all.filter { !$0.path.isEmpty && positionals.starts(with: $0.path) }
+      .max { $0.path.count < $1.path.count }
+    if let best { return .command(best, operands: Array(positionals.dropFirst(best.path.count))) }
+    guard let first = positionals.first else {
+      return .command(InteractiveCommand.descriptor, operands: [])
+    }
+    if groups.contains(first) { return .group(first, unknown: positionals.dropFirst().first) }
+    return .unknown(first)
+  }
+
+  /// The subcommands of `group`.
+  static func members(of group: String) -> [CommandDescriptor] {
+    all.filter { $0.path.count > 1 && $0.path[0] == group }
+  }
+
+  private static func planned(_ path: [String], _ arguments: String, _ summary: String) -> CommandDescriptor {
+    CommandDescriptor(path: path, arguments: arguments, summary: summary, run: nil)
+  }
+}

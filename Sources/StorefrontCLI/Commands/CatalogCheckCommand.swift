@@ -1,0 +1,40 @@
+import StoreEngine
+
+/// `storefront catalog check PATH...`: validates catalogs and reports every problem, located.
+enum CatalogCheckCommand {
+  static let descriptor = CommandDescriptor(
+    path: ["catalog", "check"],
+    arguments: "PATH...",
+    summary: "Validate .storekit files; exit 0, or 65 with path:line:col messages.",
+    discussion: """
+      Every problem in every file is reported as 'path:line:column: message' with a hint. \
+      Exit codes: 0 when all files are valid, 65 when a file is invalid, 66 when a file is \
+      missing, unreadable or a directory (66 wins when both happen).
+      """,
+    run: run)
+
+  static func run(_ invocation: Invocation) -> Int32 {
+    var paths = invocation.operands
+    if paths.isEmpty, let catalog = invocation.global.catalogPath { paths = [catalog] }
+    guard !paths.isEmpty else {
+      return invocation.usageError("Missing expected argument 'PATH...': name the .storekit files to check.", for: descriptor)
+    }
+    var worst = ExitCode.success
+    for path in paths {
+      switch CatalogSource.load(path) {
+      case .success(let loaded):
+        let catalog = loaded.catalog
+        let groups = catalog.subscriptionGroups.count
+        invocation.io.line("\(path): OK (format \(catalog.formatVersion), \(plural(catalog.products.count, "product")), \(plural(groups, "subscription group")))")
+      case .failure(let error):
+        let code = CatalogSource.report(error, io: invocation.io)
+        worst = worst == ExitCode.noInput ? worst : code
+      }
+    }
+    return worst
+  }
+
+  private static func plural(_ count: Int, _ noun: String) -> String {
+    "\(count) \(noun)\(count == 1 ? "" : "s")"
+  }
+}
