@@ -6,7 +6,7 @@ enum CommandRegistry {
     InteractiveCommand.descriptor,
     CatalogCheckCommand.descriptor,
     CatalogShowCommand.descriptor,
-    planned(["run"], "SCRIPT|- [--json]", "Run a headless scenario; --json prints one event per line."),
+    RunCommand.descriptor,
     planned(["transactions"], "[--json]", "Show the ledger of the current account."),
     planned(["verify"], "[--root CERT] FILE|-", "Verify signed transactions (JWS) and print their payloads."),
     planned(["certificate"], "[--out PATH]", "Export the sandbox root certificate (PEM)."),

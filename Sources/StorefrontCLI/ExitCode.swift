@@ -13,6 +13,10 @@ public enum ExitCode {
   public static let unavailable: Int32 = 69
   /// EX_SOFTWARE: an internal error.
   public static let software: Int32 = 70
+  /// EX_CANTCREAT: the data directory or a file in it cannot be created or written.
+  public static let cannotCreate: Int32 = 73
   /// EX_IOERR: writing output or data failed.
   public static let ioError: Int32 = 74
+  /// EX_TEMPFAIL: try again later (the ledger is locked by another process).
+  public static let temporaryFailure: Int32 = 75
 }

@@ -16,7 +16,7 @@ extension PaymentQueue {
       id: makeTransactionID(), account: account, productID: payment.productID,
       productKind: product?.kind ?? .consumable, quantity: payment.quantity,
       applicationUsername: payment.applicationUsername, purchaseDate: now,
-      currency: Storefronts.currency(for: controls.storefront), storefront: controls.storefront)
+      currency: (Storefront.lookup(controls.storefront)?.currencyCode ?? "USD"), storefront: controls.storefront)
     transaction.subscriptionGroupID = product?.subscription?.groupID
     transaction.offerID = payment.offerID
 
@@ -128,7 +128,7 @@ extension PaymentQueue {
     transaction.error = nil
     transaction.account = transaction.account.isEmpty ? (currentAccount ?? "") : transaction.account
     transaction.price = product.price * Decimal(transaction.quantity)
-    transaction.currency = Storefronts.currency(for: transaction.storefront)
+    transaction.currency = (Storefront.lookup(transaction.storefront)?.currencyCode ?? "USD")
     var extra: [LedgerChange] = []
     switch product.kind {
     case .consumable:

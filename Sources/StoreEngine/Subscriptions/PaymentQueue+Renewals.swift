@@ -49,7 +49,7 @@ extension PaymentQueue {
       id: makeTransactionID(), originalID: record.originalID, account: record.account, productID: product.id,
       productKind: .autoRenewableSubscription, state: .purchased, purchaseDate: start,
       originalPurchaseDate: first.originalPurchaseDate, price: product.price,
-      currency: Storefronts.currency(for: first.storefront), storefront: first.storefront, reason: .renewal)
+      currency: (Storefront.lookup(first.storefront)?.currencyCode ?? "USD"), storefront: first.storefront, reason: .renewal)
     renewal.subscriptionGroupID = info.groupID
     renewal.webOrderLineItemID = makeLineItemID()
     renewal.expiresDate = timeRate.end(of: info.period, from: start)

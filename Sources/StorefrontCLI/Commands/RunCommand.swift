@@ -1,0 +1,120 @@
+import Foundation
+import StoreEngine
+
+/// `storefront run SCRIPT|- [--json]`: a headless scenario against the real engine and ledger.
+enum RunCommand {
+  static let descriptor = CommandDescriptor(
+    path: ["run"],
+    arguments: "SCRIPT|- [--json] [--environment Sandbox|Xcode] [--regenerate-ca]",
+    summary: "Run a headless scenario; --json prints one event per line.",
+    discussion: """
+      SCRIPT is a scenario file (- reads standard input): one command a line, # comments. Every event \
+      (observer callback) is printed as it happens; with --json, one JSON object a line. Virtual time \
+      starts at 2026-01-01T00:00:00Z on a fresh data directory and continues from the ledger's clock \
+      after that. Exit codes: 0 passed, 1 an expect line failed, 65 the scenario has errors (all are \
+      listed as file:line:column), 66 the file is missing, 73-75 the data directory could not be used.
+      """,
+    options: [
+      OptionSpec("--json", help: "Print one JSON object per event, flushed per line."),
+      OptionSpec("--environment", value: "name", help: "Sign as 'Sandbox' (default; the local CA chain) or 'Xcode' (one self-signed certificate)."),
+      OptionSpec("--regenerate-ca", help: "Create a new sandbox CA when the old one is damaged (invalidates old signatures)."),
+    ],
+    run: run)
+
+  static func run(_ invocation: Invocation) -> Int32 {
+    guard let path = invocation.operands.first else {
+      return invocation.usageError("Missing SCRIPT: give a scenario file, or - to read standard input.", for: descriptor)
+    }
+    guard invocation.operands.count == 1 else {
+      return invocation.usageError("Unexpected argument '\(invocation.operands[1])': run takes one SCRIPT.", for: descriptor)
+    }
+    let signing = invocation.arguments.value("--environment") ?? "Sandbox"
+    guard signing == "Sandbox" || signing == "Xcode" else {
+      return invocation.usageError("Unknown environment '\(signing)': use Sandbox or Xcode.", for: descriptor)
+    }
+    let text: String
+    switch ScriptSource.read(path) {
+    case .success(let value): text = value
+    case .failure(let problem):
+      invocation.io.errorLine(problem.message)
+      return ExitCode.noInput
+    }
+    let catalog: Catalog
+    switch CatalogSource.load(invocation.global.catalogPath) {
+    case .success(let loaded): catalog = loaded.catalog
+    case .failure(let error): return CatalogSource.report(error, io: invocation.io)
+    }
+    let steps: [ScenarioStep]
+    switch ScenarioParser(catalog: catalog).parse(text) {
+    case .success(let parsed): steps = parsed
+    case .failure(let issues):
+      let name = path == "-" ? "<stdin>" : path
+      for issue in issues.issues { invocation.io.errorLine("\(name):\(issue.line):\(issue.column): \(issue.message)") }
+      invocation.io.errorLine("\(name): \(issues.issues.count) problem\(issues.issues.count == 1 ? "" : "s"); nothing was run.")
+      return ExitCode.dataError
+    }
+    let store: LiveStore
+    do {
+      store = try LiveStore.open(
+        catalog: catalog, global: invocation.global, environment: invocation.environment,
+        start: .fixed(LiveStore.scenarioEpoch), signingEnvironment: signing,
+        regenerateCA: invocation.arguments.flag("--regenerate-ca"))
+    } catch {
+      invocation.io.errorLine(error.description)
+      return error.exitCode
+    }
+    for warning in store.warnings { invocation.io.errorLine("Warning: \(warning)") }
+    if let account = invocation.global.account {
+      do { try store.queue.signIn(account) } catch {
+        invocation.io.errorLine("Error: cannot sign in as '\(account)': \(error)")
+        return ExitCode.failure
+      }
+    }
+    let io = invocation.io
+    let runner = ScenarioRunner(queue: store.queue, json: invocation.arguments.flag("--json")) { io.line($0) }
+    let outcome = runner.run(steps)
+    let name = path == "-" ? "<stdin>" : path
+    switch outcome {
+    case .passed:
+      return ExitCode.success
+    case .assertionFailed(let line, let message):
+      io.errorLine("\(name):\(line): expectation failed: \(message)")
+      return ExitCode.failure
+    case .aborted(let line, let message):
+      io.errorLine("\(name):\(line): stopped: \(message)")
+      return ExitCode.ioError
+    }
+  }
+}
+
+/// Reads a scenario from a file or standard input, with messages that say what to do.
+enum ScriptSource {
+  /// Why the script could not be read; the message says what to do.
+  struct Problem: Error {
+    var message: String
+  }
+
+  static func read(_ path: String) -> Result<String, Problem> {
+    if path == "-" {
+      let data = FileHandle.standardInput.readDataToEndOfFile()
+      guard let text = String(data: data, encoding: .utf8) else {
+        return .failure(Problem(message: "Error: standard input is not UTF-8 text; pass a scenario file."))
+      }
+      return .success(text)
+    }
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+      return .failure(Problem(message: "Error: No scenario at '\(path)'. Check the path, or use - to read standard input."))
+    }
+    if isDirectory.boolValue {
+      return .failure(Problem(message: "Error: '\(path)' is a directory; pass a scenario file inside it."))
+    }
+    guard let data = FileManager.default.contents(atPath: path) else {
+      return .failure(Problem(message: "Error: Cannot read '\(path)'. Check its permissions (ls -l '\(path)')."))
+    }
+    guard let text = String(data: data, encoding: .utf8) else {
+      return .failure(Problem(message: "Error: '\(path)' is not UTF-8 text; is it really a scenario file?"))
+    }
+    return .success(text)
+  }
+}

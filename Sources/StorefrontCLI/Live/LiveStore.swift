@@ -1,0 +1,94 @@
+import Foundation
+import SQLiteLedger
+import SandboxSigning
+import StoreEngine
+
+/// The real store for a data directory: SQLite ledger, the sandbox CA's signer, PBKDF2 passwords.
+struct LiveStore {
+  /// Where the virtual clock starts when the ledger holds no later time.
+  enum Start {
+    /// A fixed moment, so that a scenario on a fresh data directory replays identically.
+    case fixed(Date)
+    /// The wall clock (the interactive storefront).
+    case now
+  }
+
+  /// The start of virtual time for headless runs: 2026-01-01T00:00:00Z.
+  static let scenarioEpoch = Date(timeIntervalSince1970: 1_767_225_600)
+  static let defaultBundleID = "com.example.storefront"
+
+  let queue: PaymentQueue
+  let ledger: SQLiteLedgerStore
+  let authority: SandboxCertificateAuthority
+  let warnings: [String]
+
+  /// What went wrong opening the store, with a message that names the file and says what to do.
+  struct OpenError: Error, CustomStringConvertible {
+    var description: String
+    var exitCode: Int32
+  }
+
+  static func open(
+    catalog: Catalog, global: GlobalOptions, environment: [String: String], start: Start,
+    signingEnvironment: String = "Sandbox", regenerateCA: Bool = false
+  ) throws(OpenError) -> LiveStore {
+    let directory = URL(fileURLWithPath: global.dataDirectory(environment: environment), isDirectory: true)
+    let ledger: SQLiteLedgerStore
+    do {
+      ledger = try SQLiteLedgerStore(directory: directory)
+    } catch {
+      throw OpenError(description: "Error: \(error)", exitCode: exitCode(for: error))
+    }
+    let authority: SandboxCertificateAuthority
+    do {
+      authority = try SandboxCertificateAuthority.open(
+        in: directory.appendingPathComponent("ca", isDirectory: true),
+        validFrom: SandboxCertificateAuthority.defaultValidFrom(now: Date()), regenerate: regenerateCA)
+    } catch {
+      throw OpenError(description: "Error: \(error)", exitCode: ExitCode.cannotCreate)
+    }
+    let signer: any TransactionSigner
+    if signingEnvironment == "Xcode" {
+      do {
+        signer = try XcodeSigner(validFrom: SandboxCertificateAuthority.defaultValidFrom(now: Date()))
+      } catch {
+        throw OpenError(description: "Error: could not create the Xcode signing certificate: \(error)", exitCode: ExitCode.software)
+      }
+    } else {
+      signer = authority.signer()
+    }
+    let bundleID = global.bundleID ?? defaultBundleID
+    let startDate: Date =
+      switch start {
+      case .fixed(let date): date
+      case .now: Date()
+      }
+    let storeEnvironment = StoreEnvironment(
+      ledger: ledger,
+      signTransaction: { transaction, date in
+        let storefrontID = Storefront.lookup(transaction.storefront).map { String($0.id) } ?? "143441"
+        return try SignedPayloads.signedTransaction(
+          transaction, bundleID: bundleID, signedDate: date, storefrontID: storefrontID, signer: signer)
+      },
+      signRenewalInfo: { info, date in try SignedPayloads.signedRenewalInfo(info, signedDate: date, signer: signer) },
+      passwordHasher: PBKDF2PasswordHasher(), start: startDate, seed: global.seed ?? 0)
+    let queue: PaymentQueue
+    do {
+      queue = try PaymentQueue(catalog: catalog, environment: storeEnvironment)
+    } catch {
+      throw OpenError(description: "Error: \(error)", exitCode: exitCode(for: error))
+    }
+    if let storefront = global.storefront { queue.updateControls { $0.storefront = storefront } }
+    if let locale = global.locale { queue.updateControls { $0.locale = locale } }
+    return LiveStore(queue: queue, ledger: ledger, authority: authority, warnings: ledger.warnings)
+  }
+
+  static func exitCode(for error: LedgerError) -> Int32 {
+    switch error {
+    case .corrupt, .newerSchema: ExitCode.dataError
+    case .busy: ExitCode.temporaryFailure
+    case .cannotOpen, .readOnly: ExitCode.cannotCreate
+    case .writeFailed: ExitCode.ioError
+    }
+  }
+}
