@@ -7,9 +7,9 @@ enum CommandRegistry {
     CatalogCheckCommand.descriptor,
     CatalogShowCommand.descriptor,
     RunCommand.descriptor,
-    planned(["transactions"], "[--json]", "Show the ledger of the current account."),
-    planned(["verify"], "[--root CERT] FILE|-", "Verify signed transactions (JWS) and print their payloads."),
-    planned(["certificate"], "[--out PATH]", "Export the sandbox root certificate (PEM)."),
+    TransactionsCommand.descriptor,
+    VerifyCommand.descriptor,
+    CertificateCommand.descriptor,
   ]
 
   /// Command groups that only hold subcommands (`catalog`).

@@ -64,7 +64,9 @@ public enum StorefrontCLI {
       } catch {
         return Invocation(arguments: firstPass, operands: operands, environment: environment, io: io).usageError(error.message, for: command)
       }
-      let invocation = Invocation(arguments: parsed, operands: operands, environment: environment, io: io)
+      // The first pass could not know which options take values, so operands come from this pass.
+      let invocation = Invocation(
+        arguments: parsed, operands: Array(parsed.positionals.dropFirst(command.path.count)), environment: environment, io: io)
       return run(invocation)
     }
   }

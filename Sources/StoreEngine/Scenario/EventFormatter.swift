@@ -59,6 +59,17 @@ public struct EventFormatter: Sendable {
     }
   }
 
+  /// One transaction as a JSON object line (the `transactionUpdated` fields).
+  public static func json(of transaction: PaymentTransaction) -> String {
+    var object = self.transaction(transaction)
+    object["finished"] = transaction.isFinished
+    if transaction.price != 0 || transaction.state == .purchased {
+      object["price"] = transaction.price.description
+      object["currency"] = transaction.currency
+    }
+    return encode(object)
+  }
+
   static func transaction(_ transaction: PaymentTransaction) -> [String: Any] {
     var object: [String: Any] = [
       "transactionId": transaction.id.description,
@@ -113,7 +124,8 @@ public struct EventFormatter: Sendable {
     }
   }
 
-  static func timestamp(_ date: Date) -> String {
+  /// ISO 8601 UTC, seconds precision.
+  public static func timestamp(_ date: Date) -> String {
     date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: false))
   }
 

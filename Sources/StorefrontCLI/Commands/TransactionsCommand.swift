@@ -1,0 +1,78 @@
+import Foundation
+import SQLiteLedger
+import StoreEngine
+
+/// `storefront transactions [--json] [--account NAME]`: the ledger, newest last.
+enum TransactionsCommand {
+  static let descriptor = CommandDescriptor(
+    path: ["transactions"],
+    arguments: "[--json] [--account <name>] [--all]",
+    summary: "Show the ledger of the current account.",
+    discussion: """
+      Lists the transactions recorded in the data directory's ledger for --account (default: the \
+      account signed in last), oldest first. --all lists every account's. Nothing is changed.
+      """,
+    options: [
+      OptionSpec("--json", help: "Print one JSON object per transaction."),
+      OptionSpec("--all", help: "List the transactions of every account."),
+    ],
+    run: run)
+
+  static func run(_ invocation: Invocation) -> Int32 {
+    if let extra = invocation.operands.first {
+      return invocation.usageError("Unexpected argument '\(extra)': transactions takes no operands.", for: descriptor)
+    }
+    let directory = invocation.global.dataDirectory(environment: invocation.environment)
+    let file = URL(fileURLWithPath: directory).appendingPathComponent(SQLiteLedgerStore.fileName)
+    guard FileManager.default.fileExists(atPath: file.path) else {
+      invocation.io.errorLine("No ledger at '\(file.path)' yet: nothing has been bought with this data directory. Run `storefront` or `storefront run SCRIPT` first, or pass --data-dir.")
+      return ExitCode.noInput
+    }
+    let snapshot: LedgerSnapshot
+    do {
+      let ledger = try SQLiteLedgerStore(fileURL: file, options: .init(readOnly: true))
+      snapshot = try ledger.load()
+    } catch {
+      invocation.io.errorLine("Error: \(error)")
+      return LiveStore.exitCode(for: error)
+    }
+    let current = snapshot.values["account"].flatMap { $0.isEmpty ? nil : $0 }
+    let account = invocation.global.account ?? current
+    let all = invocation.arguments.flag("--all")
+    let list = snapshot.transactions.filter { all || $0.account == account }
+    if invocation.arguments.flag("--json") {
+      for transaction in list {
+        invocation.io.line(EventFormatter.json(of: transaction))
+      }
+      return ExitCode.success
+    }
+    let title = all ? "All accounts" : "Account: \(account ?? "none signed in")"
+    invocation.io.line("\(title) — \(list.count) transaction\(list.count == 1 ? "" : "s") in \(file.path)")
+    guard !list.isEmpty else { return ExitCode.success }
+    let header = ["ID", "ORIGINAL", "PRODUCT", "STATE", "QTY", "PURCHASED", "EXPIRES", "FINISHED"]
+    var rows = [header]
+    for t in list {
+      var state = t.state.name
+      if t.revocationDate != nil { state += " (refunded)" }
+      if let error = t.error { state += " \(error.name)" }
+      rows.append([
+        t.id.description, t.originalID.description, t.productID.rawValue, state, String(t.quantity),
+        EventFormatter.timestamp(t.purchaseDate), t.expiresDate.map(EventFormatter.timestamp) ?? "-",
+        t.isFinished ? "yes" : "no",
+      ])
+    }
+    let widths = header.indices.map { column in rows.map { $0[column].displayWidth }.max() ?? 0 }
+    for row in rows {
+      invocation.io.line(zip(row, widths).map { $0.padded(toWidth: $1) }.joined(separator: "  ").trimmingTrailingSpaces)
+    }
+    return ExitCode.success
+  }
+}
+
+extension String {
+  fileprivate var trimmingTrailingSpaces: String {
+    var text = self
+    while text.last == " " { text.removeLast() }
+    return text
+  }
+}

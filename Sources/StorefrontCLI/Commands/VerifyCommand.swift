@@ -1,0 +1,111 @@
+import Foundation
+import SandboxSigning
+import StoreEngine
+
+/// `storefront verify [--root CERT] FILE|-`: checks signed transactions as a backend would.
+enum VerifyCommand {
+  static let descriptor = CommandDescriptor(
+    path: ["verify"],
+    arguments: "[--root <cert>] [--bundle-id <id>] [--environment Sandbox|Xcode] FILE|-",
+    summary: "Verify signed transactions (JWS) and print their payloads.",
+    discussion: """
+      Reads one JWS per line (or the JSON lines of `storefront run --json`, taking each \
+      signedTransaction and signedRenewalInfo). Checks the ES256 signature, the chain to the root \
+      (default: this data directory's sandbox root), Apple's two certificate OIDs, validity at \
+      signedDate, the bundle id (--bundle-id, default \(LiveStore.defaultBundleID)) and the \
+      environment. Prints each decoded payload as JSON; stops at the first failure with exit 1, \
+      naming the line and the reason.
+      """,
+    options: [
+      OptionSpec("--root", value: "cert", help: "Trusted root certificate, PEM or DER (default: the data directory's)."),
+      OptionSpec("--environment", value: "name", help: "Expected environment: Sandbox (default) or Xcode."),
+    ],
+    run: run)
+
+  static func run(_ invocation: Invocation) -> Int32 {
+    guard let path = invocation.operands.first else {
+      return invocation.usageError("Missing FILE: give a file of JWS lines, or - to read standard input.", for: descriptor)
+    }
+    guard invocation.operands.count == 1 else {
+      return invocation.usageError("Unexpected argument '\(invocation.operands[1])': verify takes one FILE.", for: descriptor)
+    }
+    let environment = invocation.arguments.value("--environment") ?? "Sandbox"
+    let text: String
+    switch ScriptSource.read(path) {
+    case .success(let value): text = value
+    case .failure(let problem):
+      invocation.io.errorLine(problem.message)
+      return ExitCode.noInput
+    }
+    let root: Certificate
+    do {
+      root = try loadRoot(invocation)
+    } catch let error as RootError {
+      invocation.io.errorLine("Error: \(error.message)")
+      return error.exitCode
+    } catch {
+      invocation.io.errorLine("Error: \(error)")
+      return ExitCode.noInput
+    }
+    let (lines, numbers) = jwsLines(in: text)
+    let verifier = JWSVerifier(
+      trustedRoots: [root], bundleID: invocation.global.bundleID ?? LiveStore.defaultBundleID,
+      environment: environment, now: { Date() })
+    let result = VerifyTool.run(lines: lines, verifier: verifier)
+    for line in result.outputLines { invocation.io.line(line) }
+    let name = path == "-" ? "<stdin>" : path
+    if let failure = result.failure {
+      let line = failure.line - 1 < numbers.count ? numbers[failure.line - 1] : failure.line
+      invocation.io.errorLine("\(name):\(line): rejected (\(failure.reason.name)): \(failure.reason)")
+      return ExitCode.failure
+    }
+    if result.outputLines.isEmpty {
+      invocation.io.errorLine("\(name): no signed data found; expected one JWS per line.")
+      return ExitCode.dataError
+    }
+    invocation.io.errorLine("\(name): \(result.outputLines.count) signature\(result.outputLines.count == 1 ? "" : "s") verified.")
+    return ExitCode.success
+  }
+
+  struct RootError: Error {
+    var message: String
+    var exitCode: Int32
+  }
+
+  private static func loadRoot(_ invocation: Invocation) throws -> Certificate {
+    if let path = invocation.arguments.value("--root") {
+      guard let data = FileManager.default.contents(atPath: path) else {
+        throw RootError(message: "Cannot read the root certificate '\(path)'. Export one with `storefront certificate --out \(path)`.", exitCode: ExitCode.noInput)
+      }
+      return try VerifyTool.loadRoot(data, name: path)
+    }
+    let directory = URL(fileURLWithPath: invocation.global.dataDirectory(environment: invocation.environment))
+    guard let authority = try SandboxCertificateAuthority.existing(in: directory.appendingPathComponent("ca")) else {
+      throw RootError(message: "No sandbox CA in '\(directory.path)' yet, so there is no default root. Pass --root CERT, or --data-dir of the storefront that signed the data.", exitCode: ExitCode.noInput)
+    }
+    return authority.root
+  }
+
+  /// The JWS to check and the input line each came from: plain JWS lines, or the signed fields of
+  /// `run --json` event lines.
+  static func jwsLines(in text: String) -> ([String], [Int]) {
+    var lines: [String] = []
+    var numbers: [Int] = []
+    for (index, raw) in VerifyTool.lines(of: text).enumerated() {
+      let line = raw.trimmingCharacters(in: .whitespaces)
+      if line.isEmpty { continue }
+      if line.hasPrefix("{"), let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] {
+        for key in ["signedTransaction", "signedRenewalInfo"] {
+          if let jws = object[key] as? String {
+            lines.append(jws)
+            numbers.append(index + 1)
+          }
+        }
+        continue
+      }
+      lines.append(line)
+      numbers.append(index + 1)
+    }
+    return (lines, numbers)
+  }
+}
