@@ -45,7 +45,7 @@ public final class SQLiteLedgerStore: LedgerStore {
   public private(set) var warnings: [String] = []
 
   let connection: SQLiteConnection
-  private let options: Options
+  let options: Options
   let coder = LedgerJSONCoder()
   private var statements: Statements?
 
@@ -292,6 +292,8 @@ public final class SQLiteLedgerStore: LedgerStore {
   private var closedError: LedgerError {
     .cannotOpen(path: path, reason: "the store was closed; open it again")
   }
+
+  func preparedStatements() throws(LedgerError) -> Statements { try openStatements() }
 
   private func openStatements() throws(LedgerError) -> Statements {
     guard let statements, connection.isOpen else { throw closedError }

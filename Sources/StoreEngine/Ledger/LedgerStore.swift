@@ -9,6 +9,14 @@ public protocol LedgerStore: AnyObject {
   func load() throws(LedgerError) -> LedgerSnapshot
   /// Applies `changes` as one atomic unit.
   func commit(_ changes: [LedgerChange]) throws(LedgerError)
+  /// Reserves `count` consecutive transaction ids, starting at `floor` or later, that no other user
+  /// of the same ledger (another process) will get; returns the first.
+  func reserveTransactionIDs(count: UInt64, atLeast floor: UInt64) throws(LedgerError) -> UInt64
+}
+
+/// The key under which ledgers keep the next free transaction id.
+public enum LedgerIDKey {
+  public static let next = "next-transaction-id"
 }
 
 /// One change to the ledger. Upserts are keyed by id, so replaying a change is harmless.
@@ -102,6 +110,14 @@ public final class InMemoryLedgerStore: LedgerStore {
       case .putValue(let key, let value): snapshot.values[key] = value
       }
     }
+  }
+
+  public func reserveTransactionIDs(count: UInt64, atLeast floor: UInt64) throws(LedgerError) -> UInt64 {
+    let stored = snapshot.values[LedgerIDKey.next].flatMap(UInt64.init) ?? 0
+    let largest = byID.keys.map(\.rawValue).max() ?? 0
+    let start = max(stored, largest + 1, floor)
+    snapshot.values[LedgerIDKey.next] = String(start + count)
+    return start
   }
 
   private func put(_ transaction: PaymentTransaction) {

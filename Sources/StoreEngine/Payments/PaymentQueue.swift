@@ -32,6 +32,7 @@ public final class PaymentQueue {
   var timers: [ScheduledAction.Entry] = []
   var nextTimerSequence = 0
   var nextID: UInt64
+  var reservedIDs: Range<UInt64> = 0..<0
   var nextRequestID = 1
   var rng: SplitMix64
   var subscriptionRecords: [PaymentTransaction.ID: SubscriptionRecord] = [:]
@@ -116,6 +117,7 @@ public final class PaymentQueue {
         nextLineItemID = max(nextLineItemID, item - 1_000_000_000)
       }
     }
+    reservedIDs = 0..<0
     prompt = nil
     waitingForPrompt = []
     timers = []
@@ -211,10 +213,24 @@ public final class PaymentQueue {
     return error
   }
 
-  func makeTransactionID() -> PaymentTransaction.ID {
-    defer { nextID += 1 }
-    return PaymentTransaction.ID(nextID)
+  /// The next transaction id, from a block reserved in the ledger so that several processes on one
+  /// data directory never collide. Blocks are consecutive, so one process's ids stay predictable.
+  func makeTransactionID() throws(EngineError) -> PaymentTransaction.ID {
+    if reservedIDs.isEmpty {
+      do {
+        let start = try environment.ledger.reserveTransactionIDs(count: Self.idBlock, atLeast: nextID)
+        reservedIDs = start..<(start + Self.idBlock)
+      } catch {
+        throw .ledger(error)
+      }
+    }
+    let id = reservedIDs.lowerBound
+    reservedIDs = (id + 1)..<reservedIDs.upperBound
+    nextID = id + 1
+    return PaymentTransaction.ID(id)
   }
+
+  static let idBlock: UInt64 = 64
 
   /// Draws from the seeded generator: true with probability `chance`.
   func roll(_ chance: Double) -> Bool {
