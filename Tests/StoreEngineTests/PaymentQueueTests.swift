@@ -299,3 +299,42 @@ final class OrderObserver: PaymentTransactionObserver {
   init(name: String, log: OrderLog) { self.name = name; self.log = log }
   func updatedTransactions(_ transactions: [PaymentTransaction]) { log.entries.append(name) }
 }
+
+final class PaymentQueueControlTests: XCTestCase {
+  typealias F = FixtureCatalog
+
+  final class Refusing: PaymentTransactionObserver {
+    func shouldAddStorePayment(for product: Product.ID) -> Bool { false }
+  }
+
+  func testStorePaymentAsksObserversAndRespectsNo() throws {
+    let store = try TestStore()
+    XCTAssertNotNil(try store.queue.startStorePayment(F.removeAds))
+    let refusing = Refusing()
+    store.queue.add(refusing)
+    XCTAssertNil(try store.queue.startStorePayment(F.coins))
+    XCTAssertEqual(store.queue.history().count, 1)
+  }
+
+  func testSimulatedVerificationFailureBreaksTheSignature() throws {
+    let store = try TestStore()
+    store.queue.updateControls { $0.failures[.verification] = SimulatedFailure(error: .unknown) }
+    let signed = try XCTUnwrap(store.buy(F.removeAds).signedTransaction)
+    XCTAssertNotEqual(signed, "signed.1000000001.purchased")
+    XCTAssertTrue(signed.hasSuffix(Data(repeating: 0, count: 64).base64URLEncoded))
+  }
+
+  func testOfferCodeRedeemFailureAppliesToCodeOffersOnly() throws {
+    let code = SubscriptionOffer(kind: .code, id: "CODE1", paymentMode: .freeTrial, period: SubscriptionPeriod(value: 1, unit: .month))
+    var catalog = F.make()
+    var products = catalog.products
+    if let index = products.firstIndex(where: { $0.id == F.yearly }) { products[index].subscription?.codeOffers = [code] }
+    catalog = Catalog(products: products, subscriptionGroups: catalog.subscriptionGroups)
+    let store = try TestStore(catalog: catalog)
+    store.queue.updateControls { $0.failures[.offerCodeRedeem] = SimulatedFailure(error: .paymentInvalid) }
+    let id = try store.queue.add(Payment(productID: F.yearly, offerID: "CODE1"))
+    XCTAssertEqual(store.queue.transaction(id)?.error, .paymentInvalid)
+    let plain = try store.queue.add(Payment(productID: F.yearly))
+    XCTAssertEqual(store.queue.transaction(plain)?.state, .purchased)
+  }
+}

@@ -40,6 +40,7 @@ public enum EngineError: Error, Sendable, Equatable, CustomStringConvertible {
   case notSignedIn
   case cannotRefund(PaymentTransaction.ID, reason: String)
   case notSubscription(PaymentTransaction.ID)
+  case passwordHashing(account: String, reason: String)
   case ledger(LedgerError)
   case signing(transaction: PaymentTransaction.ID, reason: String)
 
@@ -57,6 +58,7 @@ public enum EngineError: Error, Sendable, Equatable, CustomStringConvertible {
     case .notSignedIn: "No sandbox account is signed in. Sign in with `account NAME`."
     case .cannotRefund(let id, let reason): "Transaction \(id) cannot be refunded: \(reason)."
     case .notSubscription(let id): "Transaction \(id) is not an auto-renewable subscription."
+    case .passwordHashing(let account, let reason): "Could not store the password of '\(account)': \(reason)."
     case .ledger(let error): error.description
     case .signing(let id, let reason): "Could not sign transaction \(id): \(reason)."
     }
@@ -75,6 +77,7 @@ public enum EngineError: Error, Sendable, Equatable, CustomStringConvertible {
     case .notSignedIn: "notSignedIn"
     case .cannotRefund: "cannotRefund"
     case .notSubscription: "notSubscription"
+    case .passwordHashing: "passwordHashing"
     case .ledger: "ledger"
     case .signing: "signing"
     }

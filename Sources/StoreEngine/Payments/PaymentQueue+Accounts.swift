@@ -17,7 +17,7 @@ extension PaymentQueue {
         do {
           account.passwordHash = try environment.passwordHasher.hash(password: password)
         } catch {
-          throw misuse(.signing(transaction: PaymentTransaction.ID(0), reason: "password hashing failed: \(error)"))
+          throw misuse(.passwordHashing(account: name, reason: String(describing: error)))
         }
       }
       changes.append(.putAccount(account))

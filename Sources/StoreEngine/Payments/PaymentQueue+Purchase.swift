@@ -100,6 +100,13 @@ extension PaymentQueue {
       try fail(id, with: failure.error)
       return
     }
+    if let offerID = transaction.offerID, let failure = controls.failures[.offerCodeRedeem],
+      catalog.product(transaction.productID)?.subscription?.codeOffers.contains(where: { $0.id == offerID }) == true,
+      roll(failure.chance)
+    {
+      try fail(id, with: failure.error)
+      return
+    }
     if controls.interruptedPurchases {
       transaction.state = .failed
       transaction.error = .unknown

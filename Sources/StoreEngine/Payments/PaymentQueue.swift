@@ -143,6 +143,10 @@ public final class PaymentQueue {
       if transaction.signedTransaction == nil, transaction.state == .purchased || transaction.state == .restored {
         transaction.signedTransaction = try sign(transaction)
         transaction.signedRenewalInfo = try signRenewal(for: transaction)
+        if let failure = controls.failures[.verification], roll(failure.chance) {
+          // StoreKit 2's `.unverified`: the JWS is there but its signature does not check out.
+          transaction.signedTransaction = transaction.signedTransaction.map(Self.breakingSignature)
+        }
       }
       signed.append(transaction)
     }
@@ -190,9 +194,22 @@ public final class PaymentQueue {
     }
   }
 
+  /// The JWS with its signature replaced by zeros: still well formed, never verifiable.
+  static func breakingSignature(_ jws: String) -> String {
+    var parts = jws.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+    guard parts.count == 3 else { return jws }
+    parts[2] = Data(repeating: 0, count: 64).base64URLEncoded
+    return parts.joined(separator: ".")
+  }
+
   /// Tells observers, then the bus, about each event in order.
+  /// Observers in the order they were added.
+  var orderedObservers: [any PaymentTransactionObserver] {
+    observers.values.sorted { $0.order < $1.order }.map(\.observer)
+  }
+
   func emit(_ events: [StoreEvent]) {
-    let ordered = observers.values.sorted { $0.order < $1.order }.map(\.observer)
+    let ordered = orderedObservers
     for event in events {
       for observer in ordered {
         switch event {
