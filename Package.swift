@@ -32,7 +32,9 @@ let package = Package(
     .target(name: "StorefrontTestSupport", dependencies: ["StoreEngine"]),
 
     .testTarget(name: "StoreEngineTests", dependencies: ["StoreEngine", "StorefrontTestSupport"]),
-    .testTarget(name: "StoreTUITests", dependencies: ["StoreTUI", "StorefrontTestSupport"]),
+    .testTarget(
+      name: "StoreTUITests", dependencies: ["StoreTUI", "StorefrontTestSupport"], exclude: ["__Snapshots__"]
+    ),
     .testTarget(name: "NcursesTerminalTests", dependencies: ["NcursesTerminal", "CNcursesw"]),
     .testTarget(name: "SQLiteLedgerTests", dependencies: ["SQLiteLedger", "StorefrontTestSupport"]),
     .testTarget(name: "SandboxSigningTests", dependencies: ["SandboxSigning", "StorefrontTestSupport"]),

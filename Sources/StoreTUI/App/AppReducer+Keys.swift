@@ -45,6 +45,9 @@ extension AppReducer {
     select(state.scroll(of: pane).selection + delta, in: pane, &state)
   }
 
+  /// Cells ← and → scroll the Log pane by.
+  static let logStep = 20
+
   static func pageStep(_ pane: Pane, _ state: AppState) -> Int {
     ScrollViewport(visibleRows: AppLayout(size: state.size).visibleRows(pane)).pageStep
   }
@@ -84,6 +87,11 @@ extension AppReducer {
       }
       return changeSetting(at: state.scroll(of: .settings).selection, step: step, &state)
     case .log:
+      switch key {
+      case .right, .char("l"): state.logColumn = min(state.logColumn + logStep, 10 * logStep)
+      case .left, .char("h"): state.logColumn = max(0, state.logColumn - logStep)
+      default: break
+      }
       return []
     }
   }

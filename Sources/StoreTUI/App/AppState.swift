@@ -44,6 +44,8 @@ public struct AppState: Equatable {
   public var log: LogBuffer
   /// The Log pane sticks to the newest line until the user scrolls up.
   public var logFollowsTail = true
+  /// Cells the Log pane is scrolled to the right (its lines are long).
+  public var logColumn = 0
 
   /// The initial state for `catalog` and what the engine knows about the account.
   public init(

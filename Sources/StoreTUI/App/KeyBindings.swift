@@ -43,13 +43,16 @@ public enum KeyBindings {
       Entry(keys: "Enter  Space  →", action: "toggle or next value"),
       Entry(keys: "←", action: "previous value"),
     ]),
+    ("Log", [
+      Entry(keys: "←  →", action: "scroll long lines left / right"),
+    ]),
     ("Sheets", [
       Entry(keys: "Enter  y", action: "confirm (Buy, Sign In, OK)"),
       Entry(keys: "Esc  n", action: "cancel (n types a letter in text fields)"),
       Entry(keys: "Tab", action: "next field"),
     ]),
     ("Mouse", [
-      Entry(keys: "click", action: "[ Buy ], [ Restore Purchases ], tabs, sheet buttons, rows"),
+      Entry(keys: "click", action: "Buy and Restore buttons, tabs, sheet buttons, rows"),
       Entry(keys: "wheel", action: "scroll"),
     ]),
   ]
@@ -60,7 +63,7 @@ public enum KeyBindings {
     case .store: "↑↓ move  Enter buy  r restore  Tab pane  + ] clock  ? help  q quit"
     case .transactions: "f finish  a/d approve/decline  R resolve  x refund  v view  e export  ? help"
     case .settings: "↑↓ move  Enter/←→ change  Tab pane  ? help  q quit"
-    case .log: "↑↓ PgUp/PgDn scroll  End follow  Tab pane  ? help  q quit"
+    case .log: "↑↓ PgUp/PgDn scroll  ←→ pan  End follow  Tab pane  ? help  q quit"
     }
   }
 

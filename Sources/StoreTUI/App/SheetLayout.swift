@@ -30,6 +30,8 @@ public struct SheetLayout: Equatable {
   /// For scrolling sheets: total lines, and how many fit.
   public let totalLines: Int
   public let visibleLines: Int
+  /// For scrolling sheets: the index of the first line shown.
+  public let firstLine: Int
 
   public init(sheet: Sheet, size: Size) {
     let content = Self.content(sheet)
@@ -53,8 +55,10 @@ public struct SheetLayout: Equatable {
     visibleLines = shown
     if let first = content.scrollsFrom {
       let start = min(max(0, first), max(0, lines.count - shown))
+      firstLine = start
       lines = Array(lines.dropFirst(start).prefix(shown))
     } else {
+      firstLine = 0
       lines = Array(lines.prefix(shown))
     }
     self.box = box
