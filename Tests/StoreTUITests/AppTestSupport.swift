@@ -111,5 +111,11 @@ func send(_ state: inout AppState, _ actions: AppAction...) -> [AppCommand] {
   actions.flatMap { reduce(into: &state, action: $0) }
 }
 
+/// Reduces an array of actions, returning every command in order.
+@discardableResult
+func send(_ state: inout AppState, _ actions: [AppAction]) -> [AppCommand] {
+  actions.flatMap { reduce(into: &state, action: $0) }
+}
+
 /// Key actions for each character of `text`.
 func typing(_ text: String) -> [AppAction] { text.map { .key(.char($0)) } }
