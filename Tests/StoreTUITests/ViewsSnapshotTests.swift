@@ -23,13 +23,12 @@ import Testing
   }
 
   @Test func storeInKorean() throws {
-    let (_, runtime) = try storeWithPurchases(catalog: wideCatalog())
-    runtime.send(.engine(.controlsChanged({
-      var controls = runtime.state.controls
-      controls.locale = "ko_KR"
-      controls.storefront = "KOR"
-      return controls
-    }())))
+    let (store, runtime) = try storeWithPurchases(catalog: wideCatalog())
+    store.queue.updateControls {
+      $0.locale = "ko_KR"
+      $0.storefront = "KOR"
+    }
+    #expect(runtime.state.controls.locale == "ko_KR")
     assertAppSnapshot(runtime.render(), named: "store-ko")
   }
 
