@@ -1,0 +1,136 @@
+import Foundation
+import StoreEngine
+
+extension AppReducer {
+  private static let formatter = EventFormatter(json: false)
+
+  /// An engine event: the log gets its line, the affected rows (only those) are re-derived, and
+  /// sheets, the busy indicator and notices follow.
+  static func engine(_ event: StoreEvent, _ state: inout AppState) -> [AppCommand] {
+    appendLog(formatter.lines(for: event, at: state.clock), &state)
+    var affected: [Product.ID] = []
+    switch event {
+    case .transactionsUpdated(let list):
+      for transaction in list {
+        let previous = state.transaction(transaction.id)
+        guard state.upsert(transaction) else { continue }
+        affected.append(transaction.productID)
+        if transaction.state == .purchasing && !transaction.isFinished {
+          state.inFlight.insert(transaction.id)
+        } else {
+          state.inFlight.remove(transaction.id)
+        }
+        if previous?.state != transaction.state || previous?.purchaseDate != transaction.purchaseDate {
+          announce(transaction, &state)
+        }
+      }
+    case .transactionsRemoved(let list):
+      for transaction in list where state.upsert(transaction) {
+        affected.append(transaction.productID)
+        state.inFlight.remove(transaction.id)
+      }
+      if let last = list.last, list.count == 1 {
+        state.notice = Notice("Finished transaction \(last.id) (\(state.displayName(of: last.productID))).")
+      } else if !list.isEmpty {
+        state.notice = Notice("Finished \(list.count) transactions.")
+      }
+    case .transactionRevoked(let transaction):
+      if state.upsert(transaction) {
+        affected.append(transaction.productID)
+        state.notice = Notice(
+          "Refunded \(state.displayName(of: transaction.productID)) (transaction \(transaction.id)).", kind: .success)
+      }
+    case .restoreFinished(let count):
+      state.isRestoring = false
+      state.notice = Notice(
+        count == 0 ? "Restore finished: nothing to restore." : "Restore finished: \(count) restored.", kind: .success)
+    case .restoreFailed(let error):
+      state.isRestoring = false
+      state.notice = Notice("Restore failed: \(describe(error)).", kind: .error)
+    case .promptPresented(let prompt):
+      state.sheet = sheet(for: prompt, state)
+    case .promptDismissed:
+      if state.sheet?.isEnginePrompt == true { state.sheet = nil }
+    case .accountChanged(let name):
+      state.account = name
+      state.notice = Notice(name.map { "Signed in as '\($0)'." } ?? "Signed out.")
+    case .controlsChanged(let controls):
+      state.controls = controls
+    case .subscriptionStatusChanged(let product, _, let status, let reason):
+      affected.append(product)
+      state.notice = Notice("\(state.displayName(of: product)): \(status.rawValue) (\(reason)).")
+    case .clockAdvanced(let date):
+      state.clock = max(state.clock, date)
+      affected = state.statuses.compactMap { id, status in
+        status.deadline.map { $0 <= state.clock ? id : nil } ?? nil
+      }
+    case .misuse(let error):
+      if case .signIn(var form) = state.sheet, case .wrongPassword = error {
+        form.error = error.description
+        state.sheet = .signIn(form)
+      }
+      state.notice = Notice(error.description, kind: .error)
+    case .productsRequestFailed(_, let error):
+      state.notice = Notice("Products request failed: \(describe(error)).", kind: .error)
+    case .productsResponse, .shouldAddStorePayment:
+      break
+    }
+    state.lastRefreshedRows = state.refresh(affected)
+    return []
+  }
+
+  /// `paymentCancelled (SKError 2)`: the name and the code an app would log.
+  static func describe(_ error: StoreKitError) -> String {
+    let domain = error.domain == StoreKitError.skErrorDomain ? "SKError" : error.domain
+    return "\(error.name) (\(domain) \(error.code))"
+  }
+
+  private static func announce(_ transaction: PaymentTransaction, _ state: inout AppState) {
+    let name = state.displayName(of: transaction.productID)
+    switch transaction.state {
+    case .purchasing, .restored:
+      break
+    case .purchased:
+      if transaction.reason == .renewal {
+        let until = transaction.expiresDate.map { " until \(DateText.short($0))" } ?? ""
+        state.notice = Notice("Renewed \(name)\(until).", kind: .success)
+      } else {
+        state.notice = Notice("Purchased \(name) (transaction \(transaction.id)).", kind: .success)
+      }
+    case .failed:
+      let error = transaction.error.map(describe) ?? "unknown error"
+      if transaction.needsResolution {
+        state.notice = Notice("Purchase of \(name) was interrupted: \(error). Resolve it in Transactions (R).", kind: .error)
+      } else {
+        state.notice = Notice("Purchase of \(name) failed: \(error).", kind: .error)
+      }
+    case .deferred:
+      state.notice = Notice("\(name) is waiting for Ask to Buy approval.")
+      if state.sheet == nil { state.sheet = .askToBuy(productName: name) }
+    }
+  }
+
+  private static func sheet(for prompt: PurchasePrompt, _ state: AppState) -> Sheet {
+    switch prompt {
+    case .confirm(let id, let product, let quantity, let owned):
+      let price = (state.product(product)?.price ?? 0) * Decimal(quantity)
+      return .purchase(PurchaseSheet(
+        transaction: id, product: product, productName: state.displayName(of: product), quantity: quantity,
+        price: state.price(price), alreadyOwned: owned))
+    case .signIn(let purpose):
+      return .signIn(SignInSheet(purpose: purpose, account: state.account ?? state.knownAccounts.first ?? ""))
+    }
+  }
+
+  private static func appendLog(_ lines: [String], _ state: inout AppState) {
+    guard !lines.isEmpty else { return }
+    state.log.append(lines)
+    if state.logFollowsTail {
+      select(state.log.count - 1, in: .log, &state)
+    } else {
+      // Older lines may have been dropped; keep the selection on a valid line.
+      select(state.scroll(of: .log).selection, in: .log, &state)
+      state.logFollowsTail = false
+    }
+  }
+}

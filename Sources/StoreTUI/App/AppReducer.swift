@@ -1,0 +1,130 @@
+import Foundation
+import StoreEngine
+
+/// Applies one action to the state and returns the work to do. Pure: no engine, no clock, no I/O.
+///
+/// ```swift
+/// var state = AppState(catalog: catalog, size: Size(width: 80, height: 24), snapshot: snapshot)
+/// let commands = reduce(into: &state, action: .key(.enter))   // [.buy("com.example.coins100")]
+/// ```
+public func reduce(into state: inout AppState, action: AppAction) -> [AppCommand] {
+  switch action {
+  case .key(let key):
+    return AppReducer.key(key, &state)
+  case .resized(let size):
+    state.size = size
+    AppReducer.clampAll(&state)
+    return []
+  case .tick(let date):
+    AppReducer.tick(date, &state)
+    return []
+  case .engine(let event):
+    return AppReducer.engine(event, &state)
+  case .accountLoaded(let snapshot):
+    state.load(snapshot)
+    AppReducer.clampAll(&state)
+    return []
+  case .subscriptionsRefreshed(let records):
+    let old = Dictionary(state.subscriptions.map { ($0.originalID, $0) }, uniquingKeysWith: { _, last in last })
+    var changed: Set<Product.ID> = []
+    for record in records where old[record.originalID] != record {
+      changed.insert(record.productID)
+      if let previous = old[record.originalID] { changed.insert(previous.productID) }
+    }
+    let kept = Set(records.map(\.originalID))
+    for record in state.subscriptions where !kept.contains(record.originalID) { changed.insert(record.productID) }
+    state.subscriptions = records
+    state.lastRefreshedRows = state.refresh(changed)
+    return []
+  case .commandSucceeded(let command, let message):
+    if case .signIn = command, case .signIn = state.sheet { state.sheet = nil }
+    if let message { state.notice = Notice(message, kind: .success) }
+    return []
+  case .commandFailed(let command, let message):
+    switch command {
+    case .signIn:
+      if case .signIn(var form) = state.sheet {
+        form.error = message
+        form.password = ""
+        form.field = .password
+        state.sheet = .signIn(form)
+      }
+    case .restore:
+      state.isRestoring = false
+    default:
+      break
+    }
+    state.notice = Notice(message, kind: .error)
+    return []
+  }
+}
+
+/// The reducer's parts, split by concern.
+enum AppReducer {
+  static func tick(_ date: Date, _ state: inout AppState) {
+    if state.isBusy { state.spinnerFrame &+= 1 }
+    guard var notice = state.notice else { return }
+    if let shown = notice.shownAt {
+      if date.timeIntervalSince(shown) >= Notice.duration { state.notice = nil }
+    } else {
+      notice.shownAt = date
+      state.notice = notice
+    }
+  }
+
+  /// How many rows a pane's list has.
+  static func count(_ pane: Pane, _ state: AppState) -> Int {
+    switch pane {
+    case .store: state.products.count
+    case .transactions: state.transactions.count
+    case .settings: SettingsItem.all.count
+    case .log: state.log.count
+    }
+  }
+
+  /// Moves a pane's selection to `target` (clamped) and scrolls it into view.
+  static func select(_ target: Int, in pane: Pane, _ state: inout AppState) {
+    let count = count(pane, state)
+    var scroll = state.scroll(of: pane)
+    scroll.selection = ScrollViewport.move(target, by: 0, count: count)
+    var viewport = ScrollViewport(firstRow: scroll.firstRow, visibleRows: AppLayout(size: state.size).visibleRows(pane))
+    viewport.reveal(scroll.selection, count: count)
+    scroll.firstRow = viewport.firstRow
+    state.scroll[pane] = scroll
+    if pane == .log { state.logFollowsTail = count == 0 || scroll.selection == count - 1 }
+  }
+
+  static func clampAll(_ state: inout AppState) {
+    for pane in Pane.allCases {
+      select(state.scroll(of: pane).selection, in: pane, &state)
+    }
+    if state.logFollowsTail { select(count(.log, state) - 1, in: .log, &state) }
+    switch state.sheet {
+    case .help(let first):
+      state.sheet = .help(firstRow: min(first, SheetLayout.scrollLimit(sheet: .help(firstRow: first), size: state.size)))
+    case .jws(var detail):
+      detail.firstRow = min(detail.firstRow, SheetLayout.scrollLimit(sheet: .jws(detail), size: state.size))
+      state.sheet = .jws(detail)
+    default:
+      break
+    }
+  }
+
+  /// The decoded lines of a signed transaction for the JWS sheet.
+  static func jwsLines(_ jws: String) -> [String] {
+    do {
+      let decoded = try CompactJWS(jws)
+      return ["Header"] + decoded.prettyHeaderJSON.components(separatedBy: "\n")
+        + ["", "Payload"] + decoded.prettyPayloadJSON.components(separatedBy: "\n")
+        + ["", "Signature: \(decoded.signature.count) bytes"]
+    } catch {
+      var lines = ["Not a compact JWS: \(error)", "", "Raw value:"]
+      var rest = Substring(jws)
+      while !rest.isEmpty {
+        lines.append(String(rest.prefix(64)))
+        rest = rest.dropFirst(64)
+      }
+      return lines
+    }
+  }
+}

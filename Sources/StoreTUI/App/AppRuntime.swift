@@ -1,0 +1,127 @@
+import Foundation
+import StoreEngine
+
+/// The one impure piece of the TUI: owns the engine and the state, runs the reducer's commands
+/// against the engine and feeds the engine's events back in as actions.
+///
+/// Main-thread confined (the main actor); no ncurses. Engine events reach it through the bus on
+/// the executor the caller picks: the real app passes `.queue(.main)`, tests pass `.immediate`.
+/// Actions that arrive while one is being handled (an engine event posted while a command runs)
+/// wait in an inbox and are handled in order after it, so the reducer never runs re-entrantly.
+///
+/// ```swift
+/// let runtime = AppRuntime(queue: queue, size: terminal.size, executor: .queue(.main))
+/// runtime.send(.key(.enter))          // opens the purchase sheet
+/// terminal.present(runtime.render())
+/// ```
+@MainActor
+public final class AppRuntime {
+  /// The engine.
+  public let queue: PaymentQueue
+  /// What is on screen.
+  public private(set) var state: AppState
+  /// Set by the `.quit` command; the run loop ends when it sees it.
+  public internal(set) var wantsQuit = false
+  /// Relative export paths resolve here.
+  public let exportDirectory: URL
+
+  private var inbox: [Inbound] = []
+  private var isHandling = false
+  private var subscription: Subscription?
+  private var lastTick: Date?
+  /// Real seconds not yet moved onto the virtual clock (it moves in whole seconds).
+  private var pendingSeconds: TimeInterval = 0
+
+  private enum Inbound {
+    case action(AppAction)
+    case event(StoreEvent)
+  }
+
+  /// - Parameters:
+  ///   - queue: the engine; the runtime subscribes to its bus.
+  ///   - size: the terminal size.
+  ///   - executor: where bus events are delivered; must run on the main thread.
+  ///   - storeName: the header's name.
+  ///   - exportDirectory: where relative JWS export paths go (default: the current directory).
+  ///   - logCapacity: observer log lines kept.
+  public init(
+    queue: PaymentQueue, size: Size, executor: EventBus.Executor = .immediate, storeName: String = "Storefront",
+    exportDirectory: URL? = nil, logCapacity: Int = 1000
+  ) {
+    self.queue = queue
+    self.exportDirectory = exportDirectory ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+    self.state = AppState(
+      catalog: queue.catalog, size: size, snapshot: AccountSnapshot(queue: queue), storeName: storeName,
+      logCapacity: logCapacity)
+    subscription = queue.bus.subscribe(StoreEvent.self, on: executor) { [weak self] event in
+      // Events are drawn on the main thread only; a bus executor that is not main is a wiring bug.
+      MainActor.assumeIsolated { self?.receive(event) }
+    }
+  }
+
+  /// Stops listening to the bus.
+  public func stop() {
+    subscription?.cancel()
+    subscription = nil
+  }
+
+  /// Handles an action: reduces it, runs the commands, then handles what they caused.
+  public func send(_ action: AppAction) {
+    enqueue(.action(action))
+  }
+
+  /// The current frame.
+  public func render() -> ScreenBuffer {
+    StoreTUI.render(state)
+  }
+
+  /// A real-time tick: the virtual clock moves by the real time elapsed since the last tick (in
+  /// whole seconds; the time rate already scales subscription periods inside the engine), then the
+  /// spinner and notices advance.
+  public func tick(now: Date) {
+    if let lastTick {
+      pendingSeconds += max(0, now.timeIntervalSince(lastTick))
+    }
+    lastTick = now
+    let whole = pendingSeconds.rounded(.down)
+    if whole >= 1 {
+      pendingSeconds -= whole
+      run(.advance(whole))
+    }
+    send(.tick(now))
+  }
+
+  private func receive(_ event: StoreEvent) {
+    enqueue(.event(event))
+  }
+
+  private func enqueue(_ item: Inbound) {
+    inbox.append(item)
+    guard !isHandling else { return }
+    isHandling = true
+    defer { isHandling = false }
+    while !inbox.isEmpty {
+      let next = inbox.removeFirst()
+      switch next {
+      case .action(let action):
+        for command in reduce(into: &state, action: action) { run(command) }
+      case .event(let event):
+        handle(event)
+      }
+    }
+  }
+
+  /// An engine event, plus what the reducer needs that the event does not carry.
+  private func handle(_ event: StoreEvent) {
+    if case .clockAdvanced = event {} else {
+      let records = queue.subscriptions()
+      if records != state.subscriptions { apply(.subscriptionsRefreshed(records)) }
+    }
+    apply(.engine(event))
+    if case .accountChanged = event { apply(.accountLoaded(AccountSnapshot(queue: queue))) }
+  }
+
+  private func apply(_ action: AppAction) {
+    for command in reduce(into: &state, action: action) { run(command) }
+  }
+}

@@ -1,0 +1,162 @@
+import Foundation
+import StoreEngine
+
+/// Everything the storefront shows, as one value: the reducer changes it, ``render(_:)`` draws it.
+///
+/// Product rows are kept as catalog products plus a status per product; names and prices are
+/// formatted only for the rows on screen, so a catalog of any size costs what its visible rows cost.
+public struct AppState: Equatable {
+  /// The terminal size.
+  public var size: Size
+  /// The name in the header.
+  public var storeName: String
+  public var focus: Pane = .store
+  /// Catalog products, in catalog order: the Store pane's rows.
+  public private(set) var products: [Product]
+  private var rowIndex: [Product.ID: Int]
+  /// Statuses of products that have one; absent means ``ProductStatus/none``.
+  public private(set) var statuses: [Product.ID: ProductStatus] = [:]
+  /// The Store rows (indices) the last engine event or snapshot re-derived, sorted.
+  public var lastRefreshedRows: [Int] = []
+
+  /// The signed-in sandbox account.
+  public var account: String?
+  public var knownAccounts: [String] = []
+  public var controls: SandboxControls
+  /// The engine's virtual clock.
+  public var clock: Date
+  /// The account's transactions, oldest first: the Transactions pane.
+  public private(set) var transactions: [PaymentTransaction] = []
+  private var transactionIndex: [PaymentTransaction.ID: Int] = [:]
+  public var subscriptions: [SubscriptionRecord] = []
+
+  /// Selection and scroll position of each pane's list.
+  public var scroll: [Pane: PaneScroll] = [:]
+  public var sheet: Sheet?
+  /// Purchases in flight (transactions `purchasing`).
+  public var inFlight: Set<PaymentTransaction.ID> = []
+  /// A restore was started and has not finished or failed.
+  public var isRestoring = false
+  /// Advances on every tick while busy.
+  public var spinnerFrame = 0
+  public var notice: Notice?
+  /// Every observer callback, as the seeds' `print` lines would show it.
+  public var log: LogBuffer
+  /// The Log pane sticks to the newest line until the user scrolls up.
+  public var logFollowsTail = true
+  /// Cells the Log pane is scrolled to the right (its lines are long).
+  public var logColumn = 0
+
+  /// The initial state for `catalog` and what the engine knows about the account.
+  public init(
+    catalog: Catalog, size: Size, snapshot: AccountSnapshot, storeName: String = "Storefront",
+    logCapacity: Int = 1000
+  ) {
+    self.size = size
+    self.storeName = storeName
+    self.products = catalog.products
+    var index: [Product.ID: Int] = [:]
+    for (offset, product) in catalog.products.enumerated() where index[product.id] == nil {
+      index[product.id] = offset
+    }
+    self.rowIndex = index
+    self.controls = snapshot.controls
+    self.clock = snapshot.clock
+    self.log = LogBuffer(capacity: logCapacity)
+    load(snapshot)
+  }
+
+  /// Whether a purchase or restore is in flight (the spinner shows).
+  public var isBusy: Bool { !inFlight.isEmpty || isRestoring }
+
+  /// The row index of `product` in the Store pane.
+  public func row(of product: Product.ID) -> Int? { rowIndex[product] }
+
+  public func product(_ id: Product.ID) -> Product? { rowIndex[id].map { products[$0] } }
+
+  /// The status of `product`.
+  public func status(of product: Product.ID) -> ProductStatus { statuses[product] ?? .none }
+
+  /// The localized name of `product` (its identifier when it is not in the catalog).
+  public func displayName(of product: Product.ID) -> String {
+    self.product(product)?.displayName(locale: controls.locale) ?? product.rawValue
+  }
+
+  /// A price in the storefront's currency and the state's locale.
+  public func price(_ amount: Decimal) -> String {
+    formatPrice(amount, currency: StorefrontChoices.currency(for: controls.storefront), locale: controls.locale)
+  }
+
+  public func scroll(of pane: Pane) -> PaneScroll { scroll[pane] ?? PaneScroll() }
+
+  public func transaction(_ id: PaymentTransaction.ID) -> PaymentTransaction? {
+    transactionIndex[id].map { transactions[$0] }
+  }
+
+  /// The selected transaction in the Transactions pane.
+  public var selectedTransaction: PaymentTransaction? {
+    let index = scroll(of: .transactions).selection
+    return transactions.indices.contains(index) ? transactions[index] : nil
+  }
+
+  /// The selected product in the Store pane.
+  public var selectedProduct: Product? {
+    let index = scroll(of: .store).selection
+    return products.indices.contains(index) ? products[index] : nil
+  }
+
+  // MARK: Updating (used by the reducer)
+
+  /// Replaces the account view and re-derives every status.
+  mutating func load(_ snapshot: AccountSnapshot) {
+    account = snapshot.account
+    knownAccounts = snapshot.knownAccounts
+    controls = snapshot.controls
+    clock = max(clock, snapshot.clock)
+    subscriptions = snapshot.subscriptions
+    transactions = []
+    transactionIndex = [:]
+    for transaction in snapshot.transactions { upsert(transaction) }
+    inFlight = Set(transactions.filter { $0.state == .purchasing && !$0.isFinished }.map(\.id))
+    let previous = Set(statuses.keys)
+    statuses = [:]
+    let touched = previous.union(transactions.map(\.productID)).union(subscriptions.map(\.productID))
+    lastRefreshedRows = refresh(touched)
+    clampScroll(.transactions, count: transactions.count)
+  }
+
+  /// Adds or replaces a transaction of the signed-in account (others are ignored).
+  @discardableResult
+  mutating func upsert(_ transaction: PaymentTransaction) -> Bool {
+    guard transaction.account == (account ?? "") || transaction.account.isEmpty else { return false }
+    if let index = transactionIndex[transaction.id] {
+      transactions[index] = transaction
+    } else {
+      transactionIndex[transaction.id] = transactions.count
+      transactions.append(transaction)
+    }
+    return true
+  }
+
+  /// Re-derives the statuses of `products`; returns the rows that were refreshed, sorted.
+  mutating func refresh(_ products: some Sequence<Product.ID>) -> [Int] {
+    var rows: [Int] = []
+    for id in Set(products) {
+      guard let row = rowIndex[id] else { continue }
+      let status = ProductStatus.derive(
+        kind: self.products[row].kind, transactions: transactions.filter { $0.productID == id },
+        subscriptions: subscriptions.filter { $0.productID == id }, now: clock)
+      statuses[id] = status == .none ? nil : status
+      rows.append(row)
+    }
+    return rows.sorted()
+  }
+
+  /// Keeps a pane's selection inside `0..<count`.
+  mutating func clampScroll(_ pane: Pane, count: Int) {
+    var current = scroll(of: pane)
+    current.selection = ScrollViewport.move(current.selection, by: 0, count: count)
+    current.firstRow = min(current.firstRow, max(0, count - 1))
+    scroll[pane] = current
+  }
+}

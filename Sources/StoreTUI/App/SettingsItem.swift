@@ -1,0 +1,130 @@
+import StoreEngine
+
+/// One row of the Settings pane: what it shows and what changing it does.
+public enum SettingsItem: Equatable, Sendable {
+  case account
+  case signOut
+  case askToBuy
+  case interruptedPurchases
+  case dialogs
+  case canMakePayments
+  case billingRetry
+  case gracePeriod
+  case failure(StoreAPI)
+  case storefront
+  case locale
+  case timeRate
+  case clearHistory
+  case relaunch
+
+  /// Every row, top to bottom.
+  public static let all: [SettingsItem] =
+    [.account, .signOut, .askToBuy, .interruptedPurchases, .dialogs, .canMakePayments, .billingRetry, .gracePeriod]
+    + StoreAPI.allCases.map { .failure($0) }
+    + [.storefront, .locale, .timeRate, .clearHistory, .relaunch]
+
+  /// Errors a simulated failure cycles through (`nil` = none).
+  public static let failureChoices: [StoreKitError?] = [
+    nil, .unknown, .clientInvalid, .paymentCancelled, .paymentInvalid, .paymentNotAllowed,
+    .storeProductNotAvailable, .cloudServiceNetworkConnectionFailed, .serverUnknown,
+  ]
+
+  /// The row's label.
+  public var label: String {
+    switch self {
+    case .account: "Account"
+    case .signOut: "Sign out"
+    case .askToBuy: "Ask to Buy"
+    case .interruptedPurchases: "Interrupted purchases"
+    case .dialogs: "Purchase dialogs"
+    case .canMakePayments: "canMakePayments"
+    case .billingRetry: "Billing retry on renewal"
+    case .gracePeriod: "Billing grace period"
+    case .failure(let api): "Fail \(api.catalogName)"
+    case .storefront: "Storefront"
+    case .locale: "Locale"
+    case .timeRate: "Time rate"
+    case .clearHistory: "Clear purchase history"
+    case .relaunch: "Relaunch app"
+    }
+  }
+
+  /// The row's current value.
+  public func value(in state: AppState) -> String {
+    let controls = state.controls
+    switch self {
+    case .account: return state.account ?? "Not signed in"
+    case .signOut: return state.account == nil ? "—" : "Enter to sign out"
+    case .askToBuy: return onOff(controls.askToBuy)
+    case .interruptedPurchases: return onOff(controls.interruptedPurchases)
+    case .dialogs: return onOff(controls.dialogsEnabled)
+    case .canMakePayments: return onOff(controls.canMakePayments)
+    case .billingRetry: return onOff(controls.billingRetry)
+    case .gracePeriod: return onOff(controls.gracePeriod)
+    case .failure(let api):
+      guard let error = controls.failures[api]?.error else { return "none" }
+      return "\(error.name) (\(error.code))"
+    case .storefront: return "\(controls.storefront) (\(StorefrontChoices.currency(for: controls.storefront)))"
+    case .locale: return controls.locale
+    case .timeRate: return (TimeRate.preset(rawValue: controls.timeRate) ?? .realTime).name
+    case .clearHistory: return state.account.map { "Enter to clear \($0)'s history" } ?? "—"
+    case .relaunch: return "Enter to relaunch"
+    }
+  }
+
+  private func onOff(_ on: Bool) -> String { on ? "on" : "off" }
+
+  /// What changing the row does (`step` is +1 for next/toggle, -1 for previous).
+  func change(in state: AppState, step: Int) -> SettingsEffect {
+    let controls = state.controls
+    switch self {
+    case .account:
+      return .sheet(.signIn(SignInSheet(purpose: nil, account: state.account ?? "")))
+    case .signOut:
+      return state.account == nil ? .nothing : .command(.signOut)
+    case .askToBuy: return .command(.setControl(.askToBuy(!controls.askToBuy)))
+    case .interruptedPurchases: return .command(.setControl(.interruptedPurchases(!controls.interruptedPurchases)))
+    case .dialogs: return .command(.setControl(.dialogs(!controls.dialogsEnabled)))
+    case .canMakePayments: return .command(.setControl(.canMakePayments(!controls.canMakePayments)))
+    case .billingRetry: return .command(.setControl(.billingRetry(!controls.billingRetry)))
+    case .gracePeriod: return .command(.setControl(.gracePeriod(!controls.gracePeriod)))
+    case .failure(let api):
+      let current = controls.failures[api]?.error
+      let choices = Self.failureChoices
+      let index = choices.firstIndex { $0 == current } ?? 0
+      return .command(.setControl(.failure(api, choices[cycle(index, step, choices.count)])))
+    case .storefront:
+      let codes = StorefrontChoices.codes
+      let index = codes.firstIndex(of: controls.storefront) ?? -step
+      return .command(.setControl(.storefront(codes[cycle(index, step, codes.count)])))
+    case .locale:
+      let locales = StorefrontChoices.locales
+      let index = locales.firstIndex(of: controls.locale) ?? -step
+      return .command(.setControl(.locale(locales[cycle(index, step, locales.count)])))
+    case .timeRate:
+      let rates = TimeRate.all
+      let current = TimeRate.preset(rawValue: controls.timeRate) ?? .realTime
+      let index = rates.firstIndex(of: current) ?? 0
+      return .command(.setControl(.timeRate(rates[cycle(index, step, rates.count)].rawValue)))
+    case .clearHistory:
+      guard let account = state.account else { return .nothing }
+      return .sheet(.confirm(ConfirmSheet(
+        title: "Clear Purchase History",
+        message: "Remove every transaction of '\(account)'? Its purchases can no longer be restored.",
+        confirmTitle: "Clear", command: .clearHistory)))
+    case .relaunch:
+      return .command(.relaunch)
+    }
+  }
+
+  private func cycle(_ index: Int, _ step: Int, _ count: Int) -> Int {
+    ((index + step) % count + count) % count
+  }
+}
+
+/// What changing a setting asks for.
+enum SettingsEffect: Equatable {
+  case nothing
+  case command(AppCommand)
+  case sheet(Sheet)
+}

@@ -1,0 +1,122 @@
+import StoreEngine
+
+/// The modal shown over the panes, if any. Keys go to the sheet while it is up.
+public enum Sheet: Equatable, Sendable {
+  /// The App Store's purchase sheet, shown when the engine presents its confirm prompt.
+  case purchase(PurchaseSheet)
+  /// The sandbox tester sign-in sheet (from the engine's prompt, or opened with `i`).
+  case signIn(SignInSheet)
+  /// Ask to Buy: "Ask Permission — a request has been sent".
+  case askToBuy(productName: String)
+  /// A yes/no question (quit while a purchase is in flight, clear purchase history).
+  case confirm(ConfirmSheet)
+  /// The key list, scrolled to `firstRow`.
+  case help(firstRow: Int)
+  /// A decoded signed transaction.
+  case jws(JWSSheet)
+  /// Where to save a signed transaction.
+  case export(ExportSheet)
+
+  /// Whether the engine put this sheet up (it goes away on the engine's `promptDismissed`).
+  var isEnginePrompt: Bool {
+    switch self {
+    case .purchase: true
+    case .signIn(let sheet): sheet.purpose != nil
+    default: false
+    }
+  }
+}
+
+/// "Confirm Your In-App Purchase".
+public struct PurchaseSheet: Equatable, Sendable {
+  public var transaction: PaymentTransaction.ID
+  public var product: Product.ID
+  public var productName: String
+  public var quantity: Int
+  /// The formatted total price.
+  public var price: String
+  /// The "You've already purchased this" variant.
+  public var alreadyOwned: Bool
+
+  public init(
+    transaction: PaymentTransaction.ID, product: Product.ID, productName: String, quantity: Int, price: String,
+    alreadyOwned: Bool
+  ) {
+    self.transaction = transaction
+    self.product = product
+    self.productName = productName
+    self.quantity = quantity
+    self.price = price
+    self.alreadyOwned = alreadyOwned
+  }
+}
+
+/// The sign-in form: account name and a masked password.
+public struct SignInSheet: Equatable, Sendable {
+  public enum Field: Equatable, Sendable {
+    case account
+    case password
+  }
+
+  /// Why the engine asked; `nil` when the user opened the sheet to switch accounts.
+  public var purpose: PurchasePrompt.SignInPurpose?
+  public var account: String
+  public var password: String
+  public var field: Field
+  /// The last sign-in error, shown in the sheet.
+  public var error: String?
+
+  public init(
+    purpose: PurchasePrompt.SignInPurpose?, account: String = "", password: String = "",
+    field: Field = .account, error: String? = nil
+  ) {
+    self.purpose = purpose
+    self.account = account
+    self.password = password
+    self.field = field
+    self.error = error
+  }
+}
+
+/// A question with a confirming command.
+public struct ConfirmSheet: Equatable, Sendable {
+  public var title: String
+  public var message: String
+  public var confirmTitle: String
+  public var cancelTitle: String
+  /// What happens on yes.
+  public var command: AppCommand
+
+  public init(title: String, message: String, confirmTitle: String, cancelTitle: String = "Cancel", command: AppCommand) {
+    self.title = title
+    self.message = message
+    self.confirmTitle = confirmTitle
+    self.cancelTitle = cancelTitle
+    self.command = command
+  }
+}
+
+/// A signed transaction, decoded for reading.
+public struct JWSSheet: Equatable, Sendable {
+  public var transaction: PaymentTransaction.ID
+  /// Header and payload, pretty-printed, one entry a line.
+  public var lines: [String]
+  public var firstRow: Int
+
+  public init(transaction: PaymentTransaction.ID, lines: [String], firstRow: Int = 0) {
+    self.transaction = transaction
+    self.lines = lines
+    self.firstRow = firstRow
+  }
+}
+
+/// The path to export a signed transaction to (editable).
+public struct ExportSheet: Equatable, Sendable {
+  public var transaction: PaymentTransaction.ID
+  public var path: String
+
+  public init(transaction: PaymentTransaction.ID, path: String) {
+    self.transaction = transaction
+    self.path = path
+  }
+}

@@ -1,0 +1,48 @@
+import StoreEngine
+
+/// Draws the whole screen for `state` (its size included). Pure.
+///
+/// Built from small view functions, one per region: header, tabs, the focused pane, the status
+/// line, the hint bar, then the sheet on top.
+public func render(_ state: AppState) -> ScreenBuffer {
+  render(state, probe: nil)
+}
+
+/// ``render(_:)`` that also counts formatting work in `probe` (for tests and benchmarks).
+public func render(_ state: AppState, probe: RenderProbe?) -> ScreenBuffer {
+  var buffer = ScreenBuffer(size: state.size)
+  let layout = AppLayout(size: state.size)
+  if layout.isTooSmall {
+    buffer.draw { TooSmallView.draw(size: state.size, in: &$0) }
+    return buffer
+  }
+  buffer.draw(in: layout.title) { HeaderView.title(state, in: &$0) }
+  buffer.draw(in: layout.info) { HeaderView.info(state, in: &$0) }
+  buffer.draw { TabsView.draw(state, layout: layout, in: &$0) }
+  buffer.draw(in: layout.body) { canvas in
+    switch state.focus {
+    case .store: StoreView.draw(state, layout: layout, probe: probe, in: &canvas)
+    case .transactions: TransactionsView.draw(state, layout: layout, probe: probe, in: &canvas)
+    case .settings: SettingsView.draw(state, layout: layout, in: &canvas)
+    case .log: LogView.draw(state, layout: layout, in: &canvas)
+    }
+  }
+  buffer.draw(in: layout.status) { StatusLineView.notice(state, in: &$0) }
+  buffer.draw(in: layout.hints) { StatusLineView.hints(state, in: &$0) }
+  if let sheet = state.sheet {
+    SheetView.draw(SheetLayout(sheet: sheet, size: state.size), in: &buffer)
+  }
+  return buffer
+}
+
+/// "Terminal too small — need W×H" instead of a garbled screen.
+enum TooSmallView {
+  static func draw(size: Size, in canvas: inout Canvas) {
+    let need = AppLayout.minimumSize
+    let lines = ["Terminal too small — need \(need.width)×\(need.height)", "(now \(size.width)×\(size.height))"]
+    let top = max(0, (size.height - lines.count) / 2)
+    for (offset, line) in lines.enumerated() {
+      canvas.text(line, x: 0, y: top + offset, width: size.width, style: offset == 0 ? .bold : .muted, align: .center)
+    }
+  }
+}

@@ -1,0 +1,71 @@
+import StoreEngine
+
+/// The top rows: who and where (store, account, storefront, locale, environment), then time.
+enum HeaderView {
+  static let spinnerFrames: [Character] = ["|", "/", "-", "\\"]
+
+  static func title(_ state: AppState, in canvas: inout Canvas) {
+    let style = Style([.reverse, .bold])
+    canvas.fill(style: style)
+    let account = state.account ?? "Not signed in"
+    let text = " \(state.storeName)   \(account)   \(state.controls.storefront) · \(state.controls.locale)   Environment: Sandbox"
+    canvas.text(text, x: 0, y: 0, style: style)
+  }
+
+  static func info(_ state: AppState, in canvas: inout Canvas) {
+    let rate = TimeRate.preset(rawValue: state.controls.timeRate) ?? .realTime
+    let clock = " Clock \(DateText.full(state.clock))   Time rate: \(rate.name)"
+    canvas.text(clock, x: 0, y: 0, style: .muted)
+    guard state.isBusy else { return }
+    let frame = spinnerFrames[state.spinnerFrame % spinnerFrames.count]
+    let activity: String
+    if let id = state.inFlight.min(), let transaction = state.transaction(id) {
+      activity = "\(frame) Purchasing \(state.displayName(of: transaction.productID))…"
+    } else if !state.inFlight.isEmpty {
+      activity = "\(frame) Purchasing…"
+    } else {
+      activity = "\(frame) Restoring purchases…"
+    }
+    let width = min(activity.displayWidth, max(0, canvas.size.width - clock.displayWidth - 2))
+    canvas.text(activity, x: canvas.size.width - width - 1, y: 0, width: width, style: .warning)
+  }
+}
+
+/// The pane tabs: the focused one in reverse video.
+enum TabsView {
+  static func draw(_ state: AppState, layout: AppLayout, in canvas: inout Canvas) {
+    for (pane, rect) in layout.tabRects {
+      let focused = pane == state.focus
+      canvas.text(AppLayout.tabLabel(pane), x: rect.x, y: rect.y, style: focused ? Style([.reverse, .bold]) : .plain)
+    }
+    let queued = state.transactions.filter { !$0.isFinished }.count
+    let summary = queued == 0 ? "" : "\(queued) unfinished "
+    canvas.text(summary, x: layout.tabs.maxX - summary.displayWidth, y: layout.tabs.y, style: .warning)
+  }
+}
+
+/// The bottom rows: the passing notice, and the key hints.
+enum StatusLineView {
+  static func notice(_ state: AppState, in canvas: inout Canvas) {
+    guard let notice = state.notice else { return }
+    let style: Style =
+      switch notice.kind {
+      case .info: .accent
+      case .success: .success
+      case .error: .error
+      }
+    canvas.text(" " + notice.text, x: 0, y: 0, style: style)
+  }
+
+  static func hints(_ state: AppState, in canvas: inout Canvas) {
+    let hint: String
+    switch state.sheet {
+    case .signIn, .export: hint = "Type to edit  Tab next field  Enter confirm  Esc cancel"
+    case .help, .jws: hint = "↑↓ PgUp/PgDn scroll  Esc close"
+    case .some: hint = "Enter/y confirm  Esc/n cancel"
+    case nil: hint = KeyBindings.hint(for: state.focus)
+    }
+    canvas.fill(style: .reverse)
+    canvas.text(" " + hint, x: 0, y: 0, style: .reverse)
+  }
+}

@@ -1,0 +1,72 @@
+import StoreEngine
+
+/// The Transaction Manager: the queue and the history of the signed-in account.
+enum TransactionsView {
+  static let layout = TableLayout(columns: [
+    TableColumn("Transaction", width: .fit(min: 4, max: 20)),
+    TableColumn("Product", width: .flexible(min: 8)),
+    TableColumn("State", width: .fit(min: 5, max: 24)),
+    TableColumn("Purchased", width: .fit(min: 9, max: 16)),
+    TableColumn("Expires", width: .fit(min: 7, max: 16)),
+    TableColumn("Fin.", width: .fixed(4)),
+  ])
+
+  static func cells(_ state: AppState, _ transaction: PaymentTransaction) -> [String] {
+    [
+      transaction.id.description, state.displayName(of: transaction.productID), stateText(transaction),
+      DateText.short(transaction.purchaseDate), transaction.expiresDate.map(DateText.short) ?? "",
+      transaction.isFinished ? "yes" : "no",
+    ]
+  }
+
+  /// The state column: StoreKit's state plus what matters about it.
+  static func stateText(_ transaction: PaymentTransaction) -> String {
+    if transaction.revocationDate != nil { return "refunded" }
+    if transaction.needsResolution { return "interrupted" }
+    switch transaction.state {
+    case .failed: return "failed: " + (transaction.error?.name ?? "unknown")
+    case .purchased where transaction.reason == .renewal: return "purchased (renewal)"
+    case .purchased where transaction.isUpgraded: return "purchased (upgraded)"
+    default: return transaction.state.name
+    }
+  }
+
+  static func role(_ transaction: PaymentTransaction) -> ColorRole? {
+    if transaction.revocationDate != nil { return .muted }
+    switch transaction.state {
+    case .purchased, .restored: return .success
+    case .purchasing, .deferred: return .warning
+    case .failed: return transaction.needsResolution ? .warning : .error
+    }
+  }
+
+  static func draw(_ state: AppState, layout appLayout: AppLayout, probe: RenderProbe?, in canvas: inout Canvas) {
+    let all = state.transactions
+    let unfinished = all.filter { !$0.isFinished }.count
+    let owner = state.account.map { "'\($0)'" } ?? "Not signed in"
+    canvas.text(" \(owner) · queue: \(unfinished) unfinished · history: \(all.count) transactions", x: 0, y: 0, style: .muted)
+    let viewport = ScrollViewport(
+      firstRow: state.scroll(of: .transactions).firstRow, visibleRows: appLayout.visibleRows(.transactions))
+    let range = viewport.visibleRange(count: all.count)
+    let rows = range.map { index -> [String] in
+      probe?.transactionRowsFormatted += 1
+      return cells(state, all[index])
+    }
+    let widths = layout.columnWidths(totalWidth: canvas.size.width, rows: rows)
+    layout.drawHeader(in: &canvas, y: 1, widths: widths, style: Style([.bold, .underline]))
+    if all.isEmpty {
+      let message = state.account == nil
+        ? "Not signed in: press i to sign in and see the account's transactions."
+        : "No transactions yet: buy something in the Store pane (1)."
+      canvas.text(message, x: 1, y: 2, style: .muted)
+    }
+    let selection = state.scroll(of: .transactions).selection
+    for (offset, index) in range.enumerated() {
+      let selected = index == selection
+      let row = TableRow(
+        rows[offset], style: selected ? .reverse : .plain,
+        cellStyles: [.muted, nil, role(all[index]).map { Style(color: $0) }, nil, nil, nil])
+      layout.drawRow(row, in: &canvas, y: 2 + offset, widths: widths)
+    }
+  }
+}
