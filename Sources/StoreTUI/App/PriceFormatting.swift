@@ -1,12 +1,9 @@
 import Foundation
 import StoreEngine
 
-/// Formats a price for display, e.g. `$1.99`, `₩2`, `1,99 €`.
-///
-/// The single place the TUI formats money, so it can be swapped for the engine's formatter
-/// (StoreEngine/Money) when that lands.
+/// Formats a price for display, e.g. `$1.99`, `₩1,200`, `1,99 €`: the TUI's one way to show money.
 public func formatPrice(_ amount: Decimal, currency: String, locale: String) -> String {
-  amount.formatted(.currency(code: currency).locale(Locale(identifier: locale)))
+  PriceFormatter.string(for: amount, currencyCode: currency, locale: locale)
 }
 
 /// The storefronts the Settings pane cycles through, with their currencies.
@@ -16,8 +13,8 @@ public enum StorefrontChoices {
   /// Locales in cycling order.
   public static let locales = ["en_US", "ko_KR", "ja_JP", "zh_CN"]
 
-  /// The currency the engine charges in `storefront` (kept in step with the engine's table).
+  /// The currency the engine charges in `storefront`.
   public static func currency(for storefront: String) -> String {
-    ["USA": "USD", "KOR": "KRW", "JPN": "JPY", "CHN": "CNY", "GBR": "GBP", "DEU": "EUR"][storefront] ?? "USD"
+    Storefront.lookup(storefront)?.currencyCode ?? "USD"
   }
 }
