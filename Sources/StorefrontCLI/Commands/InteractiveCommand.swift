@@ -1,14 +1,104 @@
-/// `storefront [--catalog PATH] …` with no subcommand: the interactive TUI.
-///
-/// A stand-in until the TUI is wired in: it says so and points to what works.
+import Foundation
+import NcursesTerminal
+import StoreEngine
+import StoreTUI
+
+/// `storefront [--catalog PATH] …` with no subcommand: the interactive ncurses storefront.
 enum InteractiveCommand {
   static let descriptor = CommandDescriptor(
     path: [],
-    summary: "Start the interactive storefront, the default (not available in this build yet).",
+    summary: "Start the interactive storefront, the default.",
+    discussion: """
+      Opens the keyboard-driven storefront on the catalog (default: the built-in one) in this \
+      terminal: a product table with a Buy button per row, Restore Purchases, the App Store \
+      purchase and sign-in sheets, and panes for transactions, sandbox settings and the observer \
+      log. Press ? inside for every key. Needs a terminal on standard input and output; for \
+      scripts and CI use `storefront run SCRIPT`.
+      """,
+    options: [
+      OptionSpec("--regenerate-ca", help: "Create a new sandbox CA when the old one is damaged (invalidates old signatures).")
+    ],
     run: run)
 
   static func run(_ invocation: Invocation) -> Int32 {
-    invocation.io.errorLine("storefront: interactive mode is not available in this build yet; use `storefront catalog show` to list the catalog's products.")
-    return ExitCode.unavailable
+    if let extra = invocation.operands.first {
+      return invocation.usageError("Unknown command '\(extra)'. Run 'storefront --help' for the list of commands.", for: descriptor)
+    }
+    do {
+      try NcursesTerminal.requireInteractive()
+    } catch {
+      invocation.io.errorLine("storefront: \(error)")
+      return ExitCode.unavailable
+    }
+    let catalog: Catalog
+    switch CatalogSource.load(invocation.global.catalogPath) {
+    case .success(let loaded): catalog = loaded.catalog
+    case .failure(let error): return CatalogSource.report(error, io: invocation.io)
+    }
+    let store: LiveStore
+    do {
+      store = try LiveStore.open(
+        catalog: catalog, global: invocation.global, environment: invocation.environment, start: .now,
+        regenerateCA: invocation.arguments.flag("--regenerate-ca"))
+    } catch {
+      invocation.io.errorLine(error.description)
+      return error.exitCode
+    }
+    if let account = invocation.global.account, store.queue.currentAccount != account {
+      do { try store.queue.signIn(account) } catch {
+        invocation.io.errorLine("storefront: cannot sign in as '\(account)': \(error). Sign in from inside with i.")
+        return ExitCode.failure
+      }
+    }
+    // main.swift calls us synchronously on the main thread; the TUI is main-actor confined.
+    let result = MainActor.assumeIsolated { runTerminal(store: store) }
+    switch result {
+    case .success(let code): return code
+    case .failure(let error):
+      invocation.io.errorLine("storefront: \(error)")
+      return ExitCode.unavailable
+    }
+  }
+
+  /// Marker events that make the run loop redraw after the engine spoke.
+  enum Wake: Sendable { case engine }
+
+  @MainActor
+  private static func runTerminal(store: LiveStore) -> Result<Int32, TerminalError> {
+    let terminal = NcursesTerminal()
+    let loop = TerminalRunLoop<Wake>(terminal: terminal, tick: .seconds(1))
+    let runtime = AppRuntime(queue: store.queue, size: terminal.size, executor: .queue(.main))
+    // Engine events reach the runtime on the main queue; this wakes the loop to draw them after.
+    let wake = store.queue.bus.subscribe(StoreEvent.self, on: .queue(.main)) { _ in loop.post(.engine) }
+    defer {
+      wake.cancel()
+      runtime.stop()
+    }
+    var started = false
+    let outcome: TerminalRunLoop<Wake>.Outcome
+    do {
+      outcome = try loop.run(
+        handle: { event in
+          if !started {
+            started = true
+            // Like an app at launch: unfinished transactions are delivered to the observers again.
+            store.queue.launch()
+          }
+          switch event {
+          case .key(let key): runtime.send(.key(key))
+          case .resize(let size): runtime.send(.resized(size))
+          case .tick(let date): runtime.tick(now: date)
+          case .external: break
+          }
+          return runtime.wantsQuit ? .quit(exitCode: ExitCode.success) : .continue
+        },
+        render: { size in
+          if runtime.state.size != size { runtime.send(.resized(size)) }
+          return runtime.render()
+        })
+    } catch {
+      return .failure(error)
+    }
+    return .success(outcome.exitCode)
   }
 }
