@@ -8,7 +8,7 @@ final class ExampleScenarioTests: XCTestCase {
 
   func testEveryExampleScenarioPassesWithWellFormedJSONEvents() throws {
     let examples = try ExampleScenarios.all()
-    XCTAssertGreaterThanOrEqual(examples.count, 7, "expected the examples 01…07 in \(ExampleScenarios.directory.path)")
+    XCTAssertGreaterThanOrEqual(examples.count, 8, "expected the examples 01…08 in \(ExampleScenarios.directory.path)")
     for example in examples {
       let name = example.lastPathComponent
       let directory = try TestDirectory(self)
@@ -32,6 +32,7 @@ final class ExampleScenarioTests: XCTestCase {
       "05": [("transactionUpdated", "purchased", nil), ("transactionRemoved", "purchased", nil)],
       "06": [("transactionUpdated", "failed", "paymentNotAllowed"), ("transactionUpdated", "failed", "unknownServerError"), ("productsRequestFailed", nil, "unknown")],
       "07": [("subscriptionStatusChanged", nil, nil), ("transactionRevoked", "purchased", nil)],
+      "08": [("transactionRevoked", "purchased", nil), ("shouldAddStorePayment", nil, nil), ("subscriptionStatusChanged", nil, nil)],
     ]
     for (prefix, wanted) in expected.sorted(by: { $0.key < $1.key }) {
       let example = try ExampleScenarios.named(prefix)
