@@ -79,42 +79,42 @@ final class ExampleScenarioTests: XCTestCase {
   }
 
   private func checkFields(of event: EventLine, in name: String, file: StaticString = #filePath, line: UInt = #line) {
-    let where_ = "\(name) output line \(event.number) (\(event.text.prefix(160)))"
+    let place = "\(name) output line \(event.number) (\(event.text.prefix(160)))"
     guard let kind = event.event, !kind.isEmpty else {
-      return XCTFail("\(where_): no event field", file: file, line: line)
+      return XCTFail("\(place): no event field", file: file, line: line)
     }
     if let time = event.object["time"] as? String {
-      XCTAssertNotNil(ISO8601DateFormatter().date(from: time), "\(where_): time '\(time)' is not ISO 8601", file: file, line: line)
+      XCTAssertNotNil(ISO8601DateFormatter().date(from: time), "\(place): time '\(time)' is not ISO 8601", file: file, line: line)
     } else {
-      XCTFail("\(where_): no time", file: file, line: line)
+      XCTFail("\(place): no time", file: file, line: line)
     }
     guard event.isTransaction else { return }
     for key in ["transactionId", "originalTransactionId"] {
       let value = event.object[key] as? String
-      XCTAssertTrue(value.map { !$0.isEmpty && $0.allSatisfy(\.isNumber) } ?? false, "\(where_): \(key) is not a numeric string", file: file, line: line)
+      XCTAssertTrue(value.map { !$0.isEmpty && $0.allSatisfy(\.isNumber) } ?? false, "\(place): \(key) is not a numeric string", file: file, line: line)
     }
-    XCTAssertFalse((event.productID ?? "").isEmpty, "\(where_): no productId", file: file, line: line)
-    XCTAssertTrue(event.state.map(Self.states.contains) ?? false, "\(where_): state '\(event.state ?? "nil")'", file: file, line: line)
-    XCTAssertGreaterThanOrEqual(event.object["quantity"] as? Int ?? 0, 1, "\(where_): quantity", file: file, line: line)
+    XCTAssertFalse((event.productID ?? "").isEmpty, "\(place): no productId", file: file, line: line)
+    XCTAssertTrue(event.state.map(Self.states.contains) ?? false, "\(place): state '\(event.state ?? "nil")'", file: file, line: line)
+    XCTAssertGreaterThanOrEqual(event.object["quantity"] as? Int ?? 0, 1, "\(place): quantity", file: file, line: line)
     if event.state == "failed" {
       let error = event.object["error"] as? [String: Any]
-      XCTAssertNotNil(error?["code"] as? Int, "\(where_): a failed transaction needs error.code", file: file, line: line)
-      XCTAssertFalse((error?["name"] as? String ?? "").isEmpty, "\(where_): a failed transaction needs error.name", file: file, line: line)
+      XCTAssertNotNil(error?["code"] as? Int, "\(place): a failed transaction needs error.code", file: file, line: line)
+      XCTAssertFalse((error?["name"] as? String ?? "").isEmpty, "\(place): a failed transaction needs error.name", file: file, line: line)
     } else {
-      XCTAssertNil(event.object["error"], "\(where_): error on a \(event.state ?? "") transaction", file: file, line: line)
+      XCTAssertNil(event.object["error"], "\(place): error on a \(event.state ?? "") transaction", file: file, line: line)
     }
     if event.state == "purchased" || event.state == "restored" {
       let jws = event.object["signedTransaction"] as? String ?? ""
       let parts = jws.split(separator: ".", omittingEmptySubsequences: false)
-      XCTAssertEqual(parts.count, 3, "\(where_): signedTransaction is not a compact JWS", file: file, line: line)
+      XCTAssertEqual(parts.count, 3, "\(place): signedTransaction is not a compact JWS", file: file, line: line)
       if parts.count == 3, let payload = Base64URL.decodeJSON(String(parts[1])) {
-        XCTAssertEqual(payload["transactionId"] as? String, event.transactionID, "\(where_): JWS transactionId", file: file, line: line)
-        XCTAssertEqual(payload["productId"] as? String, event.productID, "\(where_): JWS productId", file: file, line: line)
+        XCTAssertEqual(payload["transactionId"] as? String, event.transactionID, "\(place): JWS transactionId", file: file, line: line)
+        XCTAssertEqual(payload["productId"] as? String, event.productID, "\(place): JWS productId", file: file, line: line)
       } else {
-        XCTFail("\(where_): the JWS payload is not base64url JSON", file: file, line: line)
+        XCTFail("\(place): the JWS payload is not base64url JSON", file: file, line: line)
       }
     } else {
-      XCTAssertNil(event.object["signedTransaction"], "\(where_): signedTransaction on a \(event.state ?? "") transaction", file: file, line: line)
+      XCTAssertNil(event.object["signedTransaction"], "\(place): signedTransaction on a \(event.state ?? "") transaction", file: file, line: line)
     }
   }
 }

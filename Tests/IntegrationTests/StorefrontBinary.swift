@@ -99,7 +99,10 @@ final class RunningProcess {
   func wait(timeout: TimeInterval = 60, file: StaticString = #filePath, line: UInt = #line) throws -> ProcessResult {
     if exited.wait(timeout: .now() + timeout) == .timedOut {
       process.terminate()
-      _ = exited.wait(timeout: .now() + 10)
+      if exited.wait(timeout: .now() + 10) == .timedOut {
+        kill(process.processIdentifier, SIGKILL)
+        _ = exited.wait(timeout: .now() + 10)
+      }
       XCTFail("storefront \(arguments.joined(separator: " ")) did not exit within \(timeout) s", file: file, line: line)
     }
     process.waitUntilExit()
