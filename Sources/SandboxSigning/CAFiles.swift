@@ -20,9 +20,11 @@ enum CAFiles {
       try tighten(path, current: info.st_mode, to: directoryMode)
       return
     }
+    // The parent is the data directory, private too (DESIGN.md), as the ledger creates it.
     let parent = directory.deletingLastPathComponent()
     do {
-      try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true)
+      try FileManager.default.createDirectory(
+        at: parent, withIntermediateDirectories: true, attributes: [.posixPermissions: Int(directoryMode)])
     } catch {
       throw SandboxCAError.fileSystem(path: parent.path, detail: error.localizedDescription)
     }

@@ -77,6 +77,8 @@ public final class PaymentQueue {
   /// A transaction left `purchasing` (the app died while its sheet was up) gets its sheet back.
   public func launch() {
     let unfinished = queue
+    // What the app just heard about is what a scenario's `last` means, also in a new process.
+    if let newest = unfinished.last { lastTransactionID = newest.id }
     if !unfinished.isEmpty { emit([.transactionsUpdated(unfinished)]) }
     for transaction in unfinished where transaction.state == .purchasing && !waitingForPrompt.contains(transaction.id) {
       waitingForPrompt.append(transaction.id)

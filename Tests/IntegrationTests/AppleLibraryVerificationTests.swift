@@ -1,0 +1,65 @@
+import Foundation
+import XCTest
+
+/// Apple's own SignedDataVerifier accepts what `storefront run` signs, in the SANDBOX environment,
+/// given the root exported with `storefront certificate --der`.
+final class AppleLibraryVerificationTests: XCTestCase {
+  func testAppleAcceptsEverySignedTransactionAndRenewalInfoOfExamples01And07() throws {
+    let scratch = try TestDirectory(self)
+    let apple = try AppleLibrary.prepare(scratch: scratch)
+    var cases: [AppleLibrary.Case] = []
+    var expectedIDs: [String: String] = [:]
+    var renewals = 0
+    for example in ["01", "07"] {
+      let data = scratch.path("data-\(example)")
+      let script = try ExampleScenarios.named(example).path
+      let result = try StorefrontBinary.run(["run", script, "--json", "--data-dir", data], in: scratch)
+      XCTAssertEqual(result.status, 0, result.summary)
+      let root = scratch.path("root-\(example).der")
+      let exported = try StorefrontBinary.run(["certificate", "--der", "--out", root, "--data-dir", data], in: scratch)
+      XCTAssertEqual(exported.status, 0, exported.summary)
+      var seen: Set<String> = []
+      for event in EventLine.parse(result.stdout, source: example) {
+        for (field, kind) in [("signedTransaction", "transaction"), ("signedRenewalInfo", "renewal")] {
+          guard let jws = event.object[field] as? String, seen.insert(jws).inserted else { continue }
+          let name = "\(example) line \(event.number) \(field)"
+          cases.append(.init(name: name, kind: kind, jws: jws, root_der: root, bundle_id: "com.example.storefront"))
+          if kind == "transaction" { expectedIDs[name] = event.transactionID } else { renewals += 1 }
+        }
+      }
+    }
+    XCTAssertGreaterThanOrEqual(cases.count, 10)
+    XCTAssertGreaterThan(renewals, 0, "07 should produce signedRenewalInfo")
+
+    let verdicts = try apple.verify(cases, scratch: scratch)
+    XCTAssertEqual(verdicts.count, cases.count)
+    for item in cases {
+      guard let verdict = verdicts[item.name] else {
+        XCTFail("\(item.name): no verdict from Apple's library")
+        continue
+      }
+      XCTAssertEqual(verdict.status, 0, "\(item.name): Apple's SignedDataVerifier rejected it: \(verdict.cause ?? "")")
+      XCTAssertEqual(verdict.decoded?.environment, "Sandbox", item.name)
+      if item.kind == "transaction" {
+        XCTAssertEqual(verdict.decoded?.transactionId, expectedIDs[item.name], item.name)
+        XCTAssertEqual(verdict.decoded?.bundleId, "com.example.storefront", item.name)
+      } else {
+        XCTAssertNotNil(verdict.decoded?.autoRenewProductId, item.name)
+      }
+    }
+  }
+
+  func testAppleRejectsTheSameDataUnderAnotherRoot() throws {
+    let scratch = try TestDirectory(self)
+    let apple = try AppleLibrary.prepare(scratch: scratch)
+    let script = try ExampleScenarios.named("01").path
+    let result = try StorefrontBinary.run(["run", script, "--json", "--data-dir", scratch.path("data")], in: scratch)
+    XCTAssertEqual(result.status, 0, result.summary)
+    let otherRoot = scratch.path("other.der")
+    XCTAssertEqual(try StorefrontBinary.run(["certificate", "--der", "--out", otherRoot, "--data-dir", scratch.path("other")], in: scratch).status, 0)
+    let jws = try XCTUnwrap(EventLine.parse(result.stdout, source: "01").compactMap { $0.object["signedTransaction"] as? String }.first)
+    let verdicts = try apple.verify(
+      [.init(name: "other root", kind: "transaction", jws: jws, root_der: otherRoot, bundle_id: "com.example.storefront")], scratch: scratch)
+    XCTAssertEqual(verdicts["other root"]?.status, 1, "Apple's verifier must reject a chain to an untrusted root")
+  }
+}

@@ -1,0 +1,78 @@
+import Foundation
+import XCTest
+
+/// One `--json` output line, parsed with Foundation's JSONSerialization.
+struct EventLine {
+  static let transactionEvents: Set<String> = ["transactionUpdated", "transactionRemoved", "transactionRevoked"]
+  static let signedFields = ["signedTransaction", "signedRenewalInfo"]
+
+  /// 1-based line number in the output.
+  var number: Int
+  var text: String
+  var object: [String: Any]
+
+  var event: String? { object["event"] as? String }
+  var state: String? { object["state"] as? String }
+  var transactionID: String? { object["transactionId"] as? String }
+  var productID: String? { object["productId"] as? String }
+  var scenarioLine: Int? { object["line"] as? Int }
+  var isTransaction: Bool { event.map(Self.transactionEvents.contains) ?? false }
+  var errorName: String? { (object["error"] as? [String: Any])?["name"] as? String }
+
+  /// Every line of `output` as a JSON object; a line that is not one fails the test.
+  static func parse(_ output: String, source: String, file: StaticString = #filePath, line: UInt = #line) -> [EventLine] {
+    var events: [EventLine] = []
+    for (index, text) in output.split(separator: "\n", omittingEmptySubsequences: false).enumerated() where !text.isEmpty {
+      guard let data = text.data(using: .utf8),
+        let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
+      else {
+        XCTFail("\(source): output line \(index + 1) is not a JSON object: \(text.prefix(200))", file: file, line: line)
+        continue
+      }
+      events.append(EventLine(number: index + 1, text: String(text), object: object))
+    }
+    return events
+  }
+
+  /// The line with the signature (third JWS segment) of every signed field emptied, re-encoded with
+  /// sorted keys. With `dropCertificates`, the JWS header's x5c chain is dropped too (each fresh data
+  /// directory makes its own CA), keeping the header's other fields.
+  func withoutSignatures(dropCertificates: Bool = false) -> String {
+    var copy = object
+    for key in Self.signedFields {
+      guard let jws = copy[key] as? String else { continue }
+      var parts = jws.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+      guard parts.count == 3 else { continue }
+      parts[2] = "<signature>"
+      if dropCertificates, var header = Base64URL.decodeJSON(parts[0]) {
+        header["x5c"] = (header["x5c"] as? [Any]).map { "<\($0.count) certificates>" }
+        parts[0] = Self.encode(header)
+      }
+      copy[key] = parts.joined(separator: ".")
+    }
+    return Self.encode(copy)
+  }
+
+  static func encode(_ object: [String: Any]) -> String {
+    guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else { return "<unencodable>" }
+    return String(decoding: data, as: UTF8.self)
+  }
+}
+
+/// base64url (RFC 7515 §2) through Foundation's base64.
+enum Base64URL {
+  static func decode(_ text: String) -> Data? {
+    var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+    while base64.count % 4 != 0 { base64 += "=" }
+    return Data(base64Encoded: base64)
+  }
+
+  static func encode(_ data: Data) -> String {
+    data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+      .replacingOccurrences(of: "=", with: "")
+  }
+
+  static func decodeJSON(_ text: String) -> [String: Any]? {
+    decode(text).flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }
+  }
+}
