@@ -1,7 +1,7 @@
 /// Every subcommand of `storefront`, in help order, and how a command line selects one.
 enum CommandRegistry {
   /// All commands of DESIGN.md's contract. To add one: write `Commands/XCommand.swift` with a
-  /// `descriptor`, and replace its `planned` line here.
+  /// `descriptor` and list it here.
   static let all: [CommandDescriptor] = [
     InteractiveCommand.descriptor,
     CatalogCheckCommand.descriptor,
@@ -45,7 +45,4 @@ enum CommandRegistry {
     all.filter { $0.path.count > 1 && $0.path[0] == group }
   }
 
-  private static func planned(_ path: [String], _ arguments: String, _ summary: String) -> CommandDescriptor {
-    CommandDescriptor(path: path, arguments: arguments, summary: summary, run: nil)
-  }
 }

@@ -25,6 +25,8 @@ enum InteractiveCommand {
       return invocation.usageError("Unknown command '\(extra)'. Run 'storefront --help' for the list of commands.", for: descriptor)
     }
     do {
+      // The console decides first, so in-process callers (tests) never reach the real terminal.
+      guard invocation.io.isInteractiveTerminal else { throw TerminalError.notATerminal(stream: .standardInput) }
       try NcursesTerminal.requireInteractive()
     } catch {
       invocation.io.errorLine("storefront: \(error)")
