@@ -55,26 +55,7 @@ struct ScenarioToken: Sendable, Equatable {
   }
 }
 
-/// Edit distance, for "did you mean" suggestions.
-func editDistance(_ a: String, _ b: String) -> Int {
-  let a = Array(a)
-  let b = Array(b)
-  if a.isEmpty { return b.count }
-  if b.isEmpty { return a.count }
-  var previous = Array(0...b.count)
-  for i in 1...a.count {
-    var current = [i] + Array(repeating: 0, count: b.count)
-    for j in 1...b.count {
-      current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-    }
-    previous = current
-  }
-  return previous[b.count]
-}
-
 /// The closest candidate to `word`, if it is close enough to be a likely typo.
 func suggestion(for word: String, in candidates: [String]) -> String? {
-  let best = candidates.map { ($0, editDistance(word.lowercased(), $0.lowercased())) }.min { $0.1 < $1.1 }
-  guard let (candidate, distance) = best, distance <= max(2, word.count / 3) else { return nil }
-  return candidate
+  NearMatch.closest(to: word, in: candidates)
 }
