@@ -152,3 +152,27 @@ final class StorefrontTerminalTests: XCTestCase {
     XCTAssertEqual(ledger.first?["state"] as? String, "purchased")
   }
 }
+
+final class StorefrontMouseTests: XCTestCase {
+  /// An X10 mouse report (what tmux forwards when the app turned mouse reporting on): press, release.
+  private func click(_ session: TmuxSession, column: Int, row: Int) throws {
+    let x = String(format: "%02x", 32 + column + 1)
+    let y = String(format: "%02x", 32 + row + 1)
+    try session.tmux(["send-keys", "-t", "e2e", "-H", "1b", "5b", "4d", "20", x, y, "1b", "5b", "4d", "23", x, y])
+  }
+
+  func testClickingABuyButtonOpensThePurchaseSheetForThatRow() throws {
+    let session = try TmuxSession()
+    try session.launch("--account clicker")
+    try session.waitFor("[ Restore Purchases ]")
+    let lines = try session.screen().split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    let row = try XCTUnwrap(lines.firstIndex { $0.contains("500 Coins") && $0.contains("[ Buy ]") })
+    let column = try XCTUnwrap(lines[row].range(of: "[ Buy ]")).lowerBound
+    try click(session, column: lines[row].distance(from: lines[row].startIndex, to: column) + 2, row: row)
+    try session.waitFor("Do you want to buy one 500 Coins")
+    try session.send("Escape")
+    try session.waitUntil("the sheet closes", timeout: 10) { !(try session.screen().contains("Do you want to buy")) }
+    try session.send("q")
+    try session.waitFor("EXIT=0")
+  }
+}
