@@ -8,6 +8,9 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 if arguments == ["--present-child"] {
   exit(FrameBytesBenchmark.presentChild())
 }
+if arguments.first == RSSProbe.flag {
+  exit(RSSProbe.main(Array(arguments.dropFirst())))
+}
 let usage = "usage: storefront-bench [--json] [--quick] [--only catalog,engine,ledger,bus,frames,render,process]"
 let suites = ["catalog", "engine", "ledger", "bus", "frames", "render", "process"]
 var json = false
