@@ -34,6 +34,11 @@ enum BusBenchmark {
     }
     defer { observers.forEach(center.removeObserver) }
 
+    let prototype = TypedBusPrototype()
+    let prototypeTally = Tally()
+    for _ in 0..<subscribers { _ = prototype.subscribe(StoreEvent.self) { prototypeTally.take($0) } }
+
+    var prototypeRates: [Double] = []
     var busRates: [Double] = []
     var centerRates: [Double] = []
     for repetition in 0...repeats {
@@ -45,12 +50,17 @@ enum BusBenchmark {
       let centerSeconds = Stopwatch.seconds {
         for _ in 0..<posts { center.post(name: name, object: nil, userInfo: ["event": event]) }
       }
-      guard busTally.deliveries == posts * subscribers, centerTally.deliveries == posts * subscribers else {
+      prototypeTally.deliveries = 0
+      let prototypeSeconds = Stopwatch.seconds {
+        for _ in 0..<posts { prototype.post(event) }
+      }
+      guard prototypeTally.deliveries == posts * subscribers, busTally.deliveries == posts * subscribers, centerTally.deliveries == posts * subscribers else {
         throw BenchError.failed("deliveries: bus \(busTally.deliveries), NotificationCenter \(centerTally.deliveries), expected \(posts * subscribers) each")
       }
       if repetition > 0 {
         busRates.append(Double(posts) / busSeconds)
         centerRates.append(Double(posts) / centerSeconds)
+        prototypeRates.append(Double(posts) / prototypeSeconds)
       }
     }
     withExtendedLifetime(tokens) {}
@@ -58,6 +68,9 @@ enum BusBenchmark {
     let centerSample = Sample(values: centerRates, unit: "posts/s")
     report.record("bus_eventbus_posts", busSample)
     report.record("bus_notificationcenter_posts", centerSample)
+    let prototypeSample = Sample(values: prototypeRates, unit: "posts/s")
+    report.record("bus_typed_prototype_posts", prototypeSample)
+    report.extra("bus_typed_prototype_vs_notificationcenter", prototypeSample.median / centerSample.median)
     report.set("bus_posts_per_s", busSample.median)
     report.set("bus_vs_notificationcenter", busSample.median / centerSample.median)
     report.note("bus_posts_per_s", "Each post reaches \(subscribers) subscribers (deliveries/s = 10 × posts/s).")

@@ -8,6 +8,9 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 if arguments == ["--present-child"] {
   exit(FrameBytesBenchmark.presentChild())
 }
+if arguments.first == LoadMemory.flag {
+  exit(LoadMemory.main(Array(arguments.dropFirst())))
+}
 if arguments.first == RSSProbe.flag {
   exit(RSSProbe.main(Array(arguments.dropFirst())))
 }
@@ -96,6 +99,9 @@ do {
   }
   attempt("process", ["first_frame_ms", "first_frame_vs_version", "key_latency_p50_ms", "key_latency_p99_ms", "peak_rss_mb_10k"]) {
     let lastID = catalog.products.last?.id.rawValue ?? ""
+    if let me = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+      try LoadMemory.run(benchPath: me, catalogPath: catalogURL.path, scratch: scratch, into: report)
+    }
     try ProcessBenchmark.run(
       binary: StorefrontBinary.locate(scratch: scratch), catalogPath: catalogURL.path, lastProductID: lastID,
       repeats: plan.repeats, into: report)
