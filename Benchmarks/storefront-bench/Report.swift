@@ -63,6 +63,14 @@ final class Report {
     for (name, sample) in samples {
       lines.append("  \(name.padding(toLength: 36, withPad: " ", startingAt: 0)) \(sample.summary)")
     }
+    if !extras.isEmpty {
+      lines.append("")
+      lines.append("Other figures:")
+      for (key, value) in extras.sorted(by: { $0.key < $1.key }) {
+        let text = (value as? Double).map { Format.number($0) } ?? "\(value)"
+        lines.append("  \(key.padding(toLength: 36, withPad: " ", startingAt: 0)) \(text)")
+      }
+    }
     if !notes.isEmpty {
       lines.append("")
       lines.append("Notes:")
