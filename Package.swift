@@ -30,6 +30,12 @@ let package = Package(
     ),
     .executableTarget(name: "storefront", dependencies: ["StorefrontCLI"]),
     .target(name: "StorefrontTestSupport", dependencies: ["StoreEngine"]),
+    // `swift run -c release storefront-bench [--json] [--quick]`: issue 7's figures and baselines.
+    .executableTarget(
+      name: "storefront-bench",
+      dependencies: ["StoreEngine", "SQLiteLedger", "StoreTUI", "NcursesTerminal", "CSQLite", "StorefrontTestSupport"],
+      path: "Benchmarks/storefront-bench"
+    ),
 
     .testTarget(name: "StoreEngineTests", dependencies: ["StoreEngine", "StorefrontTestSupport"]),
     .testTarget(

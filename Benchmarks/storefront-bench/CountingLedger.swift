@@ -1,0 +1,21 @@
+import StoreEngine
+
+/// Passes commits through to another ledger, counting them and (while recording) keeping each
+/// batch, so the raw SQLite baseline can replay exactly the commits the engine made.
+final class CountingLedger: LedgerStore {
+  let base: any LedgerStore
+  private(set) var commits = 0
+  /// The batches committed while ``recording`` was on.
+  private(set) var recorded: [[LedgerChange]] = []
+  var recording = false
+
+  init(_ base: any LedgerStore) { self.base = base }
+
+  func load() throws(LedgerError) -> LedgerSnapshot { try base.load() }
+
+  func commit(_ changes: [LedgerChange]) throws(LedgerError) {
+    try base.commit(changes)
+    commits += 1
+    if recording { recorded.append(changes) }
+  }
+}

@@ -1,0 +1,101 @@
+import Foundation
+
+/// The figures of one run: issue 7's keys (a number or null), each measurement's samples, notes.
+final class Report {
+  /// Issue 7's keys, in the issue's order. Every one appears in the JSON, null when not measured.
+  static let keys = [
+    "catalog_load_10k_ms", "catalog_load_vs_jsonserialization",
+    "engine_cycles_per_s",
+    "ledger_cycles_per_s", "ledger_vs_raw_sqlite",
+    "bus_posts_per_s", "bus_vs_notificationcenter",
+    "render_10k_vs_10",
+    "row_refresh_bytes", "full_repaint_bytes",
+    "first_frame_ms", "first_frame_vs_version",
+    "key_latency_p50_ms", "key_latency_p99_ms",
+    "peak_rss_mb_10k",
+  ]
+
+  private(set) var figures: [String: Double] = [:]
+  private(set) var samples: [(name: String, sample: Sample)] = []
+  private(set) var notes: [String: String] = [:]
+  private(set) var extras: [String: Any] = [:]
+
+  func set(_ key: String, _ value: Double) {
+    precondition(Self.keys.contains(key), "Unknown key \(key)")
+    figures[key] = value
+  }
+
+  func record(_ name: String, _ sample: Sample) {
+    samples.append((name, sample))
+  }
+
+  /// Why `key` is null, or how it was measured.
+  func note(_ key: String, _ text: String) {
+    notes[key] = notes[key].map { $0 + " " + text } ?? text
+  }
+
+  func extra(_ key: String, _ value: Any) {
+    extras[key] = value
+  }
+
+  func json(machine: [String: Any], command: String, seconds: Double) throws -> String {
+    var object: [String: Any] = [:]
+    for key in Self.keys { object[key] = figures[key].map { $0 as Any } ?? NSNull() }
+    object["samples"] = Dictionary(samples.map { ($0.name, $0.sample.json) }, uniquingKeysWith: { _, last in last })
+    object["notes"] = notes
+    object["machine"] = machine
+    object["command"] = command
+    object["run_seconds"] = seconds
+    for (key, value) in extras { object[key] = value }
+    let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
+    return String(decoding: data, as: UTF8.self)
+  }
+
+  func text(machine: [String: Any], command: String, seconds: Double) -> String {
+    var lines = ["storefront-bench — \(command)", "machine: \(machine["cpu"] ?? "?"), \(machine["cores"] ?? "?") cores", ""]
+    lines.append("Figures (issue 7):")
+    for key in Self.keys {
+      let value = figures[key].map { Format.number($0) } ?? "null"
+      lines.append("  \(key.padding(toLength: 36, withPad: " ", startingAt: 0)) \(value)")
+    }
+    lines.append("")
+    lines.append("Measurements (median ± half range):")
+    for (name, sample) in samples {
+      lines.append("  \(name.padding(toLength: 36, withPad: " ", startingAt: 0)) \(sample.summary)")
+    }
+    if !extras.isEmpty {
+      lines.append("")
+      lines.append("Other figures:")
+      for (key, value) in extras.sorted(by: { $0.key < $1.key }) {
+        let text = (value as? Double).map { Format.number($0) } ?? "\(value)"
+        lines.append("  \(key.padding(toLength: 36, withPad: " ", startingAt: 0)) \(text)")
+      }
+    }
+    if !notes.isEmpty {
+      lines.append("")
+      lines.append("Notes:")
+      for (key, text) in notes.sorted(by: { $0.key < $1.key }) { lines.append("  \(key): \(text)") }
+    }
+    lines.append("")
+    lines.append("Run time: \(Format.number(seconds, digits: 1)) s")
+    return lines.joined(separator: "\n")
+  }
+}
+
+/// What the figures were measured on.
+enum Machine {
+  static func describe() -> [String: Any] {
+    let cpuinfo = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)) ?? ""
+    let model =
+      cpuinfo.split(separator: "\n").first { $0.hasPrefix("model name") }
+      .flatMap { $0.split(separator: ":", maxSplits: 1).last }
+      .map { $0.trimmingCharacters(in: .whitespaces) } ?? "unknown"
+    var info = utsname()
+    uname(&info)
+    let kernel = withUnsafeBytes(of: &info.release) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+    return [
+      "cpu": model, "cores": ProcessInfo.processInfo.activeProcessorCount,
+      "memory_mb": Int(ProcessInfo.processInfo.physicalMemory / 1_048_576), "kernel": kernel,
+    ]
+  }
+}

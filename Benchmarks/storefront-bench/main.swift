@@ -1,0 +1,127 @@
+import Foundation
+import StoreEngine
+
+// storefront-bench [--json] [--quick] [--only SUITE,…]: issue 7's figures, each next to its baseline.
+// Never fails because the machine is slow; exits 1 only when a measurement could not run at all.
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+if arguments == ["--present-child"] {
+  exit(FrameBytesBenchmark.presentChild())
+}
+if arguments.first == LoadMemory.flag {
+  exit(LoadMemory.main(Array(arguments.dropFirst())))
+}
+if arguments.first == RSSProbe.flag {
+  exit(RSSProbe.main(Array(arguments.dropFirst())))
+}
+let usage = "usage: storefront-bench [--json] [--quick] [--only catalog,engine,ledger,bus,frames,render,process]"
+let suites = ["catalog", "engine", "ledger", "bus", "frames", "render", "process"]
+var json = false
+var quick = false
+var only = Set(suites)
+var index = 0
+while index < arguments.count {
+  switch arguments[index] {
+  case "--json": json = true
+  case "--quick": quick = true
+  case "--only" where index + 1 < arguments.count:
+    index += 1
+    only = Set(arguments[index].split(separator: ",").map(String.init))
+    if let unknown = only.first(where: { !suites.contains($0) }) {
+      FileHandle.standardError.write(Data("storefront-bench: unknown suite '\(unknown)'\n\(usage)\n".utf8))
+      exit(64)
+    }
+  case "--help", "-h":
+    print(usage)
+    exit(0)
+  default:
+    FileHandle.standardError.write(Data("storefront-bench: unknown argument '\(arguments[index])'\n\(usage)\n".utf8))
+    exit(64)
+  }
+  index += 1
+}
+
+/// Sizes per mode: --quick proves the harness works in seconds; the default gives stable medians.
+struct Plan {
+  var repeats: Int
+  var engineCycles: Int
+  var ledgerCycles: Int
+  var busPosts: Int
+  static let quick = Plan(repeats: 3, engineCycles: 5_000, ledgerCycles: 50, busPosts: 20_000)
+  static let full = Plan(repeats: 9, engineCycles: 50_000, ledgerCycles: 400, busPosts: 200_000)
+}
+let plan = quick ? Plan.quick : Plan.full
+let command = "swift run -c release storefront-bench" + (json ? " --json" : "") + (quick ? " --quick" : "")
+let report = Report()
+let began = Stopwatch.nanoseconds()
+let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("storefront-bench-\(getpid())")
+var failures: [String] = []
+
+func progress(_ text: String) {
+  FileHandle.standardError.write(Data("storefront-bench: \(text)\n".utf8))
+}
+
+@MainActor func attempt(_ suite: String, _ keys: [String], _ body: () throws -> Void) {
+  guard only.contains(suite) else { return }
+  progress(suite)
+  do {
+    try body()
+  } catch {
+    failures.append("\(suite): \(error)")
+    for key in keys { report.note(key, "the \(suite) benchmark failed: \(error)") }
+  }
+}
+
+do {
+  try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+  let catalogURL = try CatalogGenerator.write(products: 10_000, in: scratch)
+  let catalogData = try Data(contentsOf: catalogURL)
+  let catalog = try CatalogDecoder().decode(catalogData, path: catalogURL.path)
+
+  attempt("catalog", ["catalog_load_10k_ms", "catalog_load_vs_jsonserialization"]) {
+    try CatalogBenchmark.run(catalogData, repeats: plan.repeats + 2, into: report)
+  }
+  attempt("engine", ["engine_cycles_per_s"]) {
+    try EngineBenchmark.run(catalog: catalog, cycles: plan.engineCycles, repeats: plan.repeats, into: report)
+  }
+  attempt("ledger", ["ledger_cycles_per_s", "ledger_vs_raw_sqlite"]) {
+    try LedgerBenchmark.run(catalog: catalog, cycles: plan.ledgerCycles, repeats: plan.repeats, scratch: scratch, into: report)
+  }
+  attempt("bus", ["bus_posts_per_s", "bus_vs_notificationcenter"]) {
+    try BusBenchmark.run(posts: plan.busPosts, repeats: plan.repeats, into: report)
+  }
+  attempt("frames", ["row_refresh_bytes", "full_repaint_bytes"]) {
+    let me = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+    try FrameBytesBenchmark.run(benchPath: me, scratch: scratch, into: report)
+  }
+  attempt("render", ["render_10k_vs_10"]) {
+    RenderBenchmark.run(into: report)
+  }
+  attempt("process", ["first_frame_ms", "first_frame_vs_version", "key_latency_p50_ms", "key_latency_p99_ms", "peak_rss_mb_10k"]) {
+    let lastID = catalog.products.last?.id.rawValue ?? ""
+    if let me = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+      try LoadMemory.run(benchPath: me, catalogPath: catalogURL.path, scratch: scratch, into: report)
+    }
+    try ProcessBenchmark.run(
+      binary: StorefrontBinary.locate(scratch: scratch), catalogPath: catalogURL.path, lastProductID: lastID,
+      repeats: plan.repeats, into: report)
+  }
+} catch {
+  failures.append("setup: \(error)")
+}
+try? FileManager.default.removeItem(at: scratch)
+
+let seconds = Double(Stopwatch.nanoseconds() - began) / 1e9
+if !failures.isEmpty { report.extra("failures", failures) }
+let machine = Machine.describe()
+if json {
+  do {
+    print(try report.json(machine: machine, command: command, seconds: seconds))
+  } catch {
+    FileHandle.standardError.write(Data("storefront-bench: could not write JSON: \(error)\n".utf8))
+    exit(70)
+  }
+} else {
+  print(report.text(machine: machine, command: command, seconds: seconds))
+}
+exit(failures.isEmpty ? 0 : 1)
