@@ -13,6 +13,11 @@ final class CountingLedger: LedgerStore {
 
   func load() throws(LedgerError) -> LedgerSnapshot { try base.load() }
 
+  /// Id reservations are write transactions too (one per 64 ids); they are not counted as commits.
+  func reserveTransactionIDs(count: UInt64, atLeast floor: UInt64) throws(LedgerError) -> UInt64 {
+    try base.reserveTransactionIDs(count: count, atLeast: floor)
+  }
+
   func commit(_ changes: [LedgerChange]) throws(LedgerError) {
     try base.commit(changes)
     commits += 1

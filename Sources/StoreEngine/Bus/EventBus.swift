@@ -14,10 +14,17 @@ public final class EventBus: Sendable {
     case queue(DispatchQueue)
   }
 
+  /// A handler kept with its event type, so posting calls it without boxing the event or casting it
+  /// dynamically: the lists are keyed by `E`'s type, so the downcast below cannot fail.
+  private final class Box<E>: Sendable {
+    let handler: @Sendable (E) -> Void
+    init(_ handler: @escaping @Sendable (E) -> Void) { self.handler = handler }
+  }
+
   private struct Entry: Sendable {
     let id: UInt64
     let executor: Executor
-    let deliver: @Sendable (any Sendable) -> Void
+    let box: AnyObject & Sendable
   }
 
   private struct State {
@@ -37,10 +44,7 @@ public final class EventBus: Sendable {
     let id = state.withLock { state in
       let id = state.nextID
       state.nextID += 1
-      let entry = Entry(id: id, executor: executor) { value in
-        if let event = value as? E { handler(event) }
-      }
-      state.entries[key, default: []].append(entry)
+      state.entries[key, default: []].append(Entry(id: id, executor: executor, box: Box(handler)))
       return id
     }
     return Subscription { [weak self] in self?.unsubscribe(key: key, id: id) }
@@ -48,11 +52,12 @@ public final class EventBus: Sendable {
 
   /// Delivers `event` to every subscriber of its type.
   public func post<E: Sendable>(_ event: E) {
-    let entries = state.withLock { $0.entries[ObjectIdentifier(E.self)] } ?? []
+    guard let entries = state.withLock({ $0.entries[ObjectIdentifier(E.self)] }) else { return }
     for entry in entries {
+      let box = unsafeDowncast(entry.box, to: Box<E>.self)
       switch entry.executor {
-      case .immediate: entry.deliver(event)
-      case .queue(let queue): queue.async { entry.deliver(event) }
+      case .immediate: box.handler(event)
+      case .queue(let queue): queue.async { box.handler(event) }
       }
     }
   }

@@ -121,7 +121,6 @@ public final class InMemoryLedgerStore: LedgerStore {
   }
 
   private func put(_ transaction: PaymentTransaction) {
-    if byID[transaction.id] == nil { order.append(transaction.id) }
-    byID[transaction.id] = transaction
+    if byID.updateValue(transaction, forKey: transaction.id) == nil { order.append(transaction.id) }
   }
 }

@@ -134,7 +134,7 @@ extension PaymentQueue {
     transaction.purchaseDate = now
     transaction.error = nil
     transaction.account = transaction.account.isEmpty ? (currentAccount ?? "") : transaction.account
-    transaction.price = product.price * Decimal(transaction.quantity)
+    transaction.price = transaction.quantity == 1 ? product.price : product.price * Decimal(transaction.quantity)
     transaction.currency = (Storefront.lookup(transaction.storefront)?.currencyCode ?? "USD")
     var extra: [LedgerChange] = []
     switch product.kind {

@@ -66,10 +66,12 @@ public final class PaymentQueue {
   public func add(_ observer: any PaymentTransactionObserver) {
     observerSequence += 1
     observers[ObjectIdentifier(observer)] = (observerSequence, observer)
+    orderedObservers = observers.values.sorted { $0.order < $1.order }.map(\.observer)
   }
 
   public func remove(_ observer: any PaymentTransactionObserver) {
     observers[ObjectIdentifier(observer)] = nil
+    orderedObservers = observers.values.sorted { $0.order < $1.order }.map(\.observer)
   }
 
   /// Simulates the app starting: unfinished transactions of the signed-in account are delivered again.
@@ -140,6 +142,8 @@ public final class PaymentQueue {
   func commit(_ changed: [PaymentTransaction], extra: [LedgerChange] = []) throws(EngineError) -> [PaymentTransaction] {
     var signed: [PaymentTransaction] = []
     signed.reserveCapacity(changed.count)
+    var changes: [LedgerChange] = []
+    changes.reserveCapacity(changed.count + extra.count)
     for var transaction in changed {
       // Signed once when it becomes purchased or restored; a refund clears the JWS to re-sign it.
       if transaction.signedTransaction == nil, transaction.state == .purchased || transaction.state == .restored {
@@ -150,10 +154,12 @@ public final class PaymentQueue {
           transaction.signedTransaction = transaction.signedTransaction.map(Self.breakingSignature)
         }
       }
+      changes.append(.putTransaction(transaction))
       signed.append(transaction)
     }
+    changes.append(contentsOf: extra)
     do {
-      try environment.ledger.commit(signed.map(LedgerChange.putTransaction) + extra)
+      try environment.ledger.commit(changes)
     } catch {
       stagedRecords = []
       throw .ledger(error)
@@ -161,8 +167,7 @@ public final class PaymentQueue {
     for record in stagedRecords { subscriptionRecords[record.originalID] = record }
     stagedRecords = []
     for transaction in signed {
-      if transactions[transaction.id] == nil { order.append(transaction.id) }
-      transactions[transaction.id] = transaction
+      if transactions.updateValue(transaction, forKey: transaction.id) == nil { order.append(transaction.id) }
       lastTransactionID = transaction.id
     }
     return signed
@@ -205,10 +210,8 @@ public final class PaymentQueue {
   }
 
   /// Tells observers, then the bus, about each event in order.
-  /// Observers in the order they were added.
-  var orderedObservers: [any PaymentTransactionObserver] {
-    observers.values.sorted { $0.order < $1.order }.map(\.observer)
-  }
+  /// Observers in the order they were added (kept sorted on add and remove, not on every event).
+  private(set) var orderedObservers: [any PaymentTransactionObserver] = []
 
   func emit(_ events: [StoreEvent]) {
     let ordered = orderedObservers
