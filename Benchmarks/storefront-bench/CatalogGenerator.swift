@@ -8,6 +8,21 @@ import Foundation
 /// introductory offer), 5 % non-renewing subscriptions, and the rest alternate consumable and
 /// non-consumable.
 enum CatalogGenerator {
+  static let flag = "--write-catalog"
+
+  /// `storefront-bench --write-catalog PRODUCTS PATH`: writes the generated catalog, e.g. to
+  /// profile `storefront --catalog PATH` by hand.
+  static func main(_ arguments: [String]) -> Int32 {
+    guard arguments.count == 2, let count = Int(arguments[0]) else { return 64 }
+    do {
+      try data(products: count).write(to: URL(fileURLWithPath: arguments[1]))
+      return 0
+    } catch {
+      FileHandle.standardError.write(Data("write-catalog: \(error)\n".utf8))
+      return 1
+    }
+  }
+
   static func data(products count: Int) throws -> Data {
     let subscriptionCount = count / 20
     let nonRenewingCount = count / 20

@@ -64,11 +64,30 @@ final class PtyProcess {
   private static let spawnSetSID: Int16 = 0x80
 
   deinit {
-    if reaped == nil {
-      kill(pid, SIGKILL)
-      _ = try? waitForExit()
-    }
+    stop(grace: 0)
     close(master)
+  }
+
+  /// Makes sure the child is gone and reaped: waits up to `grace` seconds for it to exit (reading
+  /// its output meanwhile, so it never blocks on a full pty), then kills its whole process group
+  /// (it is a session leader, so that includes anything it started) and reaps it.
+  func stop(grace: Double = 2) {
+    guard reaped == nil else { return }
+    let deadline = Stopwatch.nanoseconds() + UInt64(grace * 1e9)
+    while Stopwatch.nanoseconds() < deadline && !hasExited {
+      _ = read(timeout: 0.01) { _ in false }
+    }
+    // The child is alive or a zombie (not reaped yet), so its pid, and so its group id, is still
+    // ours: nothing unrelated can be hit. The group kill also ends stragglers it started.
+    kill(-pid, SIGKILL)
+    kill(pid, SIGKILL)
+    _ = try? waitForExit()
+  }
+
+  /// Whether the child has exited, without reaping it (`WNOWAIT`).
+  private var hasExited: Bool {
+    var info = siginfo_t()
+    return waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info._sifields._sigchld.si_pid == pid
   }
 
   /// Milliseconds since the spawn.
@@ -119,11 +138,39 @@ final class PtyProcess {
     while wait4(pid, &status, 0, &usage) < 0 {
       guard errno == EINTR else { throw BenchError.failed("wait4(\(pid)) failed: \(String(cString: strerror(errno)))") }
     }
-    // WIFEXITED/WEXITSTATUS are macros; the encoding is Linux's.
-    let exitStatus = status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
-    let result = (exitStatus, usage.ru_maxrss)
+    let result = (Self.exitStatus(status), usage.ru_maxrss)
     reaped = result
     return result
+  }
+
+  /// The exit code, or 128 + the signal. WIFEXITED/WEXITSTATUS are macros; the encoding is Linux's.
+  private static func exitStatus(_ status: Int32) -> Int32 {
+    status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+  }
+
+  /// Waits for the first byte after `mark`, then reads until `quiet` seconds pass with no byte.
+  /// Returns when the first and the last byte of that burst arrived (milliseconds since spawn),
+  /// or nil if nothing arrived within `timeout` seconds.
+  func readBurst(after mark: Int, timeout: Double, quiet: Double) -> (first: Double, last: Double)? {
+    guard let first = read(timeout: timeout, until: { $0.count > mark }) else { return nil }
+    var last = first
+    while !reachedEOF {
+      let count = output.count
+      _ = read(timeout: quiet) { $0.count > count }
+      guard output.count > count else { break }
+      last = elapsedMilliseconds
+    }
+    return (first, last)
+  }
+
+  /// Reads and discards output until `quiet` seconds pass with no byte (or `timeout` seconds).
+  func drain(quiet: Double, timeout: Double) {
+    let deadline = Stopwatch.nanoseconds() + UInt64(timeout * 1e9)
+    while !reachedEOF && Stopwatch.nanoseconds() < deadline {
+      let count = output.count
+      _ = read(timeout: quiet) { $0.count > count }
+      if output.count == count { return }
+    }
   }
 
   /// `output` as text, for error messages.

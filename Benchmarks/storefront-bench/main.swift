@@ -5,11 +5,17 @@ import StoreEngine
 // Never fails because the machine is slow; exits 1 only when a measurement could not run at all.
 
 let arguments = Array(CommandLine.arguments.dropFirst())
-if arguments == ["--present-child"] {
-  exit(FrameBytesBenchmark.presentChild())
+if arguments.first == FrameBytesBenchmark.flag {
+  exit(MainActor.assumeIsolated { FrameBytesBenchmark.presentChild(Array(arguments.dropFirst())) })
 }
 if arguments.first == LoadMemory.flag {
   exit(LoadMemory.main(Array(arguments.dropFirst())))
+}
+if arguments.first == RenderBenchmark.profileFlag {
+  exit(RenderBenchmark.profile(Array(arguments.dropFirst())))
+}
+if arguments.first == CatalogGenerator.flag {
+  exit(CatalogGenerator.main(Array(arguments.dropFirst())))
 }
 if arguments.first == RSSProbe.flag {
   exit(RSSProbe.main(Array(arguments.dropFirst())))
@@ -47,8 +53,14 @@ struct Plan {
   var engineCycles: Int
   var ledgerCycles: Int
   var busPosts: Int
-  static let quick = Plan(repeats: 3, engineCycles: 5_000, ledgerCycles: 50, busPosts: 20_000)
-  static let full = Plan(repeats: 9, engineCycles: 50_000, ledgerCycles: 400, busPosts: 200_000)
+  var renderBatch: Int
+  var process: ProcessBenchmark.Plan
+  static let quick = Plan(
+    repeats: 3, engineCycles: 5_000, ledgerCycles: 50, busPosts: 20_000, renderBatch: 50,
+    process: .init(repeats: 3, keySessions: 1, keysPerSession: 60, rssRuns: 1))
+  static let full = Plan(
+    repeats: 9, engineCycles: 50_000, ledgerCycles: 400, busPosts: 200_000, renderBatch: 200,
+    process: .init(repeats: 9, keySessions: 3, keysPerSession: 120, rssRuns: 3))
 }
 let plan = quick ? Plan.quick : Plan.full
 let command = "swift run -c release storefront-bench" + (json ? " --json" : "") + (quick ? " --quick" : "")
@@ -92,19 +104,17 @@ do {
   }
   attempt("frames", ["row_refresh_bytes", "full_repaint_bytes"]) {
     let me = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
-    try FrameBytesBenchmark.run(benchPath: me, scratch: scratch, into: report)
+    try FrameBytesBenchmark.run(benchPath: me, catalog: catalog, catalogPath: catalogURL.path, scratch: scratch, into: report)
   }
   attempt("render", ["render_10k_vs_10"]) {
-    RenderBenchmark.run(into: report)
+    try RenderBenchmark.run(catalog10k: catalog, repeats: plan.repeats, batch: plan.renderBatch, into: report)
   }
-  attempt("process", ["first_frame_ms", "first_frame_vs_version", "key_latency_p50_ms", "key_latency_p99_ms", "peak_rss_mb_10k"]) {
-    let lastID = catalog.products.last?.id.rawValue ?? ""
+  attempt("process", ProcessBenchmark.keys) {
     if let me = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
       try LoadMemory.run(benchPath: me, catalogPath: catalogURL.path, scratch: scratch, into: report)
     }
     try ProcessBenchmark.run(
-      binary: StorefrontBinary.locate(scratch: scratch), catalogPath: catalogURL.path, lastProductID: lastID,
-      repeats: plan.repeats, into: report)
+      binary: StorefrontBinary.locate(scratch: scratch), catalogPath: catalogURL.path, plan: plan.process, into: report)
   }
 } catch {
   failures.append("setup: \(error)")
