@@ -84,6 +84,12 @@ final class Report {
 
 /// What the figures were measured on.
 enum Machine {
+  /// `/proc/loadavg`'s 1-, 5- and 15-minute load: other work on the machine skews timings.
+  static func loadAverage() -> [Double] {
+    let text = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)) ?? ""
+    return text.split(separator: " ").prefix(3).compactMap { Double($0) }
+  }
+
   static func describe() -> [String: Any] {
     let cpuinfo = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)) ?? ""
     let model =

@@ -66,6 +66,7 @@ let plan = quick ? Plan.quick : Plan.full
 let command = "swift run -c release storefront-bench" + (json ? " --json" : "") + (quick ? " --quick" : "")
 let report = Report()
 let began = Stopwatch.nanoseconds()
+report.extra("load_average_at_start", Machine.loadAverage())
 let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("storefront-bench-\(getpid())")
 var failures: [String] = []
 
@@ -122,6 +123,7 @@ do {
 try? FileManager.default.removeItem(at: scratch)
 
 let seconds = Double(Stopwatch.nanoseconds() - began) / 1e9
+report.extra("load_average_at_end", Machine.loadAverage())
 if !failures.isEmpty { report.extra("failures", failures) }
 let machine = Machine.describe()
 if json {
