@@ -34,10 +34,10 @@ public enum DrawPlan {
         guard let character = cell.character else { continue }
         let cells = DisplayWidth.of(character)
         let text = safeText(character, cells: cells, libcWidth: libcWidth)
-        if var run = current, run.style == cell.style, run.x + run.cells == x {
-          run.text += text
-          run.cells += cells
-          current = run
+        if let run = current, run.style == cell.style, run.x + run.cells == x {
+          // Appended in place: copying the run out and back would copy its text on every cell.
+          current?.text += text
+          current?.cells += cells
         } else {
           if let run = current { result.append(run) }
           current = Operation(x: x, y: segment.y, style: cell.style, text: text, cells: cells)

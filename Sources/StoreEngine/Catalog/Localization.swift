@@ -16,17 +16,20 @@ public struct Localization: Sendable, Equatable, Codable {
   /// Matching ignores case and treats `-` like `_`, so `ko-KR` finds `ko_KR` and `zh_CN` finds `zh_Hans`
   /// through the language fallback.
   public static func best(in localizations: [Localization], for locale: String) -> Localization? {
+    // The common case, an exact match, needs no normalizing.
+    if let exact = localizations.first(where: { $0.locale == locale }) { return exact }
     let wanted = normalize(locale)
     let language = wanted.split(separator: "_").first.map(String.init) ?? wanted
-    let candidates: [(Localization) -> Bool] = [
-      { normalize($0.locale) == wanted },
-      { normalize($0.locale) == language },
-      { normalize($0.locale).split(separator: "_").first.map(String.init) == language },
-      { normalize($0.locale) == "en_us" },
-      { normalize($0.locale).hasPrefix("en") },
+    let codes = localizations.map { normalize($0.locale) }
+    let candidates: [(String) -> Bool] = [
+      { $0 == wanted },
+      { $0 == language },
+      { $0.split(separator: "_").first.map(String.init) == language },
+      { $0 == "en_us" },
+      { $0.hasPrefix("en") },
     ]
     for matches in candidates {
-      if let found = localizations.first(where: matches) { return found }
+      if let index = codes.firstIndex(where: matches) { return localizations[index] }
     }
     return localizations.first
   }

@@ -6,6 +6,17 @@
 public enum DisplayWidth {
   /// Cells taken by `text`.
   public static func of(_ text: some StringProtocol) -> Int {
+    // Most text on screen is ASCII: count printable bytes without forming grapheme clusters.
+    var asciiWidth = 0
+    var isASCII = true
+    for byte in text.utf8 {
+      if byte >= 0x80 {
+        isASCII = false
+        break
+      }
+      if byte >= 0x20 && byte != 0x7F { asciiWidth += 1 }
+    }
+    if isASCII { return asciiWidth }
     var total = 0
     for character in text { total += of(character) }
     return total
@@ -13,6 +24,7 @@ public enum DisplayWidth {
 
   /// Cells taken by one grapheme cluster: 0, 1 or 2.
   public static func of(_ character: Character) -> Int {
+    if let ascii = character.asciiValue { return ascii < 0x20 || ascii == 0x7F ? 0 : 1 }
     let scalars = character.unicodeScalars
     guard let first = scalars.first else { return 0 }
     if first.isASCII {

@@ -1,9 +1,32 @@
 import Foundation
+import Synchronization
 import StoreEngine
 
 /// Formats a price for display, e.g. `$1.99`, `₩1,200`, `1,99 €`: the TUI's one way to show money.
+///
+/// Results are remembered (a catalog has few distinct prices), because ICU formatting is the
+/// costliest part of drawing a product row.
 public func formatPrice(_ amount: Decimal, currency: String, locale: String) -> String {
-  PriceFormatter.string(for: amount, currencyCode: currency, locale: locale)
+  let key = PriceCache.Key(amount: amount, currency: currency, locale: locale)
+  if let known = PriceCache.shared.withLock({ $0[key] }) { return known }
+  let text = PriceFormatter.string(for: amount, currencyCode: currency, locale: locale)
+  PriceCache.shared.withLock { cache in
+    if cache.count >= PriceCache.capacity { cache.removeAll(keepingCapacity: true) }
+    cache[key] = text
+  }
+  return text
+}
+
+/// Formatted prices, bounded so a catalog with many distinct prices cannot grow it without end.
+enum PriceCache {
+  struct Key: Hashable {
+    var amount: Decimal
+    var currency: String
+    var locale: String
+  }
+
+  static let capacity = 4096
+  static let shared = Mutex<[Key: String]>([:])
 }
 
 /// The storefronts the Settings pane cycles through, with their currencies.

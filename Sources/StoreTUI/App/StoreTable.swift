@@ -11,7 +11,9 @@ public enum StoreTable {
     TableColumn("Product", width: .flexible(min: 12)),
     TableColumn("Type", width: .fit(min: 4, max: 14)),
     TableColumn("Price", width: .fit(min: 5, max: 14), alignment: .right),
-    TableColumn("Status", width: .fit(min: 6, max: 26)),
+    // Wide enough for "purchasing…", "owned" and "bought ×N", so the first purchase on a screen
+    // refreshes its row without shifting every other row.
+    TableColumn("Status", width: .fit(min: 12, max: 26)),
     TableColumn("", width: .fixed(Button.width(buyTitle))),
   ])
 

@@ -84,10 +84,20 @@ public struct ScreenBuffer: Hashable, Sendable {
   public mutating func fill(_ rect: Rect, with character: Character = " ", style: Style = .plain) {
     let area = rect.intersection(bounds)
     guard !area.isEmpty else { return }
-    for y in area.minY..<area.maxY {
-      for x in area.minX..<area.maxX {
-        put(character, x: x, y: y, style: style, clip: area)
+    guard DisplayWidth.of(character) == 1 else {
+      for y in area.minY..<area.maxY {
+        for x in area.minX..<area.maxX { put(character, x: x, y: y, style: style, clip: area) }
       }
+      return
+    }
+    // One-cell characters: only the edge cells can split a wide character that reaches outside
+    // the area, so the inside is stored directly.
+    let cell = Cell(character, style: style)
+    for y in area.minY..<area.maxY {
+      set(cell, x: area.minX, y: y)
+      if area.width > 1 { set(cell, x: area.maxX - 1, y: y) }
+      let row = y * size.width
+      for x in (area.minX + 1)..<max(area.minX + 1, area.maxX - 1) { cellStorage[row + x] = cell }
     }
   }
 
