@@ -4,7 +4,7 @@ import Foundation
 ///
 /// A transaction is a value: each state change produces a new value with the same ``id`` that the
 /// engine commits to the ledger before any observer hears of it.
-public struct PaymentTransaction: Sendable, Equatable, Codable, Identifiable {
+public struct PaymentTransaction: Sendable, Equatable, Codable, Identifiable, CustomReflectable {
   /// A transaction identifier: a positive number, written as a decimal string in JWS and JSON.
   public struct ID: RawRepresentable, Hashable, Comparable, Sendable, Codable, CustomStringConvertible {
     public var rawValue: UInt64
@@ -31,48 +31,186 @@ public struct PaymentTransaction: Sendable, Equatable, Codable, Identifiable {
     case renewal = "RENEWAL"
   }
 
-  public var id: ID
+  /// The stored values; shared between copies until one of them changes (copy on write).
+  struct Fields: Sendable, Equatable, Codable {
+    var id: ID
+    var originalID: ID
+    var account: String
+    var productID: Product.ID
+    var productKind: ProductKind
+    var state: TransactionState
+    var quantity: Int
+    var applicationUsername: String?
+    var appAccountToken: String?
+    var purchaseDate: Date
+    var originalPurchaseDate: Date
+    var expiresDate: Date?
+    var price: Decimal
+    var currency: String
+    var storefront: String
+    var reason: Reason
+    var subscriptionGroupID: String?
+    var webOrderLineItemID: UInt64?
+    var offerType: SubscriptionOffer.Kind?
+    var offerID: String?
+    var offerPaymentMode: SubscriptionOffer.PaymentMode?
+    var revocationDate: Date?
+    var revocationReason: Int?
+    var isUpgraded: Bool
+    var error: StoreKitError?
+    var isFinished: Bool
+    var signedTransaction: String?
+    var signedRenewalInfo: String?
+    var needsResolution: Bool
+  }
+
+  /// Copies of a transaction share one box: the engine passes transactions around a lot, and
+  /// copying ~30 fields (a dozen of them strings) on every pass was most of a purchase's cost.
+  final class Storage: @unchecked Sendable {
+    // Mutated only through `mutableFields`, after a uniqueness check: never while shared.
+    var fields: Fields
+    init(_ fields: Fields) { self.fields = fields }
+  }
+
+  private var storage: Storage
+
+  private var mutableFields: Fields {
+    get { storage.fields }
+    _modify {
+      if !isKnownUniquelyReferenced(&storage) { storage = Storage(storage.fields) }
+      yield &storage.fields
+    }
+  }
+
+  public var id: ID {
+    get { storage.fields.id }
+    set { mutableFields.id = newValue }
+  }
   /// The first purchase this one continues (itself for a first purchase; the first purchase for
   /// restores, renewals and the "already purchased" path).
-  public var originalID: ID
+  public var originalID: ID {
+    get { storage.fields.originalID }
+    set { mutableFields.originalID = newValue }
+  }
   /// The sandbox account the transaction belongs to.
-  public var account: String
-  public var productID: Product.ID
-  public var productKind: ProductKind
-  public var state: TransactionState
-  public var quantity: Int
-  public var applicationUsername: String?
+  public var account: String {
+    get { storage.fields.account }
+    set { mutableFields.account = newValue }
+  }
+  public var productID: Product.ID {
+    get { storage.fields.productID }
+    set { mutableFields.productID = newValue }
+  }
+  public var productKind: ProductKind {
+    get { storage.fields.productKind }
+    set { mutableFields.productKind = newValue }
+  }
+  public var state: TransactionState {
+    get { storage.fields.state }
+    set { mutableFields.state = newValue }
+  }
+  public var quantity: Int {
+    get { storage.fields.quantity }
+    set { mutableFields.quantity = newValue }
+  }
+  public var applicationUsername: String? {
+    get { storage.fields.applicationUsername }
+    set { mutableFields.applicationUsername = newValue }
+  }
   /// The StoreKit 2 `appAccountToken`: `applicationUsername` when it is a UUID.
-  public var appAccountToken: String?
-  public var purchaseDate: Date
-  public var originalPurchaseDate: Date
-  public var expiresDate: Date?
+  public var appAccountToken: String? {
+    get { storage.fields.appAccountToken }
+    set { mutableFields.appAccountToken = newValue }
+  }
+  public var purchaseDate: Date {
+    get { storage.fields.purchaseDate }
+    set { mutableFields.purchaseDate = newValue }
+  }
+  public var originalPurchaseDate: Date {
+    get { storage.fields.originalPurchaseDate }
+    set { mutableFields.originalPurchaseDate = newValue }
+  }
+  public var expiresDate: Date? {
+    get { storage.fields.expiresDate }
+    set { mutableFields.expiresDate = newValue }
+  }
   /// The price charged, in the storefront's currency (zero when re-downloaded for free).
-  public var price: Decimal
-  public var currency: String
+  public var price: Decimal {
+    get { storage.fields.price }
+    set { mutableFields.price = newValue }
+  }
+  public var currency: String {
+    get { storage.fields.currency }
+    set { mutableFields.currency = newValue }
+  }
   /// ISO 3166-1 alpha-3 storefront code.
-  public var storefront: String
-  public var reason: Reason
-  public var subscriptionGroupID: String?
+  public var storefront: String {
+    get { storage.fields.storefront }
+    set { mutableFields.storefront = newValue }
+  }
+  public var reason: Reason {
+    get { storage.fields.reason }
+    set { mutableFields.reason = newValue }
+  }
+  public var subscriptionGroupID: String? {
+    get { storage.fields.subscriptionGroupID }
+    set { mutableFields.subscriptionGroupID = newValue }
+  }
   /// Shared by a subscription's purchase and its renewals' line items.
-  public var webOrderLineItemID: UInt64?
-  public var offerType: SubscriptionOffer.Kind?
-  public var offerID: String?
-  public var offerPaymentMode: SubscriptionOffer.PaymentMode?
-  public var revocationDate: Date?
+  public var webOrderLineItemID: UInt64? {
+    get { storage.fields.webOrderLineItemID }
+    set { mutableFields.webOrderLineItemID = newValue }
+  }
+  public var offerType: SubscriptionOffer.Kind? {
+    get { storage.fields.offerType }
+    set { mutableFields.offerType = newValue }
+  }
+  public var offerID: String? {
+    get { storage.fields.offerID }
+    set { mutableFields.offerID = newValue }
+  }
+  public var offerPaymentMode: SubscriptionOffer.PaymentMode? {
+    get { storage.fields.offerPaymentMode }
+    set { mutableFields.offerPaymentMode = newValue }
+  }
+  public var revocationDate: Date? {
+    get { storage.fields.revocationDate }
+    set { mutableFields.revocationDate = newValue }
+  }
   /// 0 other, 1 app issue (App Store Server API numbers).
-  public var revocationReason: Int?
-  public var isUpgraded: Bool
+  public var revocationReason: Int? {
+    get { storage.fields.revocationReason }
+    set { mutableFields.revocationReason = newValue }
+  }
+  public var isUpgraded: Bool {
+    get { storage.fields.isUpgraded }
+    set { mutableFields.isUpgraded = newValue }
+  }
   /// Set when the transaction failed.
-  public var error: StoreKitError?
+  public var error: StoreKitError? {
+    get { storage.fields.error }
+    set { mutableFields.error = newValue }
+  }
   /// True once the app called `finishTransaction`; unfinished transactions are redelivered.
-  public var isFinished: Bool
+  public var isFinished: Bool {
+    get { storage.fields.isFinished }
+    set { mutableFields.isFinished = newValue }
+  }
   /// The compact JWS of a purchased, restored or renewed transaction.
-  public var signedTransaction: String?
+  public var signedTransaction: String? {
+    get { storage.fields.signedTransaction }
+    set { mutableFields.signedTransaction = newValue }
+  }
   /// The compact JWS of the subscription's renewal info (auto-renewables only).
-  public var signedRenewalInfo: String?
+  public var signedRenewalInfo: String? {
+    get { storage.fields.signedRenewalInfo }
+    set { mutableFields.signedRenewalInfo = newValue }
+  }
   /// For an interrupted purchase: it failed and waits for the issue to be resolved.
-  public var needsResolution: Bool
+  public var needsResolution: Bool {
+    get { storage.fields.needsResolution }
+    set { mutableFields.needsResolution = newValue }
+  }
 
   public init(
     id: ID, originalID: ID? = nil, account: String, productID: Product.ID, productKind: ProductKind,
@@ -80,6 +218,7 @@ public struct PaymentTransaction: Sendable, Equatable, Codable, Identifiable {
     purchaseDate: Date, originalPurchaseDate: Date? = nil, expiresDate: Date? = nil,
     price: Decimal = 0, currency: String = "USD", storefront: String = "USA", reason: Reason = .purchase
   ) {
+    storage = Storage(Self.blank)
     self.id = id
     self.originalID = originalID ?? id
     self.account = account
@@ -109,6 +248,54 @@ public struct PaymentTransaction: Sendable, Equatable, Codable, Identifiable {
     self.signedTransaction = nil
     self.signedRenewalInfo = nil
     self.needsResolution = false
+  }
+
+  private static let blank = Fields(
+    id: ID(0),
+    originalID: ID(0),
+    account: "",
+    productID: Product.ID(""),
+    productKind: .consumable,
+    state: .purchasing,
+    quantity: 0,
+    applicationUsername: nil,
+    appAccountToken: nil,
+    purchaseDate: Date(timeIntervalSince1970: 0),
+    originalPurchaseDate: Date(timeIntervalSince1970: 0),
+    expiresDate: nil,
+    price: 0,
+    currency: "",
+    storefront: "",
+    reason: .purchase,
+    subscriptionGroupID: nil,
+    webOrderLineItemID: nil,
+    offerType: nil,
+    offerID: nil,
+    offerPaymentMode: nil,
+    revocationDate: nil,
+    revocationReason: nil,
+    isUpgraded: false,
+    error: nil,
+    isFinished: false,
+    signedTransaction: nil,
+    signedRenewalInfo: nil,
+    needsResolution: false)
+
+  public init(from decoder: any Decoder) throws {
+    storage = Storage(try Fields(from: decoder))
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    try storage.fields.encode(to: encoder)
+  }
+
+  public static func == (lhs: PaymentTransaction, rhs: PaymentTransaction) -> Bool {
+    lhs.storage === rhs.storage || lhs.storage.fields == rhs.storage.fields
+  }
+
+  /// Reflects the fields, not the storage box (tests walk every field this way).
+  public var customMirror: Mirror {
+    Mirror(self, children: Mirror(reflecting: storage.fields).children)
   }
 
   /// True for states the app can finish (everything but `purchasing`).
