@@ -44,5 +44,10 @@ let package = Package(
     ),
     // Runs the real binary (processes, tmux); depending on the executable makes `swift test` build it.
     .testTarget(name: "IntegrationTests", dependencies: ["storefront", "StorefrontTestSupport"]),
+    // Crash, fault, concurrency, bad-input and security tests of the real binary, plus fuzz regressions.
+    .testTarget(
+      name: "ReliabilityTests",
+      dependencies: ["storefront", "StorefrontTestSupport", "StoreEngine", "SQLiteLedger", "SandboxSigning"]
+    ),
   ]
 )
