@@ -72,5 +72,13 @@ enum LedgerSchema {
 
   static let selectTransactions = "SELECT id, json FROM transactions ORDER BY seq"
   static let selectAccounts = "SELECT name, json FROM accounts ORDER BY seq"
-  static let selectValues = "SELECT key, value FROM kv"
+  static let selectValues = "SELECT key, value FROM kv WHERE key <> '\(nextTransactionIDKey)'"
+
+  /// The `kv` row holding the next free transaction id (the ledger's own bookkeeping, not loaded).
+  static let nextTransactionIDKey = "ledger.nextTransactionID"
+
+  static let reserveTransactionID = """
+    INSERT INTO kv (key, value) VALUES ('\(nextTransactionIDKey)', ?1)
+    ON CONFLICT (key) DO UPDATE SET value = excluded.value
+    """
 }

@@ -9,6 +9,17 @@ public protocol LedgerStore: AnyObject {
   func load() throws(LedgerError) -> LedgerSnapshot
   /// Applies `changes` as one atomic unit.
   func commit(_ changes: [LedgerChange]) throws(LedgerError)
+  /// Reserves a transaction id, at least `candidate`, that no store sharing this ledger has handed
+  /// out; the engine asks before creating each transaction.
+  ///
+  /// Several processes may share one ledger file, each counting ids from what it loaded; without a
+  /// reservation two of them hand out the same id and one purchase overwrites the other.
+  func reserveTransactionID(atLeast candidate: UInt64) throws(LedgerError) -> UInt64
+}
+
+extension LedgerStore {
+  /// A store only one engine uses (in memory) needs no reservation: `candidate` is free.
+  public func reserveTransactionID(atLeast candidate: UInt64) throws(LedgerError) -> UInt64 { candidate }
 }
 
 /// One change to the ledger. Upserts are keyed by id, so replaying a change is harmless.

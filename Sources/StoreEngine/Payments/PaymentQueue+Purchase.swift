@@ -13,7 +13,7 @@ extension PaymentQueue {
     let account = currentAccount ?? ""
     let product = catalog.product(payment.productID)
     var transaction = PaymentTransaction(
-      id: makeTransactionID(), account: account, productID: payment.productID,
+      id: try makeTransactionID(), account: account, productID: payment.productID,
       productKind: product?.kind ?? .consumable, quantity: payment.quantity,
       applicationUsername: payment.applicationUsername, purchaseDate: now,
       currency: (Storefront.lookup(controls.storefront)?.currencyCode ?? "USD"), storefront: controls.storefront)
@@ -196,7 +196,7 @@ extension PaymentQueue {
     original.needsResolution = false
     try commit([original])
     var resolved = original
-    resolved.id = makeTransactionID()
+    resolved.id = try makeTransactionID()
     resolved.originalID = resolved.id
     resolved.isFinished = false
     resolved.signedTransaction = nil

@@ -25,7 +25,7 @@ extension PaymentQueue {
         if original.expiresDate == nil { continue }
       }
       var copy = original
-      copy.id = makeTransactionID()
+      copy.id = try makeTransactionID()
       copy.originalID = original.originalID
       copy.state = .restored
       copy.purchaseDate = now

@@ -211,7 +211,13 @@ public final class PaymentQueue {
     return error
   }
 
-  func makeTransactionID() -> PaymentTransaction.ID {
+  /// A new transaction id, reserved in the ledger so that other processes sharing it never reuse it.
+  func makeTransactionID() throws(EngineError) -> PaymentTransaction.ID {
+    do {
+      nextID = try environment.ledger.reserveTransactionID(atLeast: nextID)
+    } catch {
+      throw .ledger(error)
+    }
     defer { nextID += 1 }
     return PaymentTransaction.ID(nextID)
   }

@@ -46,7 +46,7 @@ extension PaymentQueue {
       let first = transactions[record.originalID]
     else { return }
     var renewal = PaymentTransaction(
-      id: makeTransactionID(), originalID: record.originalID, account: record.account, productID: product.id,
+      id: try makeTransactionID(), originalID: record.originalID, account: record.account, productID: product.id,
       productKind: .autoRenewableSubscription, state: .purchased, purchaseDate: start,
       originalPurchaseDate: first.originalPurchaseDate, price: product.price,
       currency: (Storefront.lookup(first.storefront)?.currencyCode ?? "USD"), storefront: first.storefront, reason: .renewal)
