@@ -74,7 +74,11 @@ func editDistance(_ a: String, _ b: String) -> Int {
 
 /// The closest candidate to `word`, if it is close enough to be a likely typo.
 func suggestion(for word: String, in candidates: [String]) -> String? {
-  let best = candidates.map { ($0, editDistance(word.lowercased(), $0.lowercased())) }.min { $0.1 < $1.1 }
-  guard let (candidate, distance) = best, distance <= max(2, word.count / 3) else { return nil }
+  let allowed = max(2, word.count / 3)
+  // A length difference above `allowed` already rules a candidate out; skipping it keeps a huge
+  // word (a 2 MB line) from costing seconds of edit-distance work per candidate.
+  let best = candidates.filter { abs($0.count - word.count) <= allowed }
+    .map { ($0, editDistance(word.lowercased(), $0.lowercased())) }.min { $0.1 < $1.1 }
+  guard let (candidate, distance) = best, distance <= allowed else { return nil }
   return candidate
 }
