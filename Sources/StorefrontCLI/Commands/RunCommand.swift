@@ -82,7 +82,8 @@ enum RunCommand {
       return ExitCode.failure
     case .aborted(let line, let message):
       io.errorLine("\(name):\(line): stopped: \(message)")
-      return ExitCode.ioError
+      // A lock held too long is EX_TEMPFAIL (75) as at open, a read-only ledger 73; other failures 74.
+      return runner.ledgerFailure.map(LiveStore.exitCode(for:)) ?? ExitCode.ioError
     }
   }
 }
