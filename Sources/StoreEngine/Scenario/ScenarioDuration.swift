@@ -19,6 +19,9 @@ public struct ScenarioDuration: Sendable, Equatable {
   /// The longest span accepted, 10,000 years: far beyond any test, and small enough that the
   /// clock and the signed payloads' millisecond timestamps cannot overflow.
   static let longest: Double = 10_000 * 31_556_952
+  /// The largest number in any one field (10,000 years in seconds). `DateComponents` reads
+  /// `Int.max` back as "undefined", so huge numbers must be refused before they are stored.
+  static let largestValue = 316_224_000_000
 
   private static func approximateSeconds(_ components: DateComponents) -> Double {
     let parts: [(Int?, Double)] = [
@@ -40,7 +43,7 @@ public struct ScenarioDuration: Sendable, Equatable {
   }()
 
   private static func parseShort(_ text: String) -> DateComponents? {
-    guard let unit = text.last, let value = Int(text.dropLast()), value >= 0 else { return nil }
+    guard let unit = text.last, let value = Int(text.dropLast()), value >= 0, value <= largestValue else { return nil }
     var components = DateComponents()
     switch unit {
     case "s": components.second = value
@@ -73,7 +76,7 @@ public struct ScenarioDuration: Sendable, Equatable {
         inTime = true
         continue
       }
-      guard let value = Int(number) else { return nil }
+      guard let value = Int(number), value <= largestValue else { return nil }
       number = ""
       sawAny = true
       switch (character, inTime) {
