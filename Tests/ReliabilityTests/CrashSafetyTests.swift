@@ -7,7 +7,9 @@ import XCTest
 ///
 /// No sleeping: each kill point is "after the k-th line of stdout" or "after the first n bytes of
 /// stdout" (k, n from a seeded generator), so the kill lands right after the event was written.
-/// `STOREFRONT_LONG=1` runs many more kill points; `STOREFRONT_CRASH_SEED=N` picks another seed.
+/// `STOREFRONT_LONG=1` runs many more kill points; `STOREFRONT_CRASH_SEED=N` picks another seed. Data
+/// directories live in /dev/shm when it is a tmpfs (a SIGKILL does not drop the page cache, so the
+/// test means the same, without the fsync latency); `STOREFRONT_CRASH_ON_DISK=1` uses $TMPDIR.
 final class CrashSafetyTests: XCTestCase {
   /// What all runs on one data directory have reported so far; the ledger must agree with it.
   struct Reported {
@@ -43,7 +45,7 @@ final class CrashSafetyTests: XCTestCase {
     var figures = Figures()
     let started = Date()
     for round in 0..<rounds {
-      let dataDir = try Scratch.directory(self, "crash")
+      let dataDir = try Scratch.directory(self, "crash", inMemory: ProcessInfo.processInfo.environment["STOREFRONT_CRASH_ON_DISK"] != "1")
       var generator = ScenarioGenerator(seed: random.next())
       var reported = Reported()
       var unfinishedBefore: [String] = []

@@ -56,42 +56,32 @@ enum StorefrontProcess {
     _ arguments: [String], input: Data, environment: [String: String] = [:],
     killAfterBytes: Int? = nil, onLine: (String, Int) -> Bool
   ) throws -> ProcessResult {
-    _ = ignoreSIGPIPE
-    let process = Process()
-    process.executableURL = binary
-    process.arguments = arguments
     var env = ProcessInfo.processInfo.environment
     env["NO_COLOR"] = "1"
     env["SWIFT_BACKTRACE"] = "enable=no"
     for (key, value) in environment { env[key] = value }
-    process.environment = env
-    let stdin = Pipe()
-    let stdout = Pipe()
-    let stderr = Pipe()
-    process.standardInput = stdin
-    process.standardOutput = stdout
-    process.standardError = stderr
-    try process.run()
-    let pid = process.processIdentifier
+    let child = try Spawned(binary.path, arguments, environment: env)
+    let pid = child.pid
 
     let errorCollector = Collector()
     let errorDone = DispatchSemaphore(value: 0)
+    let errorFD = child.stderr
     DispatchQueue.global().async {
-      errorCollector.append(stderr.fileHandleForReading.readDataToEndOfFile())
+      errorCollector.append(Spawned.readAll(errorFD))
       errorDone.signal()
     }
-    let inputHandle = stdin.fileHandleForWriting
+    let inputFD = child.stdin
     DispatchQueue.global().async {
-      // EPIPE when the process has exited; SIGPIPE is ignored above.
+      // EPIPE when the process has exited; SIGPIPE is ignored (see `Spawned`).
       input.withUnsafeBytes { buffer in
         var offset = 0
         while offset < buffer.count, let base = buffer.baseAddress {
-          let written = write(inputHandle.fileDescriptor, base + offset, buffer.count - offset)
+          let written = write(inputFD, base + offset, buffer.count - offset)
           if written <= 0 { break }
           offset += written
         }
       }
-      try? inputHandle.close()
+      close(inputFD)
     }
     let watchdog = DispatchWorkItem { kill(pid, SIGKILL) }
     DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: watchdog)
@@ -99,12 +89,13 @@ enum StorefrontProcess {
     var output = Data()
     var pending = Data()
     var killed = false
-    let reader = stdout.fileHandleForReading
+    var buffer = [UInt8](repeating: 0, count: 65_536)
     while true {
-      let chunk = reader.availableData
-      if chunk.isEmpty { break }
+      let count = read(child.stdout, &buffer, buffer.count)
+      if count < 0 && errno == EINTR { continue }
+      if count <= 0 { break }
       if killed { continue }
-      var bytes = chunk
+      var bytes = Data(buffer[0..<count])
       var limitReached = false
       if let limit = killAfterBytes, output.count + bytes.count >= limit {
         bytes = bytes.prefix(limit - output.count)
@@ -126,13 +117,87 @@ enum StorefrontProcess {
         output = Data(output.prefix(output.count - pending.count))
       }
     }
-    process.waitUntilExit()
+    close(child.stdout)
+    let (status, signalled) = child.wait()
     watchdog.cancel()
     errorDone.wait()
-    let signalled = process.terminationReason == .uncaughtSignal
+    close(errorFD)
     return ProcessResult(
-      status: process.terminationStatus, signalled: signalled, output: output,
+      status: status, signalled: signalled, output: output,
       errorOutput: String(decoding: errorCollector.data, as: UTF8.self))
+  }
+}
+
+/// A child process started with `posix_spawn` (Foundation's `Process` costs ~40 ms a launch here,
+/// which the crash test pays hundreds of times), with pipes for its three standard streams.
+struct Spawned {
+  private static let spawnLock = NSLock()
+  let pid: pid_t
+  /// Our ends: write to `stdin`, read `stdout` and `stderr`.
+  let stdin: Int32
+  let stdout: Int32
+  let stderr: Int32
+
+  init(_ path: String, _ arguments: [String], environment: [String: String]) throws {
+    _ = StorefrontProcess.ignoreSIGPIPE
+    // Pipes are made close-on-exec under a lock, so that a child spawned by another thread at the
+    // same moment never inherits (and holds open) this child's pipes.
+    Self.spawnLock.lock()
+    defer { Self.spawnLock.unlock() }
+    var pipes: [[Int32]] = []
+    for _ in 0..<3 {
+      var fds: [Int32] = [0, 0]
+      guard pipe(&fds) == 0 else { throw Failure("pipe failed: \(errno)") }
+      for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+      pipes.append(fds)
+    }
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_adddup2(&actions, pipes[0][0], 0)
+    posix_spawn_file_actions_adddup2(&actions, pipes[1][1], 1)
+    posix_spawn_file_actions_adddup2(&actions, pipes[2][1], 2)
+    let argv = ([path] + arguments).map { strdup($0) } + [nil]
+    let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+    defer {
+      argv.forEach { free($0) }
+      envp.forEach { free($0) }
+    }
+    var pid: pid_t = 0
+    let code = posix_spawn(&pid, path, &actions, nil, argv, envp)
+    close(pipes[0][0])
+    close(pipes[1][1])
+    close(pipes[2][1])
+    guard code == 0 else {
+      close(pipes[0][1])
+      close(pipes[1][0])
+      close(pipes[2][0])
+      throw Failure("cannot start \(path): \(String(cString: strerror(code)))")
+    }
+    self.pid = pid
+    stdin = pipes[0][1]
+    stdout = pipes[1][0]
+    stderr = pipes[2][0]
+  }
+
+  /// Waits for the child; the exit status, or the signal number with `signalled` true.
+  func wait() -> (status: Int32, signalled: Bool) {
+    var status: Int32 = 0
+    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+    let signal = status & 0x7F
+    return signal == 0 ? ((status >> 8) & 0xFF, false) : (signal, true)
+  }
+
+  static func readAll(_ fd: Int32) -> Data {
+    var data = Data()
+    var buffer = [UInt8](repeating: 0, count: 65_536)
+    while true {
+      let count = read(fd, &buffer, buffer.count)
+      if count < 0 && errno == EINTR { continue }
+      if count <= 0 { break }
+      data.append(contentsOf: buffer[0..<count])
+    }
+    return data
   }
 }
 
@@ -146,8 +211,17 @@ final class Collector: @unchecked Sendable {
 
 /// Temporary directories removed when the test ends.
 enum Scratch {
-  static func directory(_ test: XCTestCase, _ label: String = "rel") throws -> URL {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("storefront-\(label)-\(UUID().uuidString)")
+  /// `/dev/shm` when it is a writable tmpfs: SIGKILL leaves the page cache intact, so durability
+  /// against a killed process is the same there, and the ledger's fsyncs cost nothing.
+  static let memoryBacked: URL? = {
+    let mounts = (try? String(contentsOfFile: "/proc/mounts", encoding: .utf8)) ?? ""
+    guard mounts.contains(" /dev/shm tmpfs "), access("/dev/shm", W_OK) == 0 else { return nil }
+    return URL(fileURLWithPath: "/dev/shm", isDirectory: true)
+  }()
+
+  static func directory(_ test: XCTestCase, _ label: String = "rel", inMemory: Bool = false) throws -> URL {
+    let base = inMemory ? (memoryBacked ?? FileManager.default.temporaryDirectory) : FileManager.default.temporaryDirectory
+    let url = base.appendingPathComponent("storefront-\(label)-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     chmod(url.path, 0o700)
     test.addTeardownBlock {
@@ -168,30 +242,26 @@ enum Shell {
   }
 
   static func run(_ executable: String, _ arguments: [String], input: String? = nil) throws -> Output {
-    _ = StorefrontProcess.ignoreSIGPIPE
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    let stdout = Pipe()
-    let stderr = Pipe()
-    let stdin = Pipe()
-    process.standardOutput = stdout
-    process.standardError = stderr
-    process.standardInput = stdin
-    try process.run()
+    let child = try Spawned(executable, arguments, environment: ProcessInfo.processInfo.environment)
     let errorCollector = Collector()
     let done = DispatchSemaphore(value: 0)
+    let errorFD = child.stderr
     DispatchQueue.global().async {
-      errorCollector.append(stderr.fileHandleForReading.readDataToEndOfFile())
+      errorCollector.append(Spawned.readAll(errorFD))
       done.signal()
     }
-    if let input { stdin.fileHandleForWriting.write(Data(input.utf8)) }
-    try? stdin.fileHandleForWriting.close()
-    let out = stdout.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
+    if let input {
+      let bytes = Array(input.utf8)
+      _ = bytes.withUnsafeBytes { write(child.stdin, $0.baseAddress, $0.count) }
+    }
+    close(child.stdin)
+    let out = Spawned.readAll(child.stdout)
+    close(child.stdout)
+    let (status, _) = child.wait()
     done.wait()
+    close(errorFD)
     return Output(
-      status: process.terminationStatus, output: String(decoding: out, as: UTF8.self),
+      status: status, output: String(decoding: out, as: UTF8.self),
       errorOutput: String(decoding: errorCollector.data, as: UTF8.self))
   }
 
