@@ -47,7 +47,8 @@ let package = Package(
     // Crash, fault, concurrency, bad-input and security tests of the real binary, plus fuzz regressions.
     .testTarget(
       name: "ReliabilityTests",
-      dependencies: ["storefront", "StorefrontTestSupport", "StoreEngine", "SQLiteLedger", "SandboxSigning"]
+      dependencies: ["storefront", "StorefrontTestSupport", "StoreEngine", "SQLiteLedger", "SandboxSigning"],
+      exclude: ["README.md"]
     ),
   ]
 )

@@ -153,7 +153,7 @@ final class BadInputTableTests: XCTestCase {
       verify("header not JSON", "\(segment(["x"]).dropLast(0)).\(parts[1]).\(parts[2])", 1, ["{file}:1:"]),
       verify("huge line (3 MB)", String(repeating: "A", count: 3_000_000) + ".B.C", 1, ["{file}:1:"]),
       verify("good line, then a bad one", "\(jws)\n\(parts[0]).x.\(parts[2])", 1, ["{file}:2:"]),
-      Row(name: "verify: binary data", arguments: ["verify", "{file}", "--data-dir", "{data}"], file: randomBytes(3000, seed: 4), fileName: "signed.bin", exitCode: 66, mentions: ["{file}", "UTF-8"]),
+      Row(name: "verify: binary data", arguments: ["verify", "{file}", "--data-dir", "{data}"], file: randomBytes(3000, seed: 4), fileName: "signed.bin", exitCode: 66, mentions: ["{file}", "UTF-8", "JWS"]),
       verify("empty file", "", 65, ["{file}", "no signed data"]),
       Row(name: "verify: --root missing", arguments: ["verify", "{file}", "--root", "/nonexistent/root.pem"], file: text(jws + "\n"), fileName: "signed.txt", exitCode: 66, mentions: ["/nonexistent/root.pem"]),
       Row(name: "verify: --root not a certificate", arguments: ["verify", "{file}", "--root", "{file}"], file: text(jws + "\n"), fileName: "signed.txt", exitCode: 66, mentions: ["{file}"]),
