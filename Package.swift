@@ -52,5 +52,11 @@ let package = Package(
     .testTarget(name: "IntegrationTests", dependencies: ["storefront", "StorefrontTestSupport"]),
     // The real binary in a private tmux server: keys in, screen text and the ledger out.
     .testTarget(name: "TerminalEndToEndTests", dependencies: ["storefront"]),
+    // Crash, fault, concurrency, bad-input and security tests of the real binary, plus fuzz regressions.
+    .testTarget(
+      name: "ReliabilityTests",
+      dependencies: ["storefront", "StorefrontTestSupport", "StoreEngine", "SQLiteLedger", "SandboxSigning"],
+      exclude: ["README.md"]
+    ),
   ]
 )

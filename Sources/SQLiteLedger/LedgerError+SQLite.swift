@@ -18,6 +18,10 @@ extension LedgerError {
     case SQLITE_FULL:
       self = .writeFailed(
         path: path, reason: "the disk is full (\(reason)); free some space and try again")
+    case SQLITE_IOERR:
+      // Also what a full disk gives while SQLite sets up the WAL index at open.
+      self = .writeFailed(
+        path: path, reason: "\(reason); the disk may be full or failing: free some space and try again")
     case SQLITE_READONLY:
       self = .readOnly(path: path)
     case SQLITE_CORRUPT, SQLITE_NOTADB:

@@ -6,6 +6,10 @@ public enum NearMatch {
     let needle = Array(input.lowercased())
     var best: (candidate: String, distance: Int)?
     for candidate in candidates {
+      // A length difference beyond what is allowed already rules a candidate out; skipping it keeps
+      // a huge word (a 2 MB scenario line) from costing seconds of edit-distance work.
+      let length = candidate.count
+      if abs(length - needle.count) > max(1, max(needle.count, length) / 3) { continue }
       let distance = editDistance(needle, Array(candidate.lowercased()))
       if distance < (best?.distance ?? Int.max) { best = (candidate, distance) }
     }

@@ -13,6 +13,22 @@ public struct ScenarioDuration: Sendable, Equatable {
     } else {
       return nil
     }
+    guard Self.approximateSeconds(components) <= Self.longest else { return nil }
+  }
+
+  /// The longest span accepted, 10,000 years: far beyond any test, and small enough that the
+  /// clock and the signed payloads' millisecond timestamps cannot overflow.
+  static let longest: Double = 10_000 * 31_556_952
+  /// The largest number in any one field (10,000 years in seconds). `DateComponents` reads
+  /// `Int.max` back as "undefined", so huge numbers must be refused before they are stored.
+  static let largestValue = 316_224_000_000
+
+  private static func approximateSeconds(_ components: DateComponents) -> Double {
+    let parts: [(Int?, Double)] = [
+      (components.year, 31_556_952), (components.month, 2_629_746), (components.day, 86_400),
+      (components.hour, 3_600), (components.minute, 60), (components.second, 1),
+    ]
+    return parts.reduce(0) { $0 + Double($1.0 ?? 0) * $1.1 }
   }
 
   /// The date `self` after `date`, in UTC.
@@ -27,14 +43,17 @@ public struct ScenarioDuration: Sendable, Equatable {
   }()
 
   private static func parseShort(_ text: String) -> DateComponents? {
-    guard let unit = text.last, let value = Int(text.dropLast()), value >= 0 else { return nil }
+    guard let unit = text.last, let value = Int(text.dropLast()), value >= 0, value <= largestValue else { return nil }
     var components = DateComponents()
     switch unit {
     case "s": components.second = value
     case "m": components.minute = value
     case "h": components.hour = value
     case "d": components.day = value
-    case "w": components.day = value * 7
+    case "w":
+      let (days, overflow) = value.multipliedReportingOverflow(by: 7)
+      guard !overflow else { return nil }
+      components.day = days
     case "y": components.year = value
     default: return nil
     }
@@ -57,14 +76,17 @@ public struct ScenarioDuration: Sendable, Equatable {
         inTime = true
         continue
       }
-      guard let value = Int(number) else { return nil }
+      guard let value = Int(number), value <= largestValue else { return nil }
       number = ""
       sawAny = true
       switch (character, inTime) {
       case ("Y", false): components.year = value
       case ("M", false): components.month = value
-      case ("W", false): components.day = (components.day ?? 0) + value * 7
-      case ("D", false): components.day = (components.day ?? 0) + value
+      case ("W", false), ("D", false):
+        let (days, overflow) = value.multipliedReportingOverflow(by: character == "W" ? 7 : 1)
+        let (sum, overflowSum) = (components.day ?? 0).addingReportingOverflow(days)
+        guard !overflow, !overflowSum else { return nil }
+        components.day = sum
       case ("H", true): components.hour = value
       case ("M", true): components.minute = value
       case ("S", true): components.second = value

@@ -27,6 +27,8 @@ public final class ScenarioRunner {
   var lastEventNameValue: String?
   var lastRestoredCountValue: Int?
   var lastMisuseValue: String?
+  /// The ledger error that aborted the last run, so the caller can pick its exit code.
+  public private(set) var ledgerFailure: LedgerError?
 
   /// - Parameter write: receives each output line (without newline), in order, as soon as it exists.
   public init(queue: PaymentQueue, json: Bool, write: @escaping (String) -> Void) {
@@ -50,7 +52,10 @@ public final class ScenarioRunner {
         case .assertion(let message):
           return .assertionFailed(line: step.line, message: message)
         case .engine(let error):
-          if case .ledger = error { return .aborted(line: step.line, message: error.description) }
+          if case .ledger(let failure) = error {
+            ledgerFailure = failure
+            return .aborted(line: step.line, message: error.description)
+          }
           lastMisuseValue = error.name
         case .other(let message):
           return .aborted(line: step.line, message: message)

@@ -136,8 +136,13 @@ public enum SignedPayloads {
   }
 
   /// Milliseconds since 1970, rounded to the nearest millisecond.
+  ///
+  /// A date beyond ±292 million years (only a hostile ledger clock could hold one) is clamped
+  /// instead of trapping.
   public static func milliseconds(_ date: Date) -> Int64 {
-    Int64((date.timeIntervalSince1970 * 1000).rounded())
+    let value = (date.timeIntervalSince1970 * 1000).rounded()
+    if let exact = Int64(exactly: value) { return exact }
+    return value.isNaN ? 0 : value > 0 ? .max : .min
   }
 
   /// The date of a payload's millisecond timestamp.

@@ -82,7 +82,8 @@ enum RunCommand {
       return ExitCode.failure
     case .aborted(let line, let message):
       io.errorLine("\(name):\(line): stopped: \(message)")
-      return ExitCode.ioError
+      // A lock held too long is EX_TEMPFAIL (75) as at open, a read-only ledger 73; other failures 74.
+      return runner.ledgerFailure.map(LiveStore.exitCode(for:)) ?? ExitCode.ioError
     }
   }
 }
@@ -94,11 +95,12 @@ enum ScriptSource {
     var message: String
   }
 
-  static func read(_ path: String) -> Result<String, Problem> {
+  /// - Parameter kind: What the input should be, for messages ("scenario file", "file of JWS lines").
+  static func read(_ path: String, kind: String = "scenario file") -> Result<String, Problem> {
     if path == "-" {
       let data = FileHandle.standardInput.readDataToEndOfFile()
       guard let text = String(data: data, encoding: .utf8) else {
-        return .failure(Problem(message: "Error: standard input is not UTF-8 text; pass a scenario file."))
+        return .failure(Problem(message: "Error: standard input is not UTF-8 text; pass a \(kind)."))
       }
       return .success(text)
     }
@@ -113,7 +115,7 @@ enum ScriptSource {
       return .failure(Problem(message: "Error: Cannot read '\(path)'. Check its permissions (ls -l '\(path)')."))
     }
     guard let text = String(data: data, encoding: .utf8) else {
-      return .failure(Problem(message: "Error: '\(path)' is not UTF-8 text; is it really a scenario file?"))
+      return .failure(Problem(message: "Error: '\(path)' is not UTF-8 text; is it really a \(kind)?"))
     }
     return .success(text)
   }

@@ -31,7 +31,7 @@ enum VerifyCommand {
     }
     let environment = invocation.arguments.value("--environment") ?? "Sandbox"
     let text: String
-    switch ScriptSource.read(path) {
+    switch ScriptSource.read(path, kind: "file of JWS lines") {
     case .success(let value): text = value
     case .failure(let problem):
       invocation.io.errorLine(problem.message)
