@@ -48,3 +48,26 @@ final class TransactionIDReservationTests: XCTestCase {
     XCTAssertEqual(Set(stored.map(\.id)).count, 200)
   }
 }
+
+final class SharedLedgerRestoreTests: XCTestCase {
+  func testRestoreSeesPurchasesAnotherEngineMadeOnTheSameLedger() throws {
+    let directory = try TemporaryDirectory()
+    func engine() throws -> PaymentQueue {
+      let environment = StoreEnvironment(
+        ledger: try SQLiteLedgerStore(directory: directory.url), passwordHasher: InsecureTestHasher(),
+        start: TestStore.start, firstTransactionID: 1)
+      let queue = try PaymentQueue(catalog: FixtureCatalog.make(), environment: environment)
+      try queue.signIn("shared")
+      queue.updateControls { $0.dialogsEnabled = false }
+      return queue
+    }
+    let first = try engine()
+    let second = try engine()
+    try second.add(Payment(productID: FixtureCatalog.removeAds))
+    XCTAssertFalse(first.entitlements().owns(FixtureCatalog.removeAds))
+    try first.restoreCompletedTransactions()
+    let restored = first.history().filter { $0.state == .restored }
+    XCTAssertEqual(restored.map(\.productID), [FixtureCatalog.removeAds])
+    XCTAssertTrue(first.entitlements().owns(FixtureCatalog.removeAds))
+  }
+}

@@ -12,6 +12,8 @@ extension PaymentQueue {
       emit([.restoreFailed(failure.error)])
       return
     }
+    // The store restores from its records, which another process on this ledger may have added to.
+    try refreshHistory()
     var seenNonConsumables: Set<Product.ID> = []
     var restored: [PaymentTransaction] = []
     for original in history(account: account)

@@ -97,18 +97,38 @@ public final class PaymentQueue {
 
   func reload() throws(LedgerError) {
     let snapshot = try environment.ledger.load()
-    accounts = Dictionary(snapshot.accounts.map { ($0.name, $0) }, uniquingKeysWith: { _, last in last })
-    transactions = [:]
-    order = []
-    for transaction in snapshot.transactions {
-      if transactions[transaction.id] == nil { order.append(transaction.id) }
-      transactions[transaction.id] = transaction
-    }
-    if let maxID = order.max() { nextID = max(nextID, maxID.rawValue + 1) }
+    apply(snapshot)
     currentAccount = snapshot.values[ValueKey.account].flatMap { $0.isEmpty ? nil : $0 }
     if let clock = snapshot.values[ValueKey.clock].flatMap(Double.init) {
       now = max(now, Date(timeIntervalSince1970: clock))
     }
+    reservedIDs = 0..<0
+    prompt = nil
+    waitingForPrompt = []
+    timers = []
+    productCallbacks = [:]
+    pendingRequests = [:]
+  }
+
+  /// Re-reads history, accounts and subscription records from the ledger, keeping the sheets, timers
+  /// and signed-in account of this process: another process may have bought or finished something.
+  /// Safe because this process's own changes are always in the ledger before they are in memory.
+  func refreshHistory() throws(EngineError) {
+    do {
+      apply(try environment.ledger.load())
+    } catch {
+      throw .ledger(error)
+    }
+  }
+
+  private func apply(_ snapshot: LedgerSnapshot) {
+    accounts = Dictionary(snapshot.accounts.map { ($0.name, $0) }, uniquingKeysWith: { _, last in last })
+    transactions = [:]
+    order = []
+    for transaction in snapshot.transactions {
+      if transactions.updateValue(transaction, forKey: transaction.id) == nil { order.append(transaction.id) }
+    }
+    if let maxID = order.max() { nextID = max(nextID, maxID.rawValue + 1) }
     subscriptionRecords = [:]
     for (key, value) in snapshot.values where key.hasPrefix("subscription.") {
       if let record = try? Self.recordDecoder.decode(SubscriptionRecord.self, from: Data(value.utf8)) {
@@ -121,12 +141,6 @@ public final class PaymentQueue {
         nextLineItemID = max(nextLineItemID, item - 1_000_000_000)
       }
     }
-    reservedIDs = 0..<0
-    prompt = nil
-    waitingForPrompt = []
-    timers = []
-    productCallbacks = [:]
-    pendingRequests = [:]
   }
 
   enum ValueKey {
