@@ -129,3 +129,11 @@ final class VerifyCommandTests: XCTestCase {
     return (data, file.path, count, firstLine)
   }
 }
+
+final class VerifyEnvironmentOptionTests: XCTestCase {
+  func testUnknownEnvironmentIsAUsageError() {
+    let run = CLIRun(["verify", "--environment", "Prod", "-"])
+    XCTAssertEqual(run.code, 64)
+    XCTAssertTrue(run.errorOutput.contains("Unknown environment 'Prod': use Sandbox or Xcode."), run.errorOutput)
+  }
+}

@@ -22,15 +22,15 @@ enum RunCommand {
     run: run)
 
   static func run(_ invocation: Invocation) -> Int32 {
-    guard let path = invocation.operands.first else {
-      return invocation.usageError("Missing SCRIPT: give a scenario file, or - to read standard input.", for: descriptor)
+    let path: String
+    switch invocation.singleOperand("SCRIPT", missing: "give a scenario file, or - to read standard input.", for: descriptor) {
+    case .success(let operand): path = operand
+    case .failure(let exit): return exit.code
     }
-    guard invocation.operands.count == 1 else {
-      return invocation.usageError("Unexpected argument '\(invocation.operands[1])': run takes one SCRIPT.", for: descriptor)
-    }
-    let signing = invocation.arguments.value("--environment") ?? "Sandbox"
-    guard signing == "Sandbox" || signing == "Xcode" else {
-      return invocation.usageError("Unknown environment '\(signing)': use Sandbox or Xcode.", for: descriptor)
+    let signing: String
+    switch invocation.signingEnvironment(for: descriptor) {
+    case .success(let value): signing = value
+    case .failure(let exit): return exit.code
     }
     let text: String
     switch ScriptSource.read(path) {

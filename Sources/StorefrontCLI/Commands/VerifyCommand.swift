@@ -23,13 +23,16 @@ enum VerifyCommand {
     run: run)
 
   static func run(_ invocation: Invocation) -> Int32 {
-    guard let path = invocation.operands.first else {
-      return invocation.usageError("Missing FILE: give a file of JWS lines, or - to read standard input.", for: descriptor)
+    let path: String
+    switch invocation.singleOperand("FILE", missing: "give a file of JWS lines, or - to read standard input.", for: descriptor) {
+    case .success(let operand): path = operand
+    case .failure(let exit): return exit.code
     }
-    guard invocation.operands.count == 1 else {
-      return invocation.usageError("Unexpected argument '\(invocation.operands[1])': verify takes one FILE.", for: descriptor)
+    let environment: String
+    switch invocation.signingEnvironment(for: descriptor) {
+    case .success(let value): environment = value
+    case .failure(let exit): return exit.code
     }
-    let environment = invocation.arguments.value("--environment") ?? "Sandbox"
     let text: String
     switch ScriptSource.read(path, kind: "file of JWS lines") {
     case .success(let value): text = value
