@@ -1,7 +1,6 @@
 import Dispatch
 import Foundation
 import StoreEngine
-import Synchronization
 import XCTest
 
 @testable import SQLiteLedger
@@ -16,7 +15,7 @@ final class SQLiteLedgerConcurrencyTests: XCTestCase {
   func testTwoConnectionsCommittingAtOnceLoseAndDuplicateNothing() throws {
     let directory = try TemporaryDirectory()
     let url = directory.url
-    let failures = Mutex<[String]>([])
+    let failures = Locked<[String]>([])
     let start = DispatchSemaphore(value: 0)
     let group = DispatchGroup()
     for writer in 0..<2 {

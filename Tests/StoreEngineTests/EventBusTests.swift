@@ -1,10 +1,9 @@
 import Dispatch
 import StoreEngine
-import Synchronization
 import XCTest
 
 final class EventLog: Sendable {
-  private let storage = Mutex<[StoreEvent]>([])
+  private let storage = Locked<[StoreEvent]>([])
   func append(_ event: StoreEvent) { storage.withLock { $0.append(event) } }
   var events: [StoreEvent] { storage.withLock { $0 } }
 }
@@ -15,7 +14,7 @@ final class EventBusTests: XCTestCase {
 
   func testDeliversInOrderToSubscribersInSubscriptionOrder() {
     let bus = EventBus()
-    let log = Mutex<[String]>([])
+    let log = Locked<[String]>([])
     let a = bus.subscribe(Ping.self) { ping in log.withLock { $0.append("a\(ping.n)") } }
     let b = bus.subscribe(Ping.self) { ping in log.withLock { $0.append("b\(ping.n)") } }
     bus.post(Ping(n: 1))
@@ -27,7 +26,7 @@ final class EventBusTests: XCTestCase {
 
   func testTokenGoingAwayUnsubscribes() {
     let bus = EventBus()
-    let count = Mutex(0)
+    let count = Locked(0)
     var token: Subscription? = bus.subscribe(Ping.self) { _ in count.withLock { $0 += 1 } }
     bus.post(Ping(n: 1))
     XCTAssertNotNil(token)
@@ -40,7 +39,7 @@ final class EventBusTests: XCTestCase {
   func testQueueExecutorDeliversInOrderOnThatQueue() {
     let bus = EventBus()
     let queue = DispatchQueue(label: "subscriber")
-    let received = Mutex<[Int]>([])
+    let received = Locked<[Int]>([])
     let done = expectation(description: "all delivered")
     let token = bus.subscribe(Ping.self, on: .queue(queue)) { ping in
       dispatchPrecondition(condition: .onQueue(queue))

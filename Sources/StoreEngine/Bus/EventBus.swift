@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 
 /// A typed, in-process, NotificationCenter-like bus.
 ///
@@ -32,7 +31,7 @@ public final class EventBus: Sendable {
     var entries: [ObjectIdentifier: [Entry]] = [:]
   }
 
-  private let state = Mutex(State())
+  private let state = Locked(State())
 
   public init() {}
 
@@ -77,10 +76,10 @@ public final class EventBus: Sendable {
 
 /// A bus subscription; cancelled explicitly or when deallocated.
 public final class Subscription: Sendable {
-  private let cancelAction: Mutex<(@Sendable () -> Void)?>
+  private let cancelAction: Locked<(@Sendable () -> Void)?>
 
   init(_ cancel: @escaping @Sendable () -> Void) {
-    cancelAction = Mutex(cancel)
+    cancelAction = Locked(cancel)
   }
 
   /// Ends the subscription; later posts no longer reach the handler. Idempotent.

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// How a scenario run ended.
 public enum ScenarioOutcome: Sendable, Equatable {
@@ -12,7 +11,7 @@ public enum ScenarioOutcome: Sendable, Equatable {
 
 /// Collects bus events synchronously while a step runs.
 final class EventRecorder: Sendable {
-  private let events = Mutex<[StoreEvent]>([])
+  private let events = Locked<[StoreEvent]>([])
   func record(_ event: StoreEvent) { events.withLock { $0.append(event) } }
   func drain() -> [StoreEvent] { events.withLock { list in defer { list = [] }; return list } }
 }

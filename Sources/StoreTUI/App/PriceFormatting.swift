@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import StoreEngine
 
 /// Formats a price for display, e.g. `$1.99`, `₩1,200`, `1,99 €`: the TUI's one way to show money.
@@ -26,7 +25,7 @@ enum PriceCache {
   }
 
   static let capacity = 4096
-  static let shared = Mutex<[Key: String]>([:])
+  static let shared = Locked<[Key: String]>([:])
 }
 
 /// The storefronts the Settings pane cycles through, with their currencies.
