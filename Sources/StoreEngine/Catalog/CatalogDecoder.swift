@@ -2,10 +2,10 @@ import Foundation
 
 /// Decodes Xcode `.storekit` files (formats 1.0–5.0) into a ``Catalog``, or reports every problem.
 ///
-/// Values come from `JSONSerialization`; the decoder then walks the tree leniently: unknown keys
-/// are ignored, optional keys may be missing, a `null` introductory offer is fine. Problems are
-/// collected, not thrown one at a time, and each is located by line and column only after the
-/// walk, so a valid file never pays for locating.
+/// Values come from Foundation's `JSONDecoder` (see ``JSONValue``); the decoder then walks the
+/// tree leniently: unknown keys are ignored, optional keys may be missing, a `null` introductory
+/// offer is fine. Problems are collected, not thrown one at a time, and each is located by line and
+/// column only after the walk, so a valid file never pays for locating.
 ///
 /// ```swift
 /// let catalog = try CatalogDecoder().decode(data, path: "Store.storekit")
@@ -23,11 +23,17 @@ public struct CatalogDecoder: Sendable {
   ///   - path: The file as the user named it, used in every ``CatalogIssue``.
   /// - Throws: ``CatalogLoadError/issues(_:)`` with every problem found, in file order.
   public func decode(_ data: Data, path: String) throws(CatalogLoadError) -> Catalog {
-    let root: Any
-    do {
-      root = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
-    } catch {
-      throw .issues([syntaxIssue(in: data, path: path, foundationError: error)])
+    let root: JSONValue
+    if let decoded = try? JSONDecoder().decode(JSONValue.self, from: data) {
+      root = decoded
+    } else {
+      // JSONDecoder's errors do not say where the mistake is; JSONSerialization's do, and the
+      // diagnosis builds on them. A file only JSONSerialization accepts is read from its tree.
+      do {
+        root = JSONValue(foundation: try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]))
+      } catch {
+        throw .issues([syntaxIssue(in: data, path: path, foundationError: error)])
+      }
     }
     var walker = CatalogWalker()
     let catalog = walker.catalog(from: root)

@@ -2,11 +2,11 @@ import Foundation
 
 /// The `settings` block: defaults for the sandbox controls.
 extension CatalogWalker {
-  mutating func settings(from value: Any, path: JSONPath) -> CatalogSettings {
+  mutating func settings(from value: JSONValue, path: JSONPath) -> CatalogSettings {
     var settings = CatalogSettings()
-    guard !Self.isNull(value) else { return settings }
-    guard let object = value as? [String: Any] else {
-      report(path, "must be an object, not \(Self.kind(of: value))", hint: "write \"settings\" : { }, or { \"_storefront\" : \"USA\", \"_locale\" : \"en_US\" }")
+    guard !value.isNull else { return settings }
+    guard let object = value.objectValue else {
+      report(path, "must be an object, not \(value.kind)", hint: "write \"settings\" : { }, or { \"_storefront\" : \"USA\", \"_locale\" : \"en_US\" }")
       return settings
     }
     if let code = string(object, "_storefront", in: path, example: "USA") {
@@ -36,29 +36,29 @@ extension CatalogWalker {
     return settings
   }
 
-  private mutating func storeKitErrors(_ value: Any?, path: JSONPath) -> [StoreKitErrorSetting] {
-    guard let value, !Self.isNull(value) else { return [] }
-    guard let array = value as? [Any] else {
-      report(path, "must be an array, not \(Self.kind(of: value))", hint: "write \"_storeKitErrors\" : [ { \"current\" : null, \"enabled\" : false, \"name\" : \"Purchase\" } ]")
+  private mutating func storeKitErrors(_ value: JSONValue?, path: JSONPath) -> [StoreKitErrorSetting] {
+    guard let value, !value.isNull else { return [] }
+    guard let array = value.arrayValue else {
+      report(path, "must be an array, not \(value.kind)", hint: "write \"_storeKitErrors\" : [ { \"current\" : null, \"enabled\" : false, \"name\" : \"Purchase\" } ]")
       return []
     }
     var result: [StoreKitErrorSetting] = []
     for (index, element) in array.enumerated() {
       let entryPath = path.appending(index)
-      guard let object = element as? [String: Any] else {
-        report(entryPath, "must be an object with current, enabled and name, not \(Self.kind(of: element))", hint: "write { \"current\" : null, \"enabled\" : false, \"name\" : \"Purchase\" }")
+      guard let object = element.objectValue else {
+        report(entryPath, "must be an object with current, enabled and name, not \(element.kind)", hint: "write { \"current\" : null, \"enabled\" : false, \"name\" : \"Purchase\" }")
         continue
       }
       guard let name = string(object, "name", in: entryPath, required: true, example: "Purchase") else { continue }
       let enabled = bool(object, "enabled", in: entryPath) ?? false
       var setting = StoreKitErrorSetting(name: name, enabled: enabled)
-      if let current = object["current"], !Self.isNull(current) {
+      if let current = object["current"], !current.isNull {
         let currentPath = entryPath.appending("current")
-        if let currentObject = current as? [String: Any] {
+        if let currentObject = current.objectValue {
           setting.errorIndex = int(currentObject, "index", in: currentPath)
           setting.errorType = string(currentObject, "type", in: currentPath, example: "generic")
         } else {
-          report(currentPath, "must be null or an object like { \"index\" : 4, \"type\" : \"generic\" }, not \(Self.kind(of: current))", hint: "write \"current\" : null when no error is selected")
+          report(currentPath, "must be null or an object like { \"index\" : 4, \"type\" : \"generic\" }, not \(current.kind)", hint: "write \"current\" : null when no error is selected")
         }
       }
       result.append(setting)

@@ -2,9 +2,9 @@ import Foundation
 
 /// Subscription groups, auto-renewable subscriptions, their offers and billing plans.
 extension CatalogWalker {
-  mutating func subscriptionGroup(_ value: Any, path: JSONPath) -> (SubscriptionGroup, [Product])? {
-    guard let object = value as? [String: Any] else {
-      report(path, "must be a subscription group object, not \(Self.kind(of: value))", hint: "write { \"id\" : \"…\", \"name\" : \"…\", \"subscriptions\" : [ … ] }")
+  mutating func subscriptionGroup(_ value: JSONValue, path: JSONPath) -> (SubscriptionGroup, [Product])? {
+    guard let object = value.objectValue else {
+      report(path, "must be a subscription group object, not \(value.kind)", hint: "write { \"id\" : \"…\", \"name\" : \"…\", \"subscriptions\" : [ … ] }")
       return nil
     }
     let name = string(object, "name", in: path) ?? ""
@@ -13,29 +13,29 @@ extension CatalogWalker {
     var products: [Product] = []
     if let value = object["subscriptions"] {
       let subscriptionsPath = path.appending("subscriptions")
-      if let array = value as? [Any] {
+      if let array = value.arrayValue {
         for (index, element) in array.enumerated() {
           if let product = subscription(element, path: subscriptionsPath.appending(index), groupID: id) {
             products.append(product)
           }
         }
       } else {
-        report(subscriptionsPath, "must be an array of subscriptions, not \(Self.kind(of: value))", hint: "write \"subscriptions\" : [ … ]")
+        report(subscriptionsPath, "must be an array of subscriptions, not \(value.kind)", hint: "write \"subscriptions\" : [ … ]")
       }
     }
     let group = SubscriptionGroup(id: id, name: name, localizations: localizations, productIDs: products.map(\.id))
     return (group, products)
   }
 
-  private mutating func subscription(_ value: Any, path: JSONPath, groupID: String) -> Product? {
+  private mutating func subscription(_ value: JSONValue, path: JSONPath, groupID: String) -> Product? {
     let fields = productFields(value, path: path, allowed: [.autoRenewableSubscription], container: "subscriptions")
-    guard let object = value as? [String: Any] else { return nil }
+    guard let object = value.objectValue else { return nil }
     let issueCount = issues.count
     let level = int(object, "groupNumber", in: path, required: true)
     let period = self.period(object, "recurringSubscriptionPeriod", in: path, required: true)
 
     var introductory = offerArray(object, "introductoryOffers", kind: .introductory, path: path)
-    if let single = object["introductoryOffer"], !Self.isNull(single) {
+    if let single = object["introductoryOffer"], !single.isNull {
       // Format 5.0 writes the same offer in both keys; keep it once.
       if let offer = self.offer(single, kind: .introductory, path: path.appending("introductoryOffer")),
         !introductory.contains(where: { $0.id == offer.id })
@@ -53,11 +53,11 @@ extension CatalogWalker {
     return Product(id: fields.id, kind: .autoRenewableSubscription, referenceName: fields.referenceName, price: fields.price, familyShareable: fields.familyShareable, internalID: fields.internalID, localizations: fields.localizations, subscription: info)
   }
 
-  private mutating func offerArray(_ object: [String: Any], _ key: String, kind: SubscriptionOffer.Kind, path: JSONPath) -> [SubscriptionOffer] {
-    guard let value = object[key], !Self.isNull(value) else { return [] }
+  private mutating func offerArray(_ object: [String: JSONValue], _ key: String, kind: SubscriptionOffer.Kind, path: JSONPath) -> [SubscriptionOffer] {
+    guard let value = object[key], !value.isNull else { return [] }
     let arrayPath = path.appending(key)
-    guard let array = value as? [Any] else {
-      report(arrayPath, "must be an array of offers, not \(Self.kind(of: value))", hint: "write \"\(key)\" : [ … ], or [] for none")
+    guard let array = value.arrayValue else {
+      report(arrayPath, "must be an array of offers, not \(value.kind)", hint: "write \"\(key)\" : [ … ], or [] for none")
       return []
     }
     return array.enumerated().compactMap { index, element in
@@ -65,9 +65,9 @@ extension CatalogWalker {
     }
   }
 
-  private mutating func offer(_ value: Any, kind: SubscriptionOffer.Kind, path: JSONPath) -> SubscriptionOffer? {
-    guard let object = value as? [String: Any] else {
-      report(path, "must be an offer object, not \(Self.kind(of: value))", hint: "write { \"paymentMode\" : \"free\", \"subscriptionPeriod\" : \"P1W\", … }")
+  private mutating func offer(_ value: JSONValue, kind: SubscriptionOffer.Kind, path: JSONPath) -> SubscriptionOffer? {
+    guard let object = value.objectValue else {
+      report(path, "must be an offer object, not \(value.kind)", hint: "write { \"paymentMode\" : \"free\", \"subscriptionPeriod\" : \"P1W\", … }")
       return nil
     }
     let issueCount = issues.count
@@ -89,7 +89,7 @@ extension CatalogWalker {
     return SubscriptionOffer(kind: kind, id: id, referenceName: referenceName, paymentMode: mode, period: period, numberOfPeriods: count, price: mode == .freeTrial ? 0 : price, eligibility: eligibility, isStackable: isStackable, billingPlanType: planType)
   }
 
-  private mutating func paymentMode(_ object: [String: Any], path: JSONPath) -> SubscriptionOffer.PaymentMode? {
+  private mutating func paymentMode(_ object: [String: JSONValue], path: JSONPath) -> SubscriptionOffer.PaymentMode? {
     guard let text = string(object, "paymentMode", in: path, required: true, example: "free") else { return nil }
     if let mode = SubscriptionOffer.PaymentMode(rawValue: text) { return mode }
     let names = SubscriptionOffer.PaymentMode.allCases.map(\.rawValue)
@@ -98,17 +98,17 @@ extension CatalogWalker {
     return nil
   }
 
-  private mutating func billingPlans(_ value: Any?, path: JSONPath) -> [BillingPlan] {
-    guard let value, !Self.isNull(value) else { return [] }
-    guard let array = value as? [Any] else {
-      report(path, "must be an array of billing plans, not \(Self.kind(of: value))", hint: "write \"billingPlans\" : [ … ], or [] for none")
+  private mutating func billingPlans(_ value: JSONValue?, path: JSONPath) -> [BillingPlan] {
+    guard let value, !value.isNull else { return [] }
+    guard let array = value.arrayValue else {
+      report(path, "must be an array of billing plans, not \(value.kind)", hint: "write \"billingPlans\" : [ … ], or [] for none")
       return []
     }
     var plans: [BillingPlan] = []
     for (index, element) in array.enumerated() {
       let planPath = path.appending(index)
-      guard let object = element as? [String: Any] else {
-        report(planPath, "must be a billing plan object, not \(Self.kind(of: element))", hint: "write { \"billingPlanType\" : \"MONTHLY\", \"displayPrice\" : \"0.99\", … }")
+      guard let object = element.objectValue else {
+        report(planPath, "must be a billing plan object, not \(element.kind)", hint: "write { \"billingPlanType\" : \"MONTHLY\", \"displayPrice\" : \"0.99\", … }")
         continue
       }
       let type = string(object, "billingPlanType", in: planPath, required: true, example: "BILLED_UPFRONT")
@@ -122,10 +122,13 @@ extension CatalogWalker {
     return plans
   }
 
-  private mutating func stringArray(_ object: [String: Any], _ key: String, in path: JSONPath) -> [String] {
-    guard let value = object[key], !Self.isNull(value) else { return [] }
-    if let strings = value as? [String] { return strings }
-    report(path.appending(key), "must be an array of strings, not \(Self.kind(of: value))", hint: "write \"\(key)\" : [\"new\", \"existing\", \"expired\"]")
+  private mutating func stringArray(_ object: [String: JSONValue], _ key: String, in path: JSONPath) -> [String] {
+    guard let value = object[key], !value.isNull else { return [] }
+    if let elements = value.arrayValue {
+      let strings = elements.compactMap(\.stringValue)
+      if strings.count == elements.count { return strings }
+    }
+    report(path.appending(key), "must be an array of strings, not \(value.kind)", hint: "write \"\(key)\" : [\"new\", \"existing\", \"expired\"]")
     return []
   }
 }

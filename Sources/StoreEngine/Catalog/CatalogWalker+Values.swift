@@ -2,36 +2,36 @@ import Foundation
 
 /// Typed reads of one member, reporting a missing required member or a value of the wrong type.
 extension CatalogWalker {
-  mutating func string(_ object: [String: Any], _ key: String, in path: JSONPath, required: Bool = false, example: String = "…") -> String? {
+  mutating func string(_ object: [String: JSONValue], _ key: String, in path: JSONPath, required: Bool = false, example: String = "…") -> String? {
     guard let value = present(object, key, in: path, required: required, example: "\"\(example)\"") else { return nil }
-    if let text = value as? String { return text }
-    report(path.appending(key), "must be a string, not \(Self.kind(of: value))", hint: "put the value in double quotes, e.g. \"\(key)\" : \"\(example)\"")
+    if let text = value.stringValue { return text }
+    report(path.appending(key), "must be a string, not \(value.kind)", hint: "put the value in double quotes, e.g. \"\(key)\" : \"\(example)\"")
     return nil
   }
 
-  mutating func bool(_ object: [String: Any], _ key: String, in path: JSONPath) -> Bool? {
+  mutating func bool(_ object: [String: JSONValue], _ key: String, in path: JSONPath) -> Bool? {
     guard let value = present(object, key, in: path, required: false, example: "false") else { return nil }
-    // JSONSerialization yields NSNumber for true/false; a class cast is far cheaper than bridging.
-    if let number = value as? NSNumber { return number.boolValue }
-    if let flag = value as? Bool { return flag }
-    report(path.appending(key), "must be true or false, not \(Self.kind(of: value))", hint: "write \"\(key)\" : true or \"\(key)\" : false, without quotes")
+    if case .bool(let flag) = value { return flag }
+    // JSONSerialization read 1 and 0 as true and false; files that relied on it keep working.
+    if case .number(let number) = value { return number != 0 }
+    report(path.appending(key), "must be true or false, not \(value.kind)", hint: "write \"\(key)\" : true or \"\(key)\" : false, without quotes")
     return nil
   }
 
-  mutating func int(_ object: [String: Any], _ key: String, in path: JSONPath, required: Bool = false, example: String = "1") -> Int? {
+  mutating func int(_ object: [String: JSONValue], _ key: String, in path: JSONPath, required: Bool = false, example: String = "1") -> Int? {
     guard let value = present(object, key, in: path, required: required, example: example) else { return nil }
-    if let number = value as? NSNumber, let whole = Int(exactly: number.doubleValue) { return whole }
-    if let number = value as? Int { return number }
-    report(path.appending(key), "must be a whole number, not \(Self.kind(of: value))", hint: "write \"\(key)\" : \(example), without quotes")
+    if case .number(let number) = value, let whole = Int(exactly: number) { return whole }
+    report(path.appending(key), "must be a whole number, not \(value.kind)", hint: "write \"\(key)\" : \(example), without quotes")
     return nil
   }
 
   /// A `displayPrice`-style decimal string: digits, optionally a dot and more digits.
-  mutating func price(_ object: [String: Any], _ key: String, in path: JSONPath, required: Bool = false) -> Decimal? {
+  mutating func price(_ object: [String: JSONValue], _ key: String, in path: JSONPath, required: Bool = false) -> Decimal? {
     guard let value = present(object, key, in: path, required: required, example: "\"0.99\"") else { return nil }
-    guard let text = value as? String else {
-      let shown = (value as? NSNumber).map { "\($0)" } ?? Self.kind(of: value)
-      report(path.appending(key), "price must be a string, not \(shown)", hint: "Xcode writes prices as strings: \"\(key)\" : \"\(shown == Self.kind(of: value) ? "0.99" : shown)\"")
+    guard let text = value.stringValue else {
+      var shown = value.kind
+      if case .number(let number) = value { shown = JSONValue.describe(number) }
+      report(path.appending(key), "price must be a string, not \(shown)", hint: "Xcode writes prices as strings: \"\(key)\" : \"\(shown == value.kind ? "0.99" : shown)\"")
       return nil
     }
     if let price = Self.parsePrice(text) { return price }
@@ -40,7 +40,7 @@ extension CatalogWalker {
   }
 
   /// An ISO 8601 period of one unit (`P1W`, `P1M`, `P1Y`).
-  mutating func period(_ object: [String: Any], _ key: String, in path: JSONPath, required: Bool = false) -> SubscriptionPeriod? {
+  mutating func period(_ object: [String: JSONValue], _ key: String, in path: JSONPath, required: Bool = false) -> SubscriptionPeriod? {
     guard let text = string(object, key, in: path, required: required, example: "P1M") else { return nil }
     if let period = SubscriptionPeriod(iso8601: text) { return period }
     report(path.appending(key), "'\(text)' is not an ISO 8601 subscription period", hint: "write P<number><unit> with unit D (days), W (weeks), M (months) or Y (years), e.g. P1W, P1M, P3M, P1Y")
@@ -48,8 +48,8 @@ extension CatalogWalker {
   }
 
   /// The member's value; reports it when required and missing. `null` counts as missing.
-  private mutating func present(_ object: [String: Any], _ key: String, in path: JSONPath, required: Bool, example: String) -> Any? {
-    if let value = object[key], !Self.isNull(value) { return value }
+  private mutating func present(_ object: [String: JSONValue], _ key: String, in path: JSONPath, required: Bool, example: String) -> JSONValue? {
+    if let value = object[key], !value.isNull { return value }
     if required {
       report(path, "missing required field '\(key)'", hint: "add \"\(key)\" : \(example)")
     }
@@ -76,27 +76,4 @@ extension CatalogWalker {
   }
 
   private static let posix = Locale(identifier: "en_US_POSIX")
-
-  /// Whether `value` is JSON `null`. Compares the dynamic type: `value is NSNull` would first
-  /// bridge a Swift array or dictionary to Foundation, which made loading twice as slow.
-  static func isNull(_ value: Any) -> Bool {
-    type(of: value) == NSNull.self
-  }
-
-  /// "a string", "a number", … for messages about a value of the wrong type.
-  static func kind(of value: Any) -> String {
-    switch value {
-    case is NSNull: return "null"
-    case is String: return "a string"
-    case is [Any]: return "an array"
-    case is [String: Any]: return "an object"
-    case let number as NSNumber:
-      return isBoolean(number) ? "\(number.boolValue)" : "the number \(number)"
-    default: return "\(type(of: value))"
-    }
-  }
-
-  private static func isBoolean(_ number: NSNumber) -> Bool {
-    String(cString: number.objCType) == "c"
-  }
 }

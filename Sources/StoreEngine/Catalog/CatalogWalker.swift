@@ -1,7 +1,7 @@
 import Foundation
 
-/// Walks the value tree `JSONSerialization` produced for a `.storekit` file and builds a
-/// ``Catalog``, collecting every problem with the JSON path where it is.
+/// Walks the ``JSONValue`` tree of a `.storekit` file and builds a ``Catalog``, collecting every
+/// problem with the JSON path where it is.
 struct CatalogWalker {
   /// A problem whose line and column are found later, only if there are problems at all.
   struct PendingIssue {
@@ -23,9 +23,9 @@ struct CatalogWalker {
   }
 
   /// The catalog, or nil when the top level is not an object (issues say why).
-  mutating func catalog(from root: Any) -> Catalog? {
-    guard let object = root as? [String: Any] else {
-      report(.root, "the top level must be a JSON object ({ … }), not \(Self.kind(of: root))", hint: "a .storekit file starts with '{' and holds \"products\", \"subscriptionGroups\", \"settings\" and \"version\"")
+  mutating func catalog(from root: JSONValue) -> Catalog? {
+    guard let object = root.objectValue else {
+      report(.root, "the top level must be a JSON object ({ … }), not \(root.kind)", hint: "a .storekit file starts with '{' and holds \"products\", \"subscriptionGroups\", \"settings\" and \"version\"")
       return nil
     }
     let version = formatVersion(object["version"], path: JSONPath.root.appending("version"))
@@ -38,7 +38,7 @@ struct CatalogWalker {
     var groups: [SubscriptionGroup] = []
     if let value = object["subscriptionGroups"] {
       let path = JSONPath.root.appending("subscriptionGroups")
-      if let array = value as? [Any] {
+      if let array = value.arrayValue {
         for (index, element) in array.enumerated() {
           if let (group, subscriptions) = subscriptionGroup(element, path: path.appending(index)) {
             groups.append(group)
@@ -46,7 +46,7 @@ struct CatalogWalker {
           }
         }
       } else {
-        report(path, "must be an array of subscription groups, not \(Self.kind(of: value))", hint: "write \"subscriptionGroups\" : [ … ], or [] for none")
+        report(path, "must be an array of subscription groups, not \(value.kind)", hint: "write \"subscriptionGroups\" : [ … ], or [] for none")
       }
     }
     return Catalog(formatVersion: version, identifier: identifier, products: products, subscriptionGroups: groups, settings: settings)
@@ -54,14 +54,14 @@ struct CatalogWalker {
 
   // MARK: - Version
 
-  private mutating func formatVersion(_ value: Any?, path: JSONPath) -> Catalog.FormatVersion {
+  private mutating func formatVersion(_ value: JSONValue?, path: JSONPath) -> Catalog.FormatVersion {
     let fallback = Catalog.FormatVersion(major: 4, minor: 0)
     guard let value else {
       report(.root, "missing required field 'version'", hint: "add \"version\" : { \"major\" : 4, \"minor\" : 0 } (Xcode writes it in every file)")
       return fallback
     }
-    guard let object = value as? [String: Any] else {
-      report(path, "must be an object like { \"major\" : 4, \"minor\" : 0 }, not \(Self.kind(of: value))", hint: "write \"version\" : { \"major\" : 4, \"minor\" : 0 }")
+    guard let object = value.objectValue else {
+      report(path, "must be an object like { \"major\" : 4, \"minor\" : 0 }, not \(value.kind)", hint: "write \"version\" : { \"major\" : 4, \"minor\" : 0 }")
       return fallback
     }
     guard let major = int(object, "major", in: path, required: true) else { return fallback }
@@ -75,11 +75,11 @@ struct CatalogWalker {
 
   // MARK: - Products
 
-  private mutating func productArray(_ object: [String: Any], _ key: String, allowed: [ProductKind]) -> [Product] {
+  private mutating func productArray(_ object: [String: JSONValue], _ key: String, allowed: [ProductKind]) -> [Product] {
     guard let value = object[key] else { return [] }
     let path = JSONPath.root.appending(key)
-    guard let array = value as? [Any] else {
-      report(path, "must be an array of products, not \(Self.kind(of: value))", hint: "write \"\(key)\" : [ … ], or [] for none")
+    guard let array = value.arrayValue else {
+      report(path, "must be an array of products, not \(value.kind)", hint: "write \"\(key)\" : [ … ], or [] for none")
       return []
     }
     var products: [Product] = []
@@ -93,7 +93,7 @@ struct CatalogWalker {
   }
 
   struct ProductFields {
-    var object: [String: Any]
+    var object: [String: JSONValue]
     var id: Product.ID
     var kind: ProductKind
     var referenceName: String
@@ -104,9 +104,9 @@ struct CatalogWalker {
   }
 
   /// The fields every product kind shares; nil when a required one is missing or wrong.
-  mutating func productFields(_ value: Any, path: JSONPath, allowed: [ProductKind], container: String) -> ProductFields? {
-    guard let object = value as? [String: Any] else {
-      report(path, "must be a product object ({ \"productID\" : …, \"type\" : …, … }), not \(Self.kind(of: value))", hint: "each element of \"\(container)\" is an object with productID, type, displayPrice and localizations")
+  mutating func productFields(_ value: JSONValue, path: JSONPath, allowed: [ProductKind], container: String) -> ProductFields? {
+    guard let object = value.objectValue else {
+      report(path, "must be a product object ({ \"productID\" : …, \"type\" : …, … }), not \(value.kind)", hint: "each element of \"\(container)\" is an object with productID, type, displayPrice and localizations")
       return nil
     }
     let issueCount = issues.count
@@ -133,7 +133,7 @@ struct CatalogWalker {
     return ProductFields(object: object, id: Product.ID(id), kind: kind, referenceName: referenceName ?? id, price: price, familyShareable: familyShareable, internalID: internalID, localizations: localizations)
   }
 
-  private mutating func productKind(_ object: [String: Any], path: JSONPath, allowed: [ProductKind], container: String) -> ProductKind? {
+  private mutating func productKind(_ object: [String: JSONValue], path: JSONPath, allowed: [ProductKind], container: String) -> ProductKind? {
     guard let name = string(object, "type", in: path, required: true, example: allowed[0].catalogName) else { return nil }
     let allowedNames = allowed.map(\.catalogName)
     if let kind = ProductKind(catalogName: name), allowed.contains(kind) { return kind }
@@ -150,18 +150,18 @@ struct CatalogWalker {
 
   // MARK: - Localizations
 
-  mutating func localizations(_ value: Any?, path: JSONPath) -> [Localization] {
-    guard let value, !Self.isNull(value) else { return [] }
-    guard let array = value as? [Any] else {
-      report(path, "must be an array of localizations, not \(Self.kind(of: value))", hint: "write \"localizations\" : [ { \"description\" : …, \"displayName\" : …, \"locale\" : \"en_US\" } ]")
+  mutating func localizations(_ value: JSONValue?, path: JSONPath) -> [Localization] {
+    guard let value, !value.isNull else { return [] }
+    guard let array = value.arrayValue else {
+      report(path, "must be an array of localizations, not \(value.kind)", hint: "write \"localizations\" : [ { \"description\" : …, \"displayName\" : …, \"locale\" : \"en_US\" } ]")
       return []
     }
     var result: [Localization] = []
     result.reserveCapacity(array.count)
     for (index, element) in array.enumerated() {
       let elementPath = path.appending(index)
-      guard let object = element as? [String: Any] else {
-        report(elementPath, "must be an object with description, displayName and locale, not \(Self.kind(of: element))", hint: "write { \"description\" : \"…\", \"displayName\" : \"…\", \"locale\" : \"en_US\" }")
+      guard let object = element.objectValue else {
+        report(elementPath, "must be an object with description, displayName and locale, not \(element.kind)", hint: "write { \"description\" : \"…\", \"displayName\" : \"…\", \"locale\" : \"en_US\" }")
         continue
       }
       guard let locale = string(object, "locale", in: elementPath, required: true, example: "en_US") else { continue }

@@ -3,7 +3,7 @@ import Foundation
 /// Finds where things are in JSON text: the line and column of a byte offset, and the offset of
 /// the value at a ``JSONPath``.
 ///
-/// This is not a parser: values come from `JSONSerialization`. The locator only follows strings,
+/// This is not a parser: values come from `JSONDecoder` (see ``JSONValue``). The locator only follows strings,
 /// escapes and brackets so error messages can point into the file. It runs only when a catalog has
 /// problems, so loading a valid catalog never pays for it.
 struct JSONSourceLocator {
@@ -41,7 +41,7 @@ struct JSONSourceLocator {
 
   /// The offset of the first byte of every value, keyed by its path.
   ///
-  /// Expects text that `JSONSerialization` accepted. A later duplicate key wins, as it does there.
+  /// Expects text that Foundation accepted. The first of duplicate keys wins, as in `JSONDecoder`.
   func valueOffsets() -> [JSONPath: Int] {
     var offsets: [JSONPath: Int] = [:]
     var index = 0
@@ -84,7 +84,8 @@ struct JSONSourceLocator {
   private func scanValue(at index: inout Int, path: [JSONPath.Component], into offsets: inout [JSONPath: Int]) {
     skipWhitespace(&index)
     guard index < bytes.count else { return }
-    offsets[JSONPath(path)] = index
+    let key = JSONPath(path)
+    if offsets[key] == nil { offsets[key] = index }
     switch bytes[index] {
     case UInt8(ascii: "{"):
       index += 1

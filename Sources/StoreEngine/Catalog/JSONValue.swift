@@ -1,0 +1,109 @@
+import Foundation
+
+/// One JSON value of a `.storekit` file, as the catalog walker reads it.
+///
+/// Files are decoded with Foundation's `JSONDecoder` into this enum rather than with
+/// `JSONSerialization` into `Any`: the Foundation object tree cost ~185 MB for a 10 MB catalog,
+/// this one ~65 MB, and reading it needs no bridging casts.
+enum JSONValue: Sendable, Equatable {
+  case null
+  case bool(Bool)
+  case number(Double)
+  case string(String)
+  case array([JSONValue])
+  case object([String: JSONValue])
+
+  var objectValue: [String: JSONValue]? {
+    if case .object(let members) = self { return members }
+    return nil
+  }
+
+  var arrayValue: [JSONValue]? {
+    if case .array(let elements) = self { return elements }
+    return nil
+  }
+
+  var stringValue: String? {
+    if case .string(let text) = self { return text }
+    return nil
+  }
+
+  var isNull: Bool {
+    if case .null = self { return true }
+    return false
+  }
+
+  /// "a string", "the number 3", "true", … for messages about a value of the wrong type.
+  var kind: String {
+    switch self {
+    case .null: return "null"
+    case .bool(let flag): return "\(flag)"
+    case .number(let number): return "the number \(Self.describe(number))"
+    case .string: return "a string"
+    case .array: return "an array"
+    case .object: return "an object"
+    }
+  }
+
+  /// `3` rather than `3.0` for whole numbers, as the file most likely wrote them.
+  static func describe(_ number: Double) -> String {
+    if let whole = Int(exactly: number) { return "\(whole)" }
+    return "\(number)"
+  }
+}
+
+extension JSONValue: Decodable {
+  private struct Key: CodingKey {
+    var stringValue: String
+    var intValue: Int? { nil }
+    init(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
+  }
+
+  /// Tries the kinds in the order a `.storekit` file uses them most (strings, then objects), since
+  /// each wrong guess costs a thrown `DecodingError`.
+  init(from decoder: any Decoder) throws {
+    let single = try decoder.singleValueContainer()
+    if single.decodeNil() {
+      self = .null
+    } else if let text = try? single.decode(String.self) {
+      self = .string(text)
+    } else if let members = try? decoder.container(keyedBy: Key.self) {
+      var object: [String: JSONValue] = [:]
+      object.reserveCapacity(members.allKeys.count)
+      for key in members.allKeys {
+        object[key.stringValue] = try members.decode(JSONValue.self, forKey: key)
+      }
+      self = .object(object)
+    } else if var elements = try? decoder.unkeyedContainer() {
+      var array: [JSONValue] = []
+      if let count = elements.count { array.reserveCapacity(count) }
+      while !elements.isAtEnd { array.append(try elements.decode(JSONValue.self)) }
+      self = .array(array)
+    } else if let flag = try? single.decode(Bool.self) {
+      self = .bool(flag)
+    } else {
+      self = .number(try single.decode(Double.self))
+    }
+  }
+}
+
+extension JSONValue {
+  /// Converts what `JSONSerialization` produced: the fallback for the rare file `JSONDecoder`
+  /// refuses but `JSONSerialization` reads, so both decoders accept the same files.
+  init(foundation value: Any) {
+    switch value {
+    case let text as String:
+      self = .string(text)
+    case let members as [String: Any]:
+      self = .object(members.mapValues(JSONValue.init(foundation:)))
+    case let elements as [Any]:
+      self = .array(elements.map(JSONValue.init(foundation:)))
+    case let number as NSNumber:
+      // JSONSerialization marks true/false with the ObjC type code for BOOL.
+      self = String(cString: number.objCType) == "c" ? .bool(number.boolValue) : .number(number.doubleValue)
+    default:
+      self = .null
+    }
+  }
+}

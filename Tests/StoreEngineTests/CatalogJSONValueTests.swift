@@ -1,0 +1,75 @@
+import Foundation
+import XCTest
+
+@testable import StoreEngine
+
+/// The catalog reads JSON through `JSONDecoder` into `JSONValue`, with `JSONSerialization` as the
+/// fallback; both roads must give the walker the same tree.
+final class CatalogJSONValueTests: XCTestCase {
+  private func viaDecoder(_ text: String) throws -> JSONValue {
+    try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
+  }
+
+  private func viaSerialization(_ data: Data) throws -> JSONValue {
+    JSONValue(foundation: try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]))
+  }
+
+  func testEveryKindDecodes() throws {
+    let value = try viaDecoder(#"{"s":"x","n":2.5,"i":3,"t":true,"f":false,"z":null,"a":[1,"b"],"o":{}}"#)
+    XCTAssertEqual(value, .object([
+      "s": .string("x"), "n": .number(2.5), "i": .number(3), "t": .bool(true), "f": .bool(false),
+      "z": .null, "a": .array([.number(1), .string("b")]), "o": .object([:]),
+    ]))
+  }
+
+  func testSerializationTreeConvertsToTheSameValues() throws {
+    let text = #"{"s":"x","n":2.5,"i":3,"t":true,"f":false,"z":null,"a":[1,"b",[0]],"o":{"k":"v"}}"#
+    XCTAssertEqual(try viaSerialization(Data(text.utf8)), try viaDecoder(text))
+  }
+
+  func testTheDefaultCatalogReadsTheSameBothWays() throws {
+    let data = try Data(contentsOf: CatalogTestFiles.packageRoot.appendingPathComponent("Catalog/Default.storekit"))
+    let decoded = try JSONDecoder().decode(JSONValue.self, from: data)
+    XCTAssertEqual(decoded, try viaSerialization(data))
+    XCTAssertNotNil(decoded.objectValue?["products"]?.arrayValue?.first?.objectValue?["productID"]?.stringValue)
+  }
+
+  func testKindsNameTheValueForMessages() {
+    XCTAssertEqual(JSONValue.number(3).kind, "the number 3")
+    XCTAssertEqual(JSONValue.number(0.99).kind, "the number 0.99")
+    XCTAssertEqual(JSONValue.bool(true).kind, "true")
+    XCTAssertEqual(JSONValue.null.kind, "null")
+    XCTAssertEqual(JSONValue.array([]).kind, "an array")
+    XCTAssertEqual(JSONValue.object([:]).kind, "an object")
+    XCTAssertEqual(JSONValue.string("").kind, "a string")
+  }
+
+  func testABooleanIsNotAWholeNumber() {
+    let text = """
+      { "products" : [], "settings" : { "_timeRate" : true }, "version" : { "major" : 4, "minor" : 0 } }
+      """
+    let messages = CatalogTestFiles.issues(text).map(\.message)
+    XCTAssertEqual(messages, ["settings._timeRate: must be a whole number, not true"])
+  }
+
+  func testAPriceWrittenAsANumberIsShownAsWritten() {
+    let text = """
+      { "products" : [ { "displayPrice" : 1, "productID" : "a", "type" : "Consumable" } ], "version" : { "major" : 4, "minor" : 0 } }
+      """
+    let issues = CatalogTestFiles.issues(text)
+    XCTAssertEqual(issues.map(\.message), ["products[0].displayPrice: price must be a string, not 1"])
+    XCTAssertEqual(issues.first?.hint, "Xcode writes prices as strings: \"displayPrice\" : \"1\"")
+  }
+
+  func testWithDuplicateKeysTheFirstCountsAndIsTheOneLocated() {
+    let text = """
+      {
+        "products" : [ { "displayPrice" : "oops", "displayPrice" : "1", "productID" : "a", "type" : "Consumable" } ],
+        "version" : { "major" : 4, "minor" : 0 }
+      }
+      """
+    let issues = CatalogTestFiles.issues(text)
+    XCTAssertEqual(issues.map(\.message), ["products[0].displayPrice: 'oops' is not a price"])
+    XCTAssertEqual(issues.first.map { [$0.line, $0.column] }, [2, 37])
+  }
+}
