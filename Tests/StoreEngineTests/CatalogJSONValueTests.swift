@@ -72,4 +72,43 @@ final class CatalogJSONValueTests: XCTestCase {
     XCTAssertEqual(issues.map(\.message), ["products[0].displayPrice: 'oops' is not a price"])
     XCTAssertEqual(issues.first.map { [$0.line, $0.column] }, [2, 37])
   }
+
+  // MARK: - Decoding along the .storekit shape
+
+  private func shaped(_ data: Data) throws -> JSONValue {
+    try JSONDecoder().decode(StoreKitJSON.self, from: data).root
+  }
+
+  func testTheShapeReadsRealFilesExactlyAsTheGenericDecodingDoes() throws {
+    var files = [CatalogTestFiles.packageRoot.appendingPathComponent("Catalog/Default.storekit")]
+    files += ["1.0", "1.1", "1.2", "2.0", "3.0", "4.0", "5.0"].map { CatalogTestFiles.fixture("format-\($0).storekit") }
+    let samples = (try? FileManager.default.contentsOfDirectory(atPath: CatalogTestFiles.sharedSamples.path)) ?? []
+    files += samples.filter { $0.hasSuffix(".storekit") }.map { CatalogTestFiles.sharedSamples.appendingPathComponent($0) }
+    for file in files {
+      let data = try Data(contentsOf: file)
+      XCTAssertEqual(try shaped(data), try JSONDecoder().decode(JSONValue.self, from: data), file.lastPathComponent)
+    }
+  }
+
+  func testValuesOfTheWrongKindAreReadAsWhatTheyAre() throws {
+    let text = """
+      { "products" : [ "x", 1, null, { "productID" : 5, "familyShareable" : "yes", "localizations" : { "locale" : [] } } ],
+        "subscriptionGroups" : [ { "subscriptions" : [ { "groupNumber" : "1", "introductoryOffer" : [ true ] } ] } ],
+        "settings" : "s", "version" : [ 4 ], "identifier" : { } }
+      """
+    let data = Data(text.utf8)
+    XCTAssertEqual(try shaped(data), try JSONDecoder().decode(JSONValue.self, from: data))
+    XCTAssertEqual(try shaped(data), try viaSerialization(data))
+  }
+
+  func testABadValueInAMemberTheStorefrontDoesNotReadStillMakesTheFileInvalid() {
+    // JSONDecoder checks a number or string only when it is decoded; the catalog decodes them all.
+    let text = """
+      { "_unknown" : { "deep" : [ - ] }, "products" : [], "version" : { "major" : 4, "minor" : 0 } }
+      """
+    let issues = CatalogTestFiles.issues(text)
+    XCTAssertEqual(issues.count, 1)
+    XCTAssertEqual(issues.first?.line, 1)
+    XCTAssertTrue(issues.first?.message.hasPrefix("malformed JSON") == true, "\(issues)")
+  }
 }

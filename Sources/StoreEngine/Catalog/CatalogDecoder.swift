@@ -24,8 +24,8 @@ public struct CatalogDecoder: Sendable {
   /// - Throws: ``CatalogLoadError/issues(_:)`` with every problem found, in file order.
   public func decode(_ data: Data, path: String) throws(CatalogLoadError) -> Catalog {
     let root: JSONValue
-    if let decoded = try? JSONDecoder().decode(JSONValue.self, from: data) {
-      root = decoded
+    if let decoded = try? JSONDecoder().decode(StoreKitJSON.self, from: data) {
+      root = decoded.root
     } else {
       // JSONDecoder's errors do not say where the mistake is; JSONSerialization's do, and the
       // diagnosis builds on them. A file only JSONSerialization accepts is read from its tree.

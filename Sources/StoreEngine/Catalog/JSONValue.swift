@@ -53,13 +53,6 @@ enum JSONValue: Sendable, Equatable {
 }
 
 extension JSONValue: Decodable {
-  private struct Key: CodingKey {
-    var stringValue: String
-    var intValue: Int? { nil }
-    init(stringValue: String) { self.stringValue = stringValue }
-    init?(intValue: Int) { nil }
-  }
-
   /// Tries the kinds in the order a `.storekit` file uses them most (strings, then objects), since
   /// each wrong guess costs a thrown `DecodingError`.
   init(from decoder: any Decoder) throws {
@@ -68,10 +61,12 @@ extension JSONValue: Decodable {
       self = .null
     } else if let text = try? single.decode(String.self) {
       self = .string(text)
-    } else if let members = try? decoder.container(keyedBy: Key.self) {
+    } else if let members = try? decoder.container(keyedBy: JSONKey.self) {
+      // `allKeys` builds and casts a fresh array on every call: ask once.
+      let keys = members.allKeys
       var object: [String: JSONValue] = [:]
-      object.reserveCapacity(members.allKeys.count)
-      for key in members.allKeys {
+      object.reserveCapacity(keys.count)
+      for key in keys {
         object[key.stringValue] = try members.decode(JSONValue.self, forKey: key)
       }
       self = .object(object)

@@ -1,0 +1,151 @@
+import Foundation
+
+/// What the catalog walker expects to find at each place in a `.storekit` file.
+///
+/// Decoding with a shape asks `JSONDecoder` for the expected kind first, so a well-formed file
+/// decodes without a single failed guess (each costs a thrown `DecodingError`; guessing made
+/// loading 1.6× slower). Anything unexpected falls back to the generic ``JSONValue`` decoding, so
+/// the walker still sees, and reports, what is really there.
+indirect enum JSONShape: Sendable {
+  /// Whatever is there.
+  case any
+  case string
+  case bool
+  case number
+  case array(of: JSONShape)
+  /// An object with these members; others may be there too.
+  case object([String: JSONShape])
+
+  /// A `.storekit` file, formats 1.0–5.0: every member ``CatalogWalker`` reads.
+  static let storeKitFile = JSONShape.object([
+    "version": .object(["major": .number, "minor": .number]),
+    "identifier": .string,
+    "settings": settings,
+    "products": .array(of: product),
+    "nonRenewingSubscriptions": .array(of: product),
+    "subscriptionGroups": .array(of: .object([
+      "id": .string, "name": .string, "localizations": .array(of: localization), "subscriptions": .array(of: product),
+    ])),
+  ])
+
+  private static let localization = JSONShape.object(["locale": .string, "displayName": .string, "description": .string])
+
+  private static let offer = JSONShape.object([
+    "paymentMode": .string, "subscriptionPeriod": .string, "numberOfPeriods": .number, "displayPrice": .string,
+    "internalID": .string, "offerID": .string, "referenceName": .string, "eligibility": .array(of: .string),
+    "isStackable": .bool, "billingPlanType": .string,
+  ])
+
+  /// Every product kind; the subscription members are simply absent from the others.
+  private static let product = JSONShape.object([
+    "productID": .string, "type": .string, "displayPrice": .string, "referenceName": .string,
+    "internalID": .string, "familyShareable": .bool, "localizations": .array(of: localization),
+    "groupNumber": .number, "recurringSubscriptionPeriod": .string,
+    "introductoryOffer": offer, "introductoryOffers": .array(of: offer), "adHocOffers": .array(of: offer),
+    "codeOffers": .array(of: offer), "winbackOffers": .array(of: offer),
+    "billingPlans": .array(of: .object([
+      "billingPlanType": .string, "displayPrice": .string, "commitmentDisplayPrice": .string, "isEnabled": .bool,
+    ])),
+  ])
+
+  private static let settings = JSONShape.object([
+    "_storefront": .string, "_locale": .string, "_timeRate": .number,
+    "_askToBuyEnabled": .bool, "_failTransactionsEnabled": .bool, "_disableDialogs": .bool,
+    "_billingGracePeriodEnabled": .bool, "_renewalBillingIssuesEnabled": .bool, "_billingIssuesEnabled": .bool,
+    "_storeKitErrors": .array(of: .object([
+      "name": .string, "enabled": .bool, "current": .object(["index": .number, "type": .string]),
+    ])),
+  ])
+}
+
+/// A whole `.storekit` file decoded along ``JSONShape/storeKitFile``.
+struct StoreKitJSON: Decodable {
+  let root: JSONValue
+
+  init(from decoder: any Decoder) throws {
+    if case .object(let members) = JSONShape.storeKitFile, let object = try? decoder.container(keyedBy: JSONKey.self) {
+      root = try JSONShape.read(object, members)
+    } else {
+      root = try JSONValue(from: decoder)
+    }
+  }
+}
+
+/// Any member name.
+struct JSONKey: CodingKey {
+  var stringValue: String
+  var intValue: Int? { nil }
+  init(stringValue: String) { self.stringValue = stringValue }
+  init?(intValue: Int) { nil }
+}
+
+extension JSONShape {
+  /// Every member of `object`: the listed ones as their shapes say, the others as whatever they
+  /// are. Unlisted members are decoded too because `JSONDecoder` checks a string or number only
+  /// when it is decoded, and a file with a bad value anywhere is not valid JSON.
+  static func read(_ object: KeyedDecodingContainer<JSONKey>, _ members: [String: JSONShape]) throws -> JSONValue {
+    let keys = object.allKeys
+    var result: [String: JSONValue] = [:]
+    result.reserveCapacity(keys.count)
+    for key in keys {
+      result[key.stringValue] = try (members[key.stringValue] ?? .any).read(object, key)
+    }
+    return .object(result)
+  }
+
+  /// The member `key` of `object`, read as this shape expects, or as whatever it is.
+  private func read(_ object: KeyedDecodingContainer<JSONKey>, _ key: JSONKey) throws -> JSONValue {
+    switch self {
+    case .string:
+      if let text = try? object.decode(String.self, forKey: key) { return .string(text) }
+    case .bool:
+      if let flag = try? object.decode(Bool.self, forKey: key) { return .bool(flag) }
+    case .number:
+      if let number = try? object.decode(Double.self, forKey: key) { return .number(number) }
+    case .object(let members):
+      if let nested = try? object.nestedContainer(keyedBy: JSONKey.self, forKey: key) {
+        return try Self.read(nested, members)
+      }
+    case .array(let element):
+      if var nested = try? object.nestedUnkeyedContainer(forKey: key) {
+        return try element.readElements(&nested)
+      }
+    case .any:
+      break
+    }
+    return try object.decode(JSONValue.self, forKey: key)
+  }
+
+  private func readElements(_ array: inout any UnkeyedDecodingContainer) throws -> JSONValue {
+    var elements: [JSONValue] = []
+    if let count = array.count { elements.reserveCapacity(count) }
+    while !array.isAtEnd {
+      elements.append(try readElement(&array))
+    }
+    return .array(elements)
+  }
+
+  /// The next element, read as this shape expects, or as whatever it is. A failed guess leaves the
+  /// container where it was, so the fallback reads the same element.
+  private func readElement(_ array: inout any UnkeyedDecodingContainer) throws -> JSONValue {
+    switch self {
+    case .string:
+      if let text = try? array.decode(String.self) { return .string(text) }
+    case .bool:
+      if let flag = try? array.decode(Bool.self) { return .bool(flag) }
+    case .number:
+      if let number = try? array.decode(Double.self) { return .number(number) }
+    case .object(let members):
+      if let nested = try? array.nestedContainer(keyedBy: JSONKey.self) {
+        return try Self.read(nested, members)
+      }
+    case .array(let element):
+      if var nested = try? array.nestedUnkeyedContainer() {
+        return try element.readElements(&nested)
+      }
+    case .any:
+      break
+    }
+    return try array.decode(JSONValue.self)
+  }
+}
