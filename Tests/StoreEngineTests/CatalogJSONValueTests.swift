@@ -111,4 +111,37 @@ final class CatalogJSONValueTests: XCTestCase {
     XCTAssertEqual(issues.first?.line, 1)
     XCTAssertTrue(issues.first?.message.hasPrefix("malformed JSON") == true, "\(issues)")
   }
+
+  /// Decodes on a thread with the 512 KB stack of a secondary thread, where deep recursion crashes.
+  private func decodeOnSmallStack(_ data: Data) throws -> Result<Catalog, CatalogLoadError> {
+    let result = Locked<Result<Catalog, CatalogLoadError>?>(nil)
+    let done = DispatchSemaphore(value: 0)
+    let thread = Thread {
+      let outcome = Result { () throws(CatalogLoadError) -> Catalog in try CatalogDecoder().decode(data, path: "deep.storekit") }
+      result.withLock { $0 = outcome }
+      done.signal()
+    }
+    thread.stackSize = 512 * 1024
+    thread.start()
+    XCTAssertEqual(done.wait(timeout: .now() + 60), .success)
+    return try XCTUnwrap(result.withLock { $0 })
+  }
+
+  private func nested(_ depth: Int) -> Data {
+    Data(("{ \"_x\" : " + String(repeating: "[", count: depth) + String(repeating: "]", count: depth)
+      + ", \"products\" : [], \"version\" : { \"major\" : 4, \"minor\" : 0 } }").utf8)
+  }
+
+  func testDeeplyNestedUnreadMembersDecodeWithoutExhaustingTheStack() throws {
+    let catalog = try decodeOnSmallStack(nested(500)).get()
+    XCTAssertEqual(catalog.products, [])
+  }
+
+  func testNestingBeyondFoundationsLimitIsAnErrorNotACrash() throws {
+    guard case .failure(.issues(let issues)) = try decodeOnSmallStack(nested(600)) else {
+      return XCTFail("600 levels of nesting decoded")
+    }
+    XCTAssertEqual(issues.count, 1)
+    XCTAssertTrue(issues.first?.message.hasPrefix("malformed JSON") == true, "\(issues)")
+  }
 }

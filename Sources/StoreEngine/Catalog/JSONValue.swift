@@ -53,9 +53,19 @@ enum JSONValue: Sendable, Equatable {
 }
 
 extension JSONValue: Decodable {
+  /// Deeper values are left to `JSONSerialization`: each level here costs a few Decoder frames of
+  /// stack, and a file nested 500 deep would overflow a thread's 512 KB stack. A `.storekit` file
+  /// nests about 12 deep.
+  static let maximumDepth = 64
+
+  struct TooDeep: Error {}
+
   /// Tries the kinds in the order a `.storekit` file uses them most (strings, then objects), since
   /// each wrong guess costs a thrown `DecodingError`.
   init(from decoder: any Decoder) throws {
+    // Computing the coding path is not free, but this generic path is only for members the
+    // walker does not read and values of an unexpected kind.
+    guard decoder.codingPath.count <= Self.maximumDepth else { throw TooDeep() }
     let single = try decoder.singleValueContainer()
     if single.decodeNil() {
       self = .null
