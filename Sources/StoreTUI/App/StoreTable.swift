@@ -84,8 +84,26 @@ struct RowFormatter {
     return FormattedRow(index: index, cells: cells, status: status)
   }
 
-  private func price(_ amount: Decimal) -> String {
-    formatPrice(amount, currency: currency, locale: state.controls.locale)
+  /// Prices already formatted this frame. A screen shows few distinct prices, and a hit here costs
+  /// a byte comparison, where the shared cache costs a lock and hashing a Decimal and two strings.
+  private var recentPrices: [(amount: Decimal, text: String)] = []
+
+  private mutating func price(_ amount: Decimal) -> String {
+    if let known = recentPrices.first(where: { Self.sameBytes($0.amount, amount) }) { return known.text }
+    let text = formatPrice(amount, currency: currency, locale: state.controls.locale)
+    if recentPrices.count < 16 { recentPrices.append((amount, text)) }
+    return text
+  }
+
+  /// Whether two decimals are stored alike, which makes them equal (equal values stored
+  /// differently, `1.0` and `1.00`, only miss the memo). `==` on Decimal allocates.
+  private static func sameBytes(_ lhs: Decimal, _ rhs: Decimal) -> Bool {
+    withUnsafeBytes(of: lhs) { lhs in
+      withUnsafeBytes(of: rhs) { rhs in
+        guard let lhsBase = lhs.baseAddress, let rhsBase = rhs.baseAddress else { return lhs.count == rhs.count }
+        return memcmp(lhsBase, rhsBase, lhs.count) == 0
+      }
+    }
   }
 }
 
