@@ -25,10 +25,12 @@ public struct ScreenBuffer: Hashable, Sendable {
     self.untouchedRows = Array(repeating: true, count: clamped.height)
   }
 
+  /// Same size and same cells (styles included), however they were drawn.
   public static func == (lhs: ScreenBuffer, rhs: ScreenBuffer) -> Bool {
     lhs.size == rhs.size && lhs.cellStorage == rhs.cellStorage
   }
 
+  /// Hashes what ``==`` compares.
   public func hash(into hasher: inout Hasher) {
     hasher.combine(size)
     hasher.combine(cellStorage)
@@ -144,7 +146,8 @@ public struct ScreenBuffer: Hashable, Sendable {
     let characters = ASCIIText.characters
     let store = { (bytes: UnsafeBufferPointer<UInt8>, cells: inout [Cell]) in
       cells.withUnsafeMutableBufferPointer { cells in
-        for offset in 0..<(to - from) {
+        // Bounded by the bytes too, so a wrong `count` cannot read past the text.
+        for offset in 0..<max(0, min(to - from, bytes.count - skip)) {
           cells[start + offset] = Cell(characters[Int(bytes[skip + offset])], style: style)
         }
       }
