@@ -10,6 +10,24 @@ import Testing
     #expect(formatPrice(1200, currency: "KRW", locale: "ko_KR") == "₩1,200")
   }
 
+  /// The Store table remembers the prices of one frame; every row must still show its own price,
+  /// including amounts equal in value but written differently, and more amounts than it remembers.
+  @Test func storeRowsShowTheirOwnPrices() {
+    let written = ["0.99", "1.99", "0.99", "1.0", "1.00", "1", "100", "0.01", "-0.99"] + (0..<30).map { "\($0).49" }
+    let products = written.enumerated().map { index, text in
+      Product(
+        id: Product.ID("com.example.p\(index)"), kind: .consumable, referenceName: "P\(index)",
+        price: Decimal(string: text) ?? 0)
+    }
+    let state = makeState(catalog: Catalog(products: products), size: Size(width: 100, height: 60))
+    let rows = StoreTable.visible(state).rows
+    #expect(rows.count == products.count)
+    for row in rows {
+      #expect(row.cells[2] == formatPrice(products[row.index].price, currency: "USD", locale: "en_US"), "row \(row.index)")
+    }
+    #expect(rows[3].cells[2] == "$1.00" && rows[4].cells[2] == "$1.00" && rows[6].cells[2] == "$100.00")
+  }
+
   /// Many render threads share the cache; under ThreadSanitizer this is what once reported a race.
   @Test func manyThreadsFormattingAtOnceAgreeWithOneThread() {
     let amounts = (0..<64).map { Decimal($0) + Decimal(sign: .plus, exponent: -2, significand: 99) }

@@ -42,7 +42,7 @@ extension AppReducer {
     guard let index = viewport.index(atOffset: event.y - list.y, count: count(pane, state)) else { return [] }
     select(index, in: pane, &state)
     if pane == .store {
-      let widths = StoreTable.visible(state).widths
+      let widths = StoreTable.formattedVisible(state).widths
       if StoreTable.buyColumn(widths: widths, in: layout.body).contains(event.x) {
         return [.buy(state.products[index].id)]
       }

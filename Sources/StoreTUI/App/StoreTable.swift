@@ -1,3 +1,4 @@
+import Foundation
 import StoreEngine
 
 /// The Store pane's table: columns, and the cells of one row, formatted on demand.
@@ -6,6 +7,8 @@ import StoreEngine
 /// ``RenderProbe`` counts them so tests can prove it.
 public enum StoreTable {
   public static let buyTitle = "Buy"
+  /// `[ Buy ]`, built once rather than on every row.
+  static let buyLabel = Button.label(buyTitle)
 
   public static let layout = TableLayout(columns: [
     TableColumn("Product", width: .flexible(min: 12)),
@@ -19,12 +22,8 @@ public enum StoreTable {
 
   /// The cells of row `index`: name, kind, price, status (the Buy column is drawn as a button).
   public static func cells(_ state: AppState, row index: Int, probe: RenderProbe? = nil) -> [String] {
-    probe?.productRowsFormatted += 1
-    let product = state.products[index]
-    return [
-      product.displayName(locale: state.controls.locale), product.kind.label, state.price(product.price),
-      state.status(of: product.id).text, "",
-    ]
+    var formatter = RowFormatter(state)
+    return formatter.row(index, probe: probe).cells
   }
 
   /// The viewport of the Store list for the state's size.
@@ -36,9 +35,16 @@ public enum StoreTable {
 
   /// The formatted visible rows and the column widths they produce.
   public static func visible(_ state: AppState, probe: RenderProbe? = nil) -> (rows: [(index: Int, cells: [String])], widths: [Int]) {
+    let (rows, widths) = formattedVisible(state, probe: probe)
+    return (rows.map { (index: $0.index, cells: $0.cells) }, widths)
+  }
+
+  /// ``visible(_:probe:)`` with each row's status kept for styling, so it is looked up once.
+  static func formattedVisible(_ state: AppState, probe: RenderProbe? = nil) -> (rows: [FormattedRow], widths: [Int]) {
     let layout = AppLayout(size: state.size)
     let range = viewport(state).visibleRange(count: state.products.count)
-    let rows = range.map { (index: $0, cells: cells(state, row: $0, probe: probe)) }
+    var formatter = RowFormatter(state)
+    let rows = range.map { formatter.row($0, probe: probe) }
     let widths = Self.layout.columnWidths(totalWidth: layout.body.width, rows: rows.map(\.cells))
     return (rows, widths)
   }
@@ -48,6 +54,56 @@ public enum StoreTable {
     let offsets = layout.columnOffsets(widths: widths)
     guard let x = offsets.last, let width = widths.last else { return body.x..<body.x }
     return (body.x + x)..<(body.x + x + width)
+  }
+}
+
+/// One formatted Store row.
+struct FormattedRow {
+  var index: Int
+  var cells: [String]
+  var status: ProductStatus
+}
+
+/// Formats Store rows, looking up what all rows share (locale, currency) once.
+struct RowFormatter {
+  let state: AppState
+  let currency: String
+
+  init(_ state: AppState) {
+    self.state = state
+    self.currency = StorefrontChoices.currency(for: state.controls.storefront)
+  }
+
+  mutating func row(_ index: Int, probe: RenderProbe?) -> FormattedRow {
+    probe?.productRowsFormatted += 1
+    let product = state.products[index]
+    let status = state.status(of: product.id)
+    let cells = [
+      product.displayName(locale: state.controls.locale), product.kind.label, price(product.price), status.text, "",
+    ]
+    return FormattedRow(index: index, cells: cells, status: status)
+  }
+
+  /// Prices already formatted this frame. A screen shows few distinct prices, and a hit here costs
+  /// a byte comparison, where the shared cache costs a lock and hashing a Decimal and two strings.
+  private var recentPrices: [(amount: Decimal, text: String)] = []
+
+  private mutating func price(_ amount: Decimal) -> String {
+    if let known = recentPrices.first(where: { Self.sameBytes($0.amount, amount) }) { return known.text }
+    let text = formatPrice(amount, currency: currency, locale: state.controls.locale)
+    if recentPrices.count < 16 { recentPrices.append((amount, text)) }
+    return text
+  }
+
+  /// Whether two decimals are stored alike, which makes them equal (equal values stored
+  /// differently, `1.0` and `1.00`, only miss the memo). `==` on Decimal allocates.
+  private static func sameBytes(_ lhs: Decimal, _ rhs: Decimal) -> Bool {
+    withUnsafeBytes(of: lhs) { lhs in
+      withUnsafeBytes(of: rhs) { rhs in
+        guard let lhsBase = lhs.baseAddress, let rhsBase = rhs.baseAddress else { return lhs.count == rhs.count }
+        return memcmp(lhsBase, rhsBase, lhs.count) == 0
+      }
+    }
   }
 }
 

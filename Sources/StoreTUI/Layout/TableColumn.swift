@@ -43,8 +43,12 @@ public struct TableRow: Hashable, Sendable {
 
   /// The style cell `index` is drawn with.
   public func style(ofCell index: Int) -> Style {
-    guard index < cellStyles.count, let cellStyle = cellStyles[index] else { return style }
-    return Style(
-      cellStyle.attributes.union(style.attributes), color: cellStyle.color ?? style.color)
+    TableRow.style(index < cellStyles.count ? cellStyles[index] : nil, in: style)
+  }
+
+  /// A cell's style (`nil`: the row's) inside a row drawn with `rowStyle`.
+  static func style(_ cellStyle: Style?, in rowStyle: Style) -> Style {
+    guard let cellStyle else { return rowStyle }
+    return Style(cellStyle.attributes.union(rowStyle.attributes), color: cellStyle.color ?? rowStyle.color)
   }
 }

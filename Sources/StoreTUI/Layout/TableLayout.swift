@@ -42,7 +42,9 @@ public struct TableLayout: Hashable, Sendable {
         return max(0, width)
       case .fit(let minimum, let maximum):
         var widest = column.title.displayWidth
-        for row in rows where index < row.count { widest = max(widest, row[index].displayWidth) }
+        for row in rows where index < row.count {
+          widest = max(widest, ASCIIText.printableCount(row[index].utf8) ?? row[index].displayWidth)
+        }
         return min(max(widest, minimum), maximum)
       case .flexible(let minimum, _):
         return max(0, minimum)
@@ -133,11 +135,21 @@ public struct TableLayout: Hashable, Sendable {
 
   /// Draws one row on local row `y`, filling the full canvas width with the row's style.
   public func drawRow(_ row: TableRow, in canvas: inout Canvas, y: Int, widths: [Int]) {
-    canvas.fill(Rect(x: 0, y: y, width: canvas.size.width, height: 1), style: row.style)
-    let offsets = columnOffsets(widths: widths)
-    for (index, width) in widths.enumerated() where width > 0 && index < row.cells.count {
+    drawRow(
+      row.cells, style: row.style, in: &canvas, y: y, widths: widths, offsets: columnOffsets(widths: widths)
+    ) { index in index < row.cellStyles.count ? row.cellStyles[index] : nil }
+  }
+
+  /// ``drawRow(_:in:y:widths:)`` without building a ``TableRow``, with the offsets of `widths`
+  /// computed once per table rather than per row.
+  func drawRow(
+    _ cells: [String], style: Style, in canvas: inout Canvas, y: Int, widths: [Int], offsets: [Int],
+    cellStyle: (Int) -> Style?
+  ) {
+    canvas.fill(Rect(x: 0, y: y, width: canvas.size.width, height: 1), style: style)
+    for (index, width) in widths.enumerated() where width > 0 && index < cells.count {
       canvas.text(
-        row.cells[index], x: offsets[index], y: y, width: width, style: row.style(ofCell: index),
+        cells[index], x: offsets[index], y: y, width: width, style: TableRow.style(cellStyle(index), in: style),
         align: columns[index].alignment)
     }
   }

@@ -89,24 +89,48 @@ public struct Canvas {
   ) -> Int {
     let available = min(width ?? Int.max, size.width - x)
     guard available > 0, y >= 0, y < size.height else { return 0 }
+    if let count = ASCIIText.printableCount(text.utf8) {
+      // One cell per byte and nothing to clean: cut by count, keeping the general path's `…`.
+      guard count > available else {
+        buffer.write(
+          printableASCII: text, count: count, x: frame.x + aligned(x, width, available, count, align), y: frame.y + y,
+          style: style, clip: frame)
+        return count
+      }
+      let end = buffer.write(
+        printableASCII: text.prefix(available - 1),
+        count: available - 1, x: frame.x + x, y: frame.y + y, style: style, clip: frame)
+      buffer.put("…", x: end, y: frame.y + y, style: style, clip: frame)
+      return available
+    }
     let cleaned = Canvas.singleLine(text)
     let cut = cleaned.truncated(toWidth: available)
     let cutWidth = cut.displayWidth
-    var start = x
-    if let width, width <= available {
-      switch align {
-      case .left: break
-      case .right: start = x + width - cutWidth
-      case .center: start = x + (width - cutWidth) / 2
-      }
-    }
-    buffer.write(cut, x: frame.x + start, y: frame.y + y, style: style, clip: frame)
+    buffer.write(cut, x: frame.x + aligned(x, width, available, cutWidth, align), y: frame.y + y, style: style, clip: frame)
     return cutWidth
   }
 
+  /// Where text `cutWidth` wide starts when placed at `x` inside `width` (if it fits `available`).
+  private func aligned(_ x: Int, _ width: Int?, _ available: Int, _ cutWidth: Int, _ align: Alignment) -> Int {
+    guard let width, width <= available else { return x }
+    switch align {
+    case .left: return x
+    case .right: return x + width - cutWidth
+    case .center: return x + (width - cutWidth) / 2
+    }
+  }
+
   static func singleLine(_ text: String) -> String {
-    guard text.contains(where: { $0.isNewline || $0 == "\t" }) else { return text }
+    // Newlines and tabs all begin with a scalar that is one (`\r\n` is one grapheme).
+    guard text.unicodeScalars.contains(where: { isBreak($0) }) else { return text }
     return String(text.map { $0.isNewline || $0 == "\t" ? " " : $0 })
+  }
+
+  private static func isBreak(_ scalar: Unicode.Scalar) -> Bool {
+    switch scalar.value {
+    case 0x09...0x0D, 0x85, 0x2028, 0x2029: true
+    default: false
+    }
   }
 }
 
