@@ -71,6 +71,7 @@ enum LedgerSchema {
     """
 
   static let selectTransactions = "SELECT id, json FROM transactions ORDER BY seq"
+  static let selectTransactionJSON = "SELECT json FROM transactions WHERE id = ?1"
   static let selectAccounts = "SELECT name, json FROM accounts ORDER BY seq"
   static let selectValues = "SELECT key, value FROM kv"
 }

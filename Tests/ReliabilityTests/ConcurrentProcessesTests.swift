@@ -1,4 +1,6 @@
 import Foundation
+import SQLiteLedger
+import StoreEngine
 import XCTest
 
 /// Two to four `storefront run` processes buying and finishing on one data directory at once: every
@@ -26,9 +28,8 @@ final class ConcurrentProcessesTests: XCTestCase {
   }
 
   /// Runs process `index` as `--account buyer<index>`: each process signs in before its launch, so
-  /// it redelivers only its own unfinished transactions. (With one shared account, a process that
-  /// launches while another has a purchase `purchasing` takes it for an abandoned one and shows its
-  /// sheet again; see `testSharedAccountLaunchDoesNotAdoptAnotherProcesssPurchase`.)
+  /// it redelivers only its own unfinished transactions. (One shared account is covered by
+  /// `testSharedAccountLaunchDoesNotAdoptAnotherProcesssPurchase`.)
   private func runTogether(_ scripts: [String], dataDir: URL) -> [ProcessResult?] {
     let results = ResultBox(count: scripts.count)
     DispatchQueue.concurrentPerform(iterations: scripts.count) { index in
@@ -86,14 +87,11 @@ final class ConcurrentProcessesTests: XCTestCase {
     print("Concurrent processes: \(totalChecked) purchases checked across runs of 2, 3, 4 and 4 processes")
   }
 
-  /// Known issue, skipped unless `STOREFRONT_KNOWN_ISSUES=1`: two processes signed in as the same
-  /// account. A process that launches while the other has a purchase `purchasing` (committed, not yet
-  /// answered) redelivers it as abandoned and presents its sheet; its own later purchases then wait
-  /// behind that sheet, and answering it would complete the other process's purchase a second time.
+  /// Four processes signed in as the same account. A process that launches while another has a
+  /// purchase `purchasing` (committed, sheet not yet answered) must leave it to that live process:
+  /// no sheet of another process's purchase is ever presented (its own purchases never wait behind
+  /// one, and nothing is completed twice).
   func testSharedAccountLaunchDoesNotAdoptAnotherProcesssPurchase() throws {
-    guard ProcessInfo.processInfo.environment["STOREFRONT_KNOWN_ISSUES"] == "1" else {
-      throw XCTSkip("Known issue (see the test's doc comment); run with STOREFRONT_KNOWN_ISSUES=1.")
-    }
     for attempt in 0..<5 {
       let dataDir = try Scratch.directory(self, "shared-account")
       let scripts = (0..<4).map { index in "account jake\n" + script(purchases: 30, seed: UInt64(100 + attempt * 4 + index)) }
@@ -102,10 +100,95 @@ final class ConcurrentProcessesTests: XCTestCase {
         results.set(index, try? StorefrontProcess.run(["run", "-", "--json", "--data-dir", dataDir.path], input: Data(scripts[index].utf8)))
       }
       for (index, result) in results.values.enumerated() {
+        XCTAssertEqual(result?.status, 0, "attempt \(attempt): process \(index): \(result?.errorOutput ?? "could not be started")")
         let sheets = result?.lines.filter { $0.contains("\"sheetPresented\"") } ?? []
         XCTAssertEqual(sheets, [], "attempt \(attempt): process \(index) showed another process's purchase sheet")
       }
     }
+  }
+
+  /// The same rule without relying on timing: a purchase whose owner is a live process (this test
+  /// runner's session) is left alone by a launching storefront; once its owner is dead (the same pid
+  /// with another start time, i.e. a reused pid), the next launch takes it over and shows its sheet,
+  /// and when that storefront exits in turn, the one after takes it over again and completes it once.
+  func testLaunchTakesOverADeadProcesssPurchaseButNotALiveOnes() throws {
+    let dataDir = try Scratch.directory(self, "owner")
+    let shopping = ScenarioGenerator.prefix + "shopping"
+    func run(_ script: String) throws -> ProcessResult {
+      let result = try StorefrontProcess.run(
+        ["run", "-", "--json", "--data-dir", dataDir.path, "--account", "jake"], input: Data(script.utf8))
+      XCTAssertEqual(result.status, 0, result.errorOutput)
+      return result
+    }
+    // A storefront leaves its sheet up and exits.
+    let left = try run("set dialogs on\nbuy \(shopping)\n")
+    let id = try XCTUnwrap(Self.sheets(in: left).first, left.outputText)
+    let abandoned = try XCTUnwrap(Self.stored(id, in: dataDir))
+    XCTAssertEqual(abandoned.state, .purchasing)
+    XCTAssertNotNil(abandoned.ownerSession)
+
+    let live = try Self.runnerSession()
+    try Self.setOwner(of: id, to: live, in: dataDir)
+    let bystander = try run("set dialogs off\nbuy \(coins)\nfinish last\n")
+    XCTAssertEqual(Self.sheets(in: bystander), [], bystander.outputText)
+    XCTAssertFalse(bystander.lines.contains { $0.contains("\"transactionId\":\"\(id)\"") }, "delivered a live process's purchase:\n\(bystander.outputText)")
+    XCTAssertTrue(bystander.lines.contains { $0.contains("\"productId\":\"\(coins)\"") && $0.contains("\"state\":\"purchased\"") })
+    XCTAssertEqual(try Self.stored(id, in: dataDir)?.ownerSession, live)
+    XCTAssertEqual(try Self.stored(id, in: dataDir)?.state, .purchasing)
+
+    let dead = try Self.runnerSession(startTimeOffset: 1)
+    try Self.setOwner(of: id, to: dead, in: dataDir)
+    let recovering = try run("")
+    XCTAssertEqual(Self.sheets(in: recovering), [id], recovering.outputText)
+    let owner = try XCTUnwrap(Self.stored(id, in: dataDir)?.ownerSession)
+    XCTAssertNotEqual(owner, dead)
+    XCTAssertNotEqual(owner, live)
+
+    // That storefront exited with the sheet up: the next one takes it over and answers it.
+    let answering = try run("confirm\nfinish last\n")
+    XCTAssertEqual(Self.sheets(in: answering), [id], answering.outputText)
+    let bought = try XCTUnwrap(Self.stored(id, in: dataDir))
+    XCTAssertEqual(bought.state, .purchased)
+    XCTAssertTrue(bought.isFinished)
+    XCTAssertNil(bought.ownerSession)
+    let shoppingPurchases = try SQLiteLedgerStore(directory: dataDir).load().transactions.filter {
+      $0.productID.rawValue == shopping && $0.state == .purchased
+    }
+    XCTAssertEqual(shoppingPurchases.map(\.id), [id], "bought once")
+  }
+
+  /// Transaction ids of the `sheetPresented` events in `result`.
+  private static func sheets(in result: ProcessResult) -> [PaymentTransaction.ID] {
+    result.lines.compactMap { line -> PaymentTransaction.ID? in
+      guard let event = jsonObject(line), event["event"] as? String == "sheetPresented",
+        let id = event["transactionId"] as? String
+      else { return nil }
+      return PaymentTransaction.ID(id)
+    }
+  }
+
+  private static func stored(_ id: PaymentTransaction.ID, in dataDir: URL) throws -> PaymentTransaction? {
+    try SQLiteLedgerStore(directory: dataDir).load().transactions.first { $0.id == id }
+  }
+
+  private static func setOwner(of id: PaymentTransaction.ID, to session: String, in dataDir: URL) throws {
+    let ledger = try SQLiteLedgerStore(directory: dataDir)
+    var transaction = try XCTUnwrap(ledger.load().transactions.first { $0.id == id })
+    transaction.ownerSession = session
+    try ledger.commit([.putTransaction(transaction)])
+  }
+
+  /// This test runner's session id in the storefront's format, `pid:start time@boot id` (start time:
+  /// field 22 of /proc/self/stat, counted after the command name's closing parenthesis). With an
+  /// offset, the id of a process that reused this pid, i.e. a dead session.
+  private static func runnerSession(startTimeOffset: UInt64 = 0) throws -> String {
+    let stat = try String(contentsOfFile: "/proc/self/stat", encoding: .utf8)
+    let close = try XCTUnwrap(stat.lastIndex(of: ")"))
+    let fields = stat[stat.index(after: close)...].split(separator: " ")
+    let start = try XCTUnwrap(UInt64(fields[19]))
+    let boot = try String(contentsOfFile: "/proc/sys/kernel/random/boot_id", encoding: .utf8)
+      .trimmingCharacters(in: .whitespacesAndNewlines)
+    return "\(ProcessInfo.processInfo.processIdentifier):\(start + startTimeOffset)@\(boot)"
   }
 }
 

@@ -48,6 +48,7 @@ enum LedgerFixtures {
     transaction.signedTransaction =
       "eyJhbGciOiJFUzI1NiJ9.eyJ0cmFuc2FjdGlvbklkIjoiMSJ9.c2lnbmF0dXJl/+="
     transaction.needsResolution = true
+    transaction.ownerSession = "4242:1234567@0f1e2d3c-boot"
     return transaction
   }
 

@@ -21,12 +21,15 @@ public struct StoreEnvironment {
   public var firstTransactionID: UInt64
   /// Seed for the engine's random choices (e.g. `fail purchase ... chance=0.5`).
   public var seed: UInt64
+  /// Who this process is and which other processes still run: decides which abandoned purchases a
+  /// launch takes over. Default ``AppSession/solitary`` (no other process shares the ledger).
+  public var session: AppSession
 
   public init(
     ledger: any LedgerStore, signTransaction: @escaping (PaymentTransaction, Date) throws -> String? = { _, _ in nil },
     signRenewalInfo: @escaping (RenewalInfo, Date) throws -> String? = { _, _ in nil },
     passwordHasher: any PasswordHasher, start: Date, firstTransactionID: UInt64 = 2_000_000_000_000_001,
-    seed: UInt64 = 0
+    seed: UInt64 = 0, session: AppSession = .solitary
   ) {
     self.ledger = ledger
     self.signTransaction = signTransaction
@@ -35,6 +38,7 @@ public struct StoreEnvironment {
     self.start = start
     self.firstTransactionID = firstTransactionID
     self.seed = seed
+    self.session = session
   }
 }
 

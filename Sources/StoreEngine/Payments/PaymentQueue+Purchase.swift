@@ -19,6 +19,7 @@ extension PaymentQueue {
       currency: (Storefront.lookup(controls.storefront)?.currencyCode ?? "USD"), storefront: controls.storefront)
     transaction.subscriptionGroupID = product?.subscription?.groupID
     transaction.offerID = payment.offerID
+    transaction.ownerSession = environment.session.id
 
     let refusal: StoreKitError? =
       if !controls.canMakePayments { .paymentNotAllowed }

@@ -76,9 +76,11 @@ public final class PaymentQueue {
 
   /// Simulates the app starting: unfinished transactions of the signed-in account are delivered again.
   ///
-  /// A transaction left `purchasing` (the app died while its sheet was up) gets its sheet back.
+  /// A transaction left `purchasing` (the app died while its sheet was up) gets its sheet back, and
+  /// becomes this session's. One whose sheet another running process shows (same ledger, same
+  /// account) is left to that process: it is neither delivered nor shown here. See ``AppSession``.
   public func launch() {
-    let unfinished = queue
+    let unfinished = takeOverAbandonedPurchases(in: queue)
     // What the app just heard about is what a scenario's `last` means, also in a new process.
     if let newest = unfinished.last { lastTransactionID = newest.id }
     if !unfinished.isEmpty { emit([.transactionsUpdated(unfinished)]) }
@@ -159,6 +161,8 @@ public final class PaymentQueue {
     var changes: [LedgerChange] = []
     changes.reserveCapacity(changed.count + extra.count)
     for var transaction in changed {
+      // Only a sheet still to be answered belongs to a session (checked first: no copy otherwise).
+      if transaction.ownerSession != nil, transaction.state != .purchasing { transaction.ownerSession = nil }
       // Signed once when it becomes purchased or restored; a refund clears the JWS to re-sign it.
       if transaction.signedTransaction == nil, transaction.state == .purchased || transaction.state == .restored {
         transaction.signedTransaction = try sign(transaction)

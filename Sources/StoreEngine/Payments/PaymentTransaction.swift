@@ -62,6 +62,8 @@ public struct PaymentTransaction: Sendable, Equatable, Codable, Identifiable, Cu
     var signedTransaction: String?
     var signedRenewalInfo: String?
     var needsResolution: Bool
+    /// Missing in ledgers written before sessions were recorded: decodes as nil ("no owner").
+    var ownerSession: String?
   }
 
   /// Copies of a transaction share one box: the engine passes transactions around a lot, and
@@ -212,6 +214,13 @@ public struct PaymentTransaction: Sendable, Equatable, Codable, Identifiable, Cu
     set { mutableFields.needsResolution = newValue }
   }
 
+  /// The app session (process) whose sheet a `purchasing` transaction waits on; nil once it leaves
+  /// `purchasing`, and in ledgers written before sessions were recorded. See ``AppSession``.
+  public var ownerSession: String? {
+    get { storage.fields.ownerSession }
+    set { mutableFields.ownerSession = newValue }
+  }
+
   public init(
     id: ID, originalID: ID? = nil, account: String, productID: Product.ID, productKind: ProductKind,
     state: TransactionState = .purchasing, quantity: Int = 1, applicationUsername: String? = nil,
@@ -248,6 +257,7 @@ public struct PaymentTransaction: Sendable, Equatable, Codable, Identifiable, Cu
     self.signedTransaction = nil
     self.signedRenewalInfo = nil
     self.needsResolution = false
+    self.ownerSession = nil
   }
 
   private static let blank = Fields(
@@ -279,7 +289,8 @@ public struct PaymentTransaction: Sendable, Equatable, Codable, Identifiable, Cu
     isFinished: false,
     signedTransaction: nil,
     signedRenewalInfo: nil,
-    needsResolution: false)
+    needsResolution: false,
+    ownerSession: nil)
 
   public init(from decoder: any Decoder) throws {
     storage = Storage(try Fields(from: decoder))

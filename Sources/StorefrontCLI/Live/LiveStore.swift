@@ -3,7 +3,8 @@ import SQLiteLedger
 import SandboxSigning
 import StoreEngine
 
-/// The real store for a data directory: SQLite ledger, the sandbox CA's signer, PBKDF2 passwords.
+/// The real store for a data directory: SQLite ledger, the sandbox CA's signer, PBKDF2 passwords,
+/// and this process's session (so a launch leaves other running storefronts' sheets alone).
 struct LiveStore {
   /// Where the virtual clock starts when the ledger holds no later time.
   enum Start {
@@ -71,7 +72,8 @@ struct LiveStore {
           transaction, bundleID: bundleID, signedDate: date, storefrontID: storefrontID, signer: signer)
       },
       signRenewalInfo: { info, date in try SignedPayloads.signedRenewalInfo(info, signedDate: date, signer: signer) },
-      passwordHasher: PBKDF2PasswordHasher(), start: startDate, seed: global.seed ?? 0)
+      passwordHasher: PBKDF2PasswordHasher(), start: startDate, seed: global.seed ?? 0,
+      session: ProcessSession().current())
     let queue: PaymentQueue
     do {
       queue = try PaymentQueue(catalog: catalog, environment: storeEnvironment)

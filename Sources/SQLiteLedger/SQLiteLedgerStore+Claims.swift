@@ -1,0 +1,49 @@
+import StoreEngine
+
+extension SQLiteLedgerStore: PurchaseClaimingLedger {
+  /// Hands transaction `id` to `session` if it is still unfinished, `purchasing` and owned by
+  /// `expectedOwner`, in one `BEGIN IMMEDIATE` transaction: of two processes claiming it at once,
+  /// the second sees the first's owner and gets nil.
+  ///
+  /// - Throws: ``LedgerError/corrupt(path:reason:)`` when the stored transaction can't be decoded,
+  ///   and the errors of ``commit(_:)``.
+  public func claimPurchase(
+    _ id: PaymentTransaction.ID, from expectedOwner: String?, for session: String
+  ) throws(LedgerError) -> PaymentTransaction? {
+    guard !options.readOnly else { throw .readOnly(path: path) }
+    let statements = try preparedStatements()
+    var json: String?
+    do {
+      try statements.begin.run()
+      let select = try connection.prepare(LedgerSchema.selectTransactionJSON)
+      try select.bind(Int64(bitPattern: id.rawValue), at: 1)
+      try select.forEachRow { row in json = row.text(at: 0) }
+    } catch {
+      if !connection.isAutocommit { try? statements.rollback.run() }
+      throw LedgerError(error, path: path, while: .writing)
+    }
+    // Every early return below must end the write transaction it holds.
+    defer { if !connection.isAutocommit { try? statements.rollback.run() } }
+    guard let json else { return nil }
+    guard var claimed = try? coder.decode(PaymentTransaction.self, from: json) else {
+      throw .corrupt(path: path, reason: "the stored transaction \(id) could not be decoded")
+    }
+    guard claimed.state == .purchasing, !claimed.isFinished, claimed.ownerSession == expectedOwner else {
+      return nil
+    }
+    claimed.ownerSession = session
+    let encoded: String
+    do {
+      encoded = try coder.encode(claimed)
+    } catch {
+      throw .writeFailed(path: path, reason: "transaction \(id) could not be encoded (\(error)); report this bug")
+    }
+    do {
+      try apply(.transaction(claimed, json: encoded), with: statements)
+      try statements.commit.run()
+    } catch {
+      throw LedgerError(error, path: path, while: .writing)
+    }
+    return claimed
+  }
+}
