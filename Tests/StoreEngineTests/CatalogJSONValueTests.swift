@@ -113,6 +113,8 @@ final class CatalogJSONValueTests: XCTestCase {
   }
 
   /// Decodes on a thread with the 512 KB stack of a secondary thread, where deep recursion crashes.
+  /// Under a sanitizer (`scripts/sanitizers` says which) frames are several times larger, so the
+  /// thread gets 8× the room; the unsanitized run is the one that proves the depth guard.
   private func decodeOnSmallStack(_ data: Data) throws -> Result<Catalog, CatalogLoadError> {
     let result = Locked<Result<Catalog, CatalogLoadError>?>(nil)
     let done = DispatchSemaphore(value: 0)
@@ -121,7 +123,8 @@ final class CatalogJSONValueTests: XCTestCase {
       result.withLock { $0 = outcome }
       done.signal()
     }
-    thread.stackSize = 512 * 1024
+    let sanitized = ProcessInfo.processInfo.environment["STOREFRONT_SANITIZER"] != nil
+    thread.stackSize = 512 * 1024 * (sanitized ? 8 : 1)
     thread.start()
     XCTAssertEqual(done.wait(timeout: .now() + 60), .success)
     return try XCTUnwrap(result.withLock { $0 })

@@ -6,15 +6,34 @@ import Foundation
 /// decodes without a single failed guess (each costs a thrown `DecodingError`; guessing made
 /// loading 1.6× slower). Anything unexpected falls back to the generic ``JSONValue`` decoding, so
 /// the walker still sees, and reports, what is really there.
-indirect enum JSONShape: Sendable {
-  /// Whatever is there.
-  case any
-  case string
-  case bool
-  case number
-  case array(of: JSONShape)
-  /// An object with these members; others may be there too.
-  case object([String: JSONShape])
+///
+/// A struct rather than an indirect enum: the shapes live in globals for the whole process, and a
+/// global enum keeps its boxes behind pointers tagged with spare bits, which LeakSanitizer does not
+/// recognize, so every storefront process built with it reported them as leaks.
+struct JSONShape: Sendable {
+  enum Kind: Sendable {
+    /// Whatever is there.
+    case any, string, bool, number, array, object
+  }
+
+  let kind: Kind
+  /// For an object: the members with a known shape; others may be there too.
+  let members: [String: JSONShape]
+  /// For an array: the shape of every element (one entry).
+  let elements: [JSONShape]
+
+  static let any = JSONShape(kind: .any, members: [:], elements: [])
+  static let string = JSONShape(kind: .string, members: [:], elements: [])
+  static let bool = JSONShape(kind: .bool, members: [:], elements: [])
+  static let number = JSONShape(kind: .number, members: [:], elements: [])
+
+  static func array(of element: JSONShape) -> JSONShape {
+    JSONShape(kind: .array, members: [:], elements: [element])
+  }
+
+  static func object(_ members: [String: JSONShape]) -> JSONShape {
+    JSONShape(kind: .object, members: members, elements: [])
+  }
 
   /// A `.storekit` file, formats 1.0–5.0: every member ``CatalogWalker`` reads.
   static let storeKitFile = JSONShape.object([
@@ -63,8 +82,8 @@ struct StoreKitJSON: Decodable {
   let root: JSONValue
 
   init(from decoder: any Decoder) throws {
-    if case .object(let members) = JSONShape.storeKitFile, let object = try? decoder.container(keyedBy: JSONKey.self) {
-      root = try JSONShape.read(object, members)
+    if let object = try? decoder.container(keyedBy: JSONKey.self) {
+      root = try JSONShape.read(object, JSONShape.storeKitFile.members)
     } else {
       root = try JSONValue(from: decoder)
     }
@@ -95,19 +114,19 @@ extension JSONShape {
 
   /// The member `key` of `object`, read as this shape expects, or as whatever it is.
   private func read(_ object: KeyedDecodingContainer<JSONKey>, _ key: JSONKey) throws -> JSONValue {
-    switch self {
+    switch kind {
     case .string:
       if let text = try? object.decode(String.self, forKey: key) { return .string(text) }
     case .bool:
       if let flag = try? object.decode(Bool.self, forKey: key) { return .bool(flag) }
     case .number:
       if let number = try? object.decode(Double.self, forKey: key) { return .number(number) }
-    case .object(let members):
+    case .object:
       if let nested = try? object.nestedContainer(keyedBy: JSONKey.self, forKey: key) {
         return try Self.read(nested, members)
       }
-    case .array(let element):
-      if var nested = try? object.nestedUnkeyedContainer(forKey: key) {
+    case .array:
+      if var nested = try? object.nestedUnkeyedContainer(forKey: key), let element = elements.first {
         return try element.readElements(&nested)
       }
     case .any:
@@ -128,19 +147,19 @@ extension JSONShape {
   /// The next element, read as this shape expects, or as whatever it is. A failed guess leaves the
   /// container where it was, so the fallback reads the same element.
   private func readElement(_ array: inout any UnkeyedDecodingContainer) throws -> JSONValue {
-    switch self {
+    switch kind {
     case .string:
       if let text = try? array.decode(String.self) { return .string(text) }
     case .bool:
       if let flag = try? array.decode(Bool.self) { return .bool(flag) }
     case .number:
       if let number = try? array.decode(Double.self) { return .number(number) }
-    case .object(let members):
+    case .object:
       if let nested = try? array.nestedContainer(keyedBy: JSONKey.self) {
         return try Self.read(nested, members)
       }
-    case .array(let element):
-      if var nested = try? array.nestedUnkeyedContainer() {
+    case .array:
+      if var nested = try? array.nestedUnkeyedContainer(), let element = elements.first {
         return try element.readElements(&nested)
       }
     case .any:
