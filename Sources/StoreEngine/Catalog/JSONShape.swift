@@ -4,8 +4,8 @@ import Foundation
 ///
 /// Decoding with a shape asks `JSONDecoder` for the expected kind first, so a well-formed file
 /// decodes without a single failed guess (each costs a thrown `DecodingError`; guessing made
-/// loading 1.6× slower). Anything unexpected falls back to the generic ``JSONValue`` decoding, so
-/// the walker still sees, and reports, what is really there.
+/// loading about twice as slow). Anything unexpected falls back to the generic ``JSONValue``
+/// decoding, so the walker still sees, and reports, what is really there.
 ///
 /// A struct rather than an indirect enum: the shapes live in globals for the whole process, and a
 /// global enum keeps its boxes behind pointers tagged with spare bits, which LeakSanitizer does not
