@@ -131,4 +131,11 @@ import Testing
     assertAppSnapshot(render(state), named: "too-small")
     #expect(render(state).plainText.contains("Terminal too small — need 60×16"))
   }
+
+  @Test func narrowTerminalStillSaysWhatSizeIsNeeded() {
+    let text = render(makeState(size: Size(width: 24, height: 8))).plainText
+    #expect(text.contains("Terminal too small"))
+    #expect(text.contains("need 60×16"))
+    #expect(text.contains("(now 24×8)"))
+  }
 }

@@ -39,10 +39,14 @@ public func render(_ state: AppState, probe: RenderProbe?) -> ScreenBuffer {
 enum TooSmallView {
   static func draw(size: Size, in canvas: inout Canvas) {
     let need = AppLayout.minimumSize
-    let lines = ["Terminal too small — need \(need.width)×\(need.height)", "(now \(size.width)×\(size.height))"]
+    let headline = "Terminal too small — need \(need.width)×\(need.height)"
+    // On a very narrow terminal the size needed must not be the part cut off.
+    let lines = DisplayWidth.of(headline) <= size.width
+      ? [headline, "(now \(size.width)×\(size.height))"]
+      : ["Terminal too small", "need \(need.width)×\(need.height)", "(now \(size.width)×\(size.height))"]
     let top = max(0, (size.height - lines.count) / 2)
     for (offset, line) in lines.enumerated() {
-      canvas.text(line, x: 0, y: top + offset, width: size.width, style: offset == 0 ? .bold : .muted, align: .center)
+      canvas.text(line, x: 0, y: top + offset, width: size.width, style: offset == lines.count - 1 ? .muted : .bold, align: .center)
     }
   }
 }
