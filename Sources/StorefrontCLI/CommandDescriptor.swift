@@ -1,8 +1,7 @@
 /// A subcommand of `storefront`: its words, help, options and what it runs.
 ///
 /// Each command lives in one file under `Commands/` as an enum with a `descriptor`, and is listed
-/// once in ``CommandRegistry/all``. A descriptor without `run` is part of the command-line contract
-/// but not built yet: help marks it, and invoking it exits 69.
+/// once in ``CommandRegistry/all``.
 struct CommandDescriptor: Sendable {
   /// The words after `storefront` that select it (`["catalog", "show"]`); empty for the default.
   var path: [String]
@@ -14,12 +13,12 @@ struct CommandDescriptor: Sendable {
   var discussion: String
   /// Options besides the global ones.
   var options: [OptionSpec]
-  /// Runs the command and returns the exit code; nil when not available in this build.
-  var run: (@Sendable (Invocation) -> Int32)?
+  /// Runs the command and returns the exit code.
+  var run: @Sendable (Invocation) -> Int32
 
   init(
     path: [String], arguments: String = "", summary: String, discussion: String = "", options: [OptionSpec] = [],
-    run: (@Sendable (Invocation) -> Int32)?
+    run: @escaping @Sendable (Invocation) -> Int32
   ) {
     self.path = path
     self.arguments = arguments
@@ -28,8 +27,6 @@ struct CommandDescriptor: Sendable {
     self.options = options
     self.run = run
   }
-
-  var isAvailable: Bool { run != nil }
 
   /// `storefront catalog show [PATH] [--json] …`.
   var usage: String {

@@ -13,7 +13,7 @@ enum HelpText {
     text += "OPTIONS:\n" + optionList(GlobalOptions.specs + standardFlags) + "\n"
     text += "SUBCOMMANDS:\n"
     let rows = CommandRegistry.all.map { command in
-      (command.path.isEmpty ? "(none)" : command.name, command.summary + (command.isAvailable ? "" : " (not available in this build yet)"))
+      (command.path.isEmpty ? "(none)" : command.name, command.summary)
     }
     text += table(rows) + "\n"
     text += "  See 'storefront help <subcommand>' for detailed help.\n\n"
@@ -24,7 +24,6 @@ enum HelpText {
   /// Help for one command.
   static func command(_ command: CommandDescriptor) -> String {
     var text = "OVERVIEW: \(command.summary)\n"
-    if !command.isAvailable { text += "\nThis command is part of the command-line contract but is not available in this build yet.\n" }
     if !command.discussion.isEmpty { text += "\n\(command.discussion)\n" }
     text += "\nUSAGE: \(command.usage)\n\n"
     text += "OPTIONS:\n" + optionList(command.options + GlobalOptions.specs + [standardFlags[0]])

@@ -20,7 +20,8 @@ public enum StorefrontCLI {
   ///   - environment: The process environment (`STOREFRONT_DATA_DIR`, `XDG_DATA_HOME`, `HOME`, …).
   ///   - io: Where to write; tests pass a ``CapturedConsole``.
   public static func main(_ arguments: [String], environment: [String: String], io: any ConsoleIO) -> Int32 {
-    let root = CommandDescriptor(path: [], arguments: "[<options>] [<subcommand>]", summary: HelpText.overview, run: nil)
+    var root = InteractiveCommand.descriptor
+    root.arguments = "[<options>] [<subcommand>]"
     let firstPass: ParsedArguments
     do {
       firstPass = try ParsedArguments.parse(arguments, commandOptions: nil)
@@ -43,7 +44,10 @@ public enum StorefrontCLI {
     case .group(let group, let unknown):
       if let unknown, !firstPass.helpRequested {
         let names = CommandRegistry.members(of: group).map { $0.path.dropFirst().joined(separator: " ") }
-        let descriptor = CommandDescriptor(path: [group], arguments: "<subcommand>", summary: "", run: nil)
+        let descriptor = CommandDescriptor(path: [group], arguments: "<subcommand>", summary: "") { invocation in
+          invocation.io.write(HelpText.group(group))
+          return ExitCode.success
+        }
         return Invocation(arguments: firstPass, operands: [], environment: environment, io: io)
           .usageError("Unknown subcommand '\(unknown)' for '\(group)'.\(NearMatchText.didYouMean(unknown, in: names))", for: descriptor)
       }
@@ -54,10 +58,6 @@ public enum StorefrontCLI {
         io.write(command.path.isEmpty ? HelpText.root() : HelpText.command(command))
         return ExitCode.success
       }
-      guard let run = command.run else {
-        io.errorLine("Error: 'storefront \(command.name)' is not available in this build yet. Run 'storefront --help' to see what is.")
-        return ExitCode.unavailable
-      }
       let parsed: ParsedArguments
       do {
         parsed = try ParsedArguments.parse(arguments, commandOptions: command.options)
@@ -67,7 +67,7 @@ public enum StorefrontCLI {
       // The first pass could not know which options take values, so operands come from this pass.
       let invocation = Invocation(
         arguments: parsed, operands: Array(parsed.positionals.dropFirst(command.path.count)), environment: environment, io: io)
-      return run(invocation)
+      return command.run(invocation)
     }
   }
 
