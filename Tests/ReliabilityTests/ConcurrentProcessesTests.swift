@@ -193,10 +193,9 @@ final class ConcurrentProcessesTests: XCTestCase {
 }
 
 /// Results written by concurrent workers.
-final class ResultBox: @unchecked Sendable {
-  private let lock = NSLock()
-  private var storage: [ProcessResult?]
-  init(count: Int) { storage = Array(repeating: nil, count: count) }
-  func set(_ index: Int, _ value: ProcessResult?) { lock.withLock { storage[index] = value } }
-  var values: [ProcessResult?] { lock.withLock { storage } }
+final class ResultBox: Sendable {
+  private let storage: Locked<[ProcessResult?]>
+  init(count: Int) { storage = Locked(Array(repeating: nil, count: count)) }
+  func set(_ index: Int, _ value: ProcessResult?) { storage.withLock { $0[index] = value } }
+  var values: [ProcessResult?] { storage.withLock { $0 } }
 }

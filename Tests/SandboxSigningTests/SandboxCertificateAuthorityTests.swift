@@ -1,4 +1,5 @@
 import Foundation
+import StoreEngine
 import SandboxSigning
 import XCTest
 
@@ -239,18 +240,11 @@ extension SandboxCertificateAuthorityTests {
 }
 
 /// Collects results from concurrent work.
-private final class RootCollector: @unchecked Sendable {
-  private let lock = NSLock()
-  private var stored: [Data] = []
+private final class RootCollector: Sendable {
+  private let stored = Locked<[Data]>([])
   func add(_ value: Data?) {
     guard let value else { return }
-    lock.lock()
-    defer { lock.unlock() }
-    stored.append(value)
+    stored.withLock { $0.append(value) }
   }
-  var values: [Data] {
-    lock.lock()
-    defer { lock.unlock() }
-    return stored
-  }
+  var values: [Data] { stored.withLock { $0 } }
 }

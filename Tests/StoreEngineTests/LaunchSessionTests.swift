@@ -8,18 +8,15 @@ import XCTest
 final class LaunchSessionTests: XCTestCase {
   typealias F = FixtureCatalog
 
-  /// Liveness by a set the test changes; records every question.
-  final class FakeLiveness: @unchecked Sendable {
-    private let lock = NSLock()
-    private var aliveSet: Set<String>
-    private var askedList: [String] = []
+  /// Liveness by a fixed set of live sessions; records every question.
+  final class FakeLiveness: Sendable {
+    private let aliveSet: Set<String>
+    private let askedList = Locked<[String]>([])
     init(alive: Set<String>) { aliveSet = alive }
-    var asked: [String] { lock.withLock { askedList } }
+    var asked: [String] { askedList.withLock { $0 } }
     func isAlive(_ session: String) -> Bool {
-      lock.withLock {
-        askedList.append(session)
-        return aliveSet.contains(session)
-      }
+      askedList.withLock { $0.append(session) }
+      return aliveSet.contains(session)
     }
   }
 

@@ -1,4 +1,5 @@
 import Foundation
+import StoreEngine
 import XCTest
 
 /// The finished run of one `storefront` process.
@@ -202,11 +203,10 @@ struct Spawned {
 }
 
 /// Bytes gathered on another thread.
-final class Collector: @unchecked Sendable {
-  private let lock = NSLock()
-  private var storage = Data()
-  func append(_ data: Data) { lock.withLock { storage.append(data) } }
-  var data: Data { lock.withLock { storage } }
+final class Collector: Sendable {
+  private let storage = Locked(Data())
+  func append(_ data: Data) { storage.withLock { $0.append(data) } }
+  var data: Data { storage.withLock { $0 } }
 }
 
 /// Temporary directories removed when the test ends.
