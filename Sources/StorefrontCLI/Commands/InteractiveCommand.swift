@@ -29,7 +29,7 @@ enum InteractiveCommand {
       guard invocation.io.isInteractiveTerminal else { throw TerminalError.notATerminal(stream: .standardInput) }
       try NcursesTerminal.requireInteractive()
     } catch {
-      invocation.io.errorLine("storefront: \(error)")
+      invocation.io.errorLine("Error: \(error)")
       return ExitCode.unavailable
     }
     let catalog: Catalog
@@ -48,7 +48,7 @@ enum InteractiveCommand {
     }
     if let account = invocation.global.account, store.queue.currentAccount != account {
       do { try store.queue.signIn(account) } catch {
-        invocation.io.errorLine("storefront: cannot sign in as '\(account)': \(error). Sign in from inside with i.")
+        invocation.io.errorLine("Error: cannot sign in as '\(account)': \(error). Sign in from inside with i.")
         return ExitCode.failure
       }
     }
@@ -57,7 +57,7 @@ enum InteractiveCommand {
     switch result {
     case .success(let code): return code
     case .failure(let error):
-      invocation.io.errorLine("storefront: \(error)")
+      invocation.io.errorLine("Error: \(error)")
       return ExitCode.unavailable
     }
   }
