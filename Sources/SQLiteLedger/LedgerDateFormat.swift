@@ -126,12 +126,12 @@ struct LedgerJSONCoder {
   private let encoder: JSONEncoder
   private let decoder: JSONDecoder
 
-  init() {
+  init(millisecondDates: Bool = false) {
     encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-    encoder.dateEncodingStrategy = .custom(LedgerDateFormat.encode)
+    encoder.dateEncodingStrategy = millisecondDates ? .millisecondsSince1970 : .custom(LedgerDateFormat.encode)
     decoder = JSONDecoder()
-    decoder.dateDecodingStrategy = .custom(LedgerDateFormat.decode)
+    decoder.dateDecodingStrategy = millisecondDates ? .millisecondsSince1970 : .custom(LedgerDateFormat.decode)
   }
 
   func encode<Value: Encodable>(_ value: Value) throws -> String {

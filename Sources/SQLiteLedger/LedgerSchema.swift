@@ -44,16 +44,50 @@ enum LedgerSchema {
       key TEXT PRIMARY KEY NOT NULL,
       value TEXT NOT NULL
     ) WITHOUT ROWID;
+    """,
+    // v2: typed storage. Subscription records move out of `kv` into their own table; a launch
+    // reads only the working set (unfinished rows plus each chain's first and current row, kept in
+    // `chains`); JWS headers (with their certificate chains) are stored once in `jws_headers`.
     """
+    CREATE TABLE subscriptions (
+      original_id INTEGER PRIMARY KEY,
+      account TEXT NOT NULL,
+      json TEXT NOT NULL
+    );
+    INSERT INTO subscriptions (original_id, account, json)
+      SELECT CAST(substr(key, 14) AS INTEGER), coalesce(json_extract(value, '$.account'), ''), value
+      FROM kv WHERE key LIKE 'subscription.%' AND value <> '';
+    DELETE FROM kv WHERE key LIKE 'subscription.%';
+    ALTER TABLE transactions ADD COLUMN product_kind TEXT NOT NULL DEFAULT '';
+    ALTER TABLE transactions ADD COLUMN has_expiry INTEGER NOT NULL DEFAULT 0;
+    UPDATE transactions SET product_kind = coalesce(json_extract(json, '$.productKind'), ''),
+      has_expiry = (json_extract(json, '$.expiresDate') IS NOT NULL);
+    CREATE TABLE chains (
+      original_id INTEGER PRIMARY KEY,
+      first_seq INTEGER NOT NULL,
+      current_seq INTEGER
+    );
+    INSERT INTO chains (original_id, first_seq, current_seq)
+      SELECT t.original_id, min(t.seq),
+        (SELECT max(c.seq) FROM transactions c
+          WHERE c.original_id = t.original_id AND c.state = 1 AND c.has_expiry = 1)
+      FROM transactions t WHERE t.product_kind <> 'consumable' GROUP BY t.original_id;
+    CREATE TABLE jws_headers (
+      hash TEXT PRIMARY KEY NOT NULL,
+      header TEXT NOT NULL
+    ) WITHOUT ROWID;
+    """,
   ]
 
   static let upsertTransaction = """
-    INSERT INTO transactions (id, account, product_id, state, is_finished, original_id, purchase_date, json)
-    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
+    INSERT INTO transactions
+      (id, account, product_id, state, is_finished, original_id, purchase_date, json, product_kind, has_expiry)
+    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)
     ON CONFLICT (id) DO UPDATE SET
       account = excluded.account, product_id = excluded.product_id, state = excluded.state,
       is_finished = excluded.is_finished, original_id = excluded.original_id,
-      purchase_date = excluded.purchase_date, json = excluded.json
+      purchase_date = excluded.purchase_date, json = excluded.json,
+      product_kind = excluded.product_kind, has_expiry = excluded.has_expiry
     WHERE transactions.json IS NOT excluded.json
     """
 
@@ -63,7 +97,37 @@ enum LedgerSchema {
     ON CONFLICT (name) DO UPDATE SET seq = excluded.seq, json = excluded.json
     """
 
+  static let clearChains = "DELETE FROM chains WHERE original_id IN (SELECT original_id FROM transactions WHERE account = ?1)"
   static let clearHistory = "DELETE FROM transactions WHERE account = ?1"
+
+  /// Records a non-consumable's row in its chain: the first row stays first; a purchased row with
+  /// an expiry becomes the chain's current period.
+  static let noteChain = """
+    INSERT INTO chains (original_id, first_seq, current_seq)
+      SELECT ?1, seq, CASE WHEN ?3 THEN seq END FROM transactions WHERE id = ?2
+    ON CONFLICT (original_id) DO UPDATE SET
+      current_seq = CASE WHEN ?3 THEN max(coalesce(current_seq, 0), excluded.first_seq) ELSE current_seq END
+    """
+
+  static let upsertSubscription = """
+    INSERT INTO subscriptions (original_id, account, json) VALUES (?1, ?2, ?3)
+    ON CONFLICT (original_id) DO UPDATE SET account = excluded.account, json = excluded.json
+    """
+  static let deleteSubscription = "DELETE FROM subscriptions WHERE original_id = ?1"
+  static let selectSubscriptions = "SELECT original_id, json FROM subscriptions ORDER BY original_id"
+  static let insertHeader = "INSERT INTO jws_headers (hash, header) VALUES (?1, ?2) ON CONFLICT (hash) DO NOTHING"
+  static let selectHeaders = "SELECT hash, header FROM jws_headers"
+
+  /// What a launch needs: unfinished rows, and the first and current row of every chain.
+  static let selectWorkingSet = """
+    SELECT seq, id, json FROM transactions WHERE is_finished = 0
+    UNION
+    SELECT t.seq, t.id, t.json FROM chains c JOIN transactions t ON t.seq = c.first_seq
+    UNION
+    SELECT t.seq, t.id, t.json FROM chains c JOIN transactions t ON t.seq = c.current_seq
+    ORDER BY 1
+    """
+  static let selectHistory = "SELECT id, json FROM transactions WHERE account = ?1 ORDER BY seq"
 
   static let upsertValue = """
     INSERT INTO kv (key, value) VALUES (?1, ?2)
@@ -71,6 +135,9 @@ enum LedgerSchema {
     """
 
   static let selectTransactions = "SELECT id, json FROM transactions ORDER BY seq"
+  static let accountKey = "account"
+  static let nextIDKey = "next-transaction-id"
+  static let clockKey = "clock"
   static let selectTransactionJSON = "SELECT json FROM transactions WHERE id = ?1"
   static let selectAccounts = "SELECT name, json FROM accounts ORDER BY seq"
   static let selectValues = "SELECT key, value FROM kv"

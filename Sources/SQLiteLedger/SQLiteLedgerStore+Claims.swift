@@ -1,6 +1,6 @@
 import StoreEngine
 
-extension SQLiteLedgerStore: PurchaseClaimingLedger {
+extension SQLiteLedgerStore {
   /// Hands transaction `id` to `session` if it is still unfinished, `purchasing` and owned by
   /// `expectedOwner`, in one `BEGIN IMMEDIATE` transaction: of two processes claiming it at once,
   /// the second sees the first's owner and gets nil.
@@ -15,7 +15,7 @@ extension SQLiteLedgerStore: PurchaseClaimingLedger {
     var json: String?
     do {
       try statements.begin.run()
-      let select = try connection.prepare(LedgerSchema.selectTransactionJSON)
+      let select = statements.selectTransactionJSON
       try select.bind(Int64(bitPattern: id.rawValue), at: 1)
       try select.forEachRow { row in json = row.text(at: 0) }
     } catch {
@@ -25,21 +25,16 @@ extension SQLiteLedgerStore: PurchaseClaimingLedger {
     // Every early return below must end the write transaction it holds.
     defer { if !connection.isAutocommit { try? statements.rollback.run() } }
     guard let json else { return nil }
-    guard var claimed = try? coder.decode(PaymentTransaction.self, from: json) else {
+    guard var claimed = decodeTransaction(json) else {
       throw .corrupt(path: path, reason: "the stored transaction \(id) could not be decoded")
     }
     guard claimed.state == .purchasing, !claimed.isFinished, claimed.ownerSession == expectedOwner else {
       return nil
     }
     claimed.ownerSession = session
-    let encoded: String
+    let encoded = try encode([.putTransaction(claimed)])
     do {
-      encoded = try coder.encode(claimed)
-    } catch {
-      throw .writeFailed(path: path, reason: "transaction \(id) could not be encoded (\(error)); report this bug")
-    }
-    do {
-      try apply(.transaction(claimed, json: encoded), with: statements)
+      for change in encoded { try apply(change, with: statements) }
       try statements.commit.run()
     } catch {
       throw LedgerError(error, path: path, while: .writing)

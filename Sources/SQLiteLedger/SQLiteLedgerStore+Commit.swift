@@ -7,7 +7,10 @@ extension SQLiteLedgerStore {
     case transaction(PaymentTransaction, json: String)
     case account(name: String, json: String)
     case clearHistory(account: String)
+    case subscription(PaymentTransaction.ID, account: String, json: String)
+    case removeSubscription(PaymentTransaction.ID)
     case value(key: String, value: String)
+    case header(hash: String, header: String)
   }
 
   /// The statements every commit and load uses, prepared once per connection.
@@ -17,12 +20,21 @@ extension SQLiteLedgerStore {
     let commit: SQLiteStatement
     let rollback: SQLiteStatement
     let upsertTransaction: SQLiteStatement
+    let noteChain: SQLiteStatement
     let upsertAccount: SQLiteStatement
+    let clearChains: SQLiteStatement
     let clearHistory: SQLiteStatement
     let upsertValue: SQLiteStatement
-    let selectTransactions: SQLiteStatement
+    let upsertSubscription: SQLiteStatement
+    let deleteSubscription: SQLiteStatement
+    let insertHeader: SQLiteStatement
+    let selectWorkingSet: SQLiteStatement
+    let selectHistory: SQLiteStatement
+    let selectTransactionJSON: SQLiteStatement
     let selectAccounts: SQLiteStatement
     let selectValues: SQLiteStatement
+    let selectSubscriptions: SQLiteStatement
+    let selectHeaders: SQLiteStatement
 
     init(_ connection: SQLiteConnection) throws(SQLiteFailure) {
       begin = try connection.prepare("BEGIN IMMEDIATE", persistent: true)
@@ -30,12 +42,21 @@ extension SQLiteLedgerStore {
       commit = try connection.prepare("COMMIT", persistent: true)
       rollback = try connection.prepare("ROLLBACK", persistent: true)
       upsertTransaction = try connection.prepare(LedgerSchema.upsertTransaction, persistent: true)
+      noteChain = try connection.prepare(LedgerSchema.noteChain, persistent: true)
       upsertAccount = try connection.prepare(LedgerSchema.upsertAccount, persistent: true)
+      clearChains = try connection.prepare(LedgerSchema.clearChains, persistent: true)
       clearHistory = try connection.prepare(LedgerSchema.clearHistory, persistent: true)
       upsertValue = try connection.prepare(LedgerSchema.upsertValue, persistent: true)
-      selectTransactions = try connection.prepare(LedgerSchema.selectTransactions, persistent: true)
+      upsertSubscription = try connection.prepare(LedgerSchema.upsertSubscription, persistent: true)
+      deleteSubscription = try connection.prepare(LedgerSchema.deleteSubscription, persistent: true)
+      insertHeader = try connection.prepare(LedgerSchema.insertHeader, persistent: true)
+      selectWorkingSet = try connection.prepare(LedgerSchema.selectWorkingSet, persistent: true)
+      selectHistory = try connection.prepare(LedgerSchema.selectHistory, persistent: true)
+      selectTransactionJSON = try connection.prepare(LedgerSchema.selectTransactionJSON, persistent: true)
       selectAccounts = try connection.prepare(LedgerSchema.selectAccounts, persistent: true)
       selectValues = try connection.prepare(LedgerSchema.selectValues, persistent: true)
+      selectSubscriptions = try connection.prepare(LedgerSchema.selectSubscriptions, persistent: true)
+      selectHeaders = try connection.prepare(LedgerSchema.selectHeaders, persistent: true)
     }
   }
 
@@ -45,24 +66,32 @@ extension SQLiteLedgerStore {
     for change in changes {
       switch change {
       case .putTransaction(let transaction):
+        let (stored, headers) = headers.compact(transaction)
+        for (hash, header) in headers { encoded.append(.header(hash: hash, header: header)) }
         do {
-          encoded.append(.transaction(transaction, json: try coder.encode(transaction)))
+          encoded.append(.transaction(transaction, json: try coder.encode(stored)))
         } catch {
           throw .writeFailed(
-            path: path,
-            reason: "transaction \(transaction.id) could not be encoded (\(error)); report this bug"
-          )
+            path: path, reason: "transaction \(transaction.id) could not be encoded (\(error)); report this bug")
         }
       case .putAccount(let account):
         do {
           encoded.append(.account(name: account.name, json: try coder.encode(account)))
         } catch {
           throw .writeFailed(
-            path: path,
-            reason: "account '\(account.name)' could not be encoded (\(error)); report this bug")
+            path: path, reason: "account '\(account.name)' could not be encoded (\(error)); report this bug")
         }
       case .clearHistory(let account): encoded.append(.clearHistory(account: account))
-      case .putValue(let key, let value): encoded.append(.value(key: key, value: value))
+      case .putSubscription(let record):
+        do {
+          encoded.append(.subscription(record.originalID, account: record.account, json: try recordCoder.encode(record)))
+        } catch {
+          throw .writeFailed(
+            path: path, reason: "the subscription record of \(record.originalID) could not be encoded (\(error)); report this bug")
+        }
+      case .removeSubscription(let id): encoded.append(.removeSubscription(id))
+      case .setCurrentAccount(let name): encoded.append(.value(key: LedgerSchema.accountKey, value: name ?? ""))
+      case .setClock(let date): encoded.append(.value(key: LedgerSchema.clockKey, value: String(date.timeIntervalSince1970)))
       }
     }
     return encoded
@@ -80,18 +109,40 @@ extension SQLiteLedgerStore {
       try statement.bind(Int64(bitPattern: transaction.originalID.rawValue), at: 6)
       try statement.bind(transaction.purchaseDate.timeIntervalSince1970, at: 7)
       try statement.bind(json, at: 8)
+      try statement.bind(transaction.productKind.rawValue, at: 9)
+      try statement.bind(Int64(transaction.expiresDate == nil ? 0 : 1), at: 10)
       try statement.run()
+      guard transaction.productKind != .consumable else { return }
+      let chain = statements.noteChain
+      try chain.bind(Int64(bitPattern: transaction.originalID.rawValue), at: 1)
+      try chain.bind(Int64(bitPattern: transaction.id.rawValue), at: 2)
+      try chain.bind(Int64(transaction.state == .purchased && transaction.expiresDate != nil ? 1 : 0), at: 3)
+      try chain.run()
     case .account(let name, let json):
       try statements.upsertAccount.bind(name, at: 1)
       try statements.upsertAccount.bind(json, at: 2)
       try statements.upsertAccount.run()
     case .clearHistory(let account):
+      try statements.clearChains.bind(account, at: 1)
+      try statements.clearChains.run()
       try statements.clearHistory.bind(account, at: 1)
       try statements.clearHistory.run()
+    case .subscription(let id, let account, let json):
+      try statements.upsertSubscription.bind(Int64(bitPattern: id.rawValue), at: 1)
+      try statements.upsertSubscription.bind(account, at: 2)
+      try statements.upsertSubscription.bind(json, at: 3)
+      try statements.upsertSubscription.run()
+    case .removeSubscription(let id):
+      try statements.deleteSubscription.bind(Int64(bitPattern: id.rawValue), at: 1)
+      try statements.deleteSubscription.run()
     case .value(let key, let value):
       try statements.upsertValue.bind(key, at: 1)
       try statements.upsertValue.bind(value, at: 2)
       try statements.upsertValue.run()
+    case .header(let hash, let header):
+      try statements.insertHeader.bind(hash, at: 1)
+      try statements.insertHeader.bind(header, at: 2)
+      try statements.insertHeader.run()
     }
   }
 }

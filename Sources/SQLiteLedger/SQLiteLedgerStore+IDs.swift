@@ -11,10 +11,10 @@ extension SQLiteLedgerStore {
     do {
       try statements.begin.run()
       let stored = try connection.integer(
-        "SELECT coalesce((SELECT CAST(value AS INTEGER) FROM kv WHERE key = '\(LedgerIDKey.next)'), 0)")
+        "SELECT coalesce((SELECT CAST(value AS INTEGER) FROM kv WHERE key = '\(LedgerSchema.nextIDKey)'), 0)")
       let largest = try connection.integer("SELECT coalesce(max(id), 0) FROM transactions")
       let start = max(UInt64(clamping: stored), UInt64(clamping: largest) + 1, floor)
-      try statements.upsertValue.bind(LedgerIDKey.next, at: 1)
+      try statements.upsertValue.bind(LedgerSchema.nextIDKey, at: 1)
       try statements.upsertValue.bind(String(start + count), at: 2)
       try statements.upsertValue.run()
       try statements.commit.run()

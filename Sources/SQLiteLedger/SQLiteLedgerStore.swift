@@ -47,6 +47,10 @@ public final class SQLiteLedgerStore: LedgerStore {
   let connection: SQLiteConnection
   let options: Options
   let coder = LedgerJSONCoder()
+  /// Subscription records keep the format they had under the key/value table: dates as
+  /// milliseconds since 1970.
+  let recordCoder = LedgerJSONCoder(millisecondDates: true)
+  let headers = JWSHeaderTable()
   private var statements: Statements?
 
   /// Opens or creates `<directory>/ledger.sqlite`, creating the directory (mode 0700) if needed.
@@ -97,24 +101,25 @@ public final class SQLiteLedgerStore: LedgerStore {
     connection.close()
   }
 
-  /// Reads everything in one read transaction: transactions in first-insertion order, accounts in
-  /// order of their latest put.
+  /// Reads what a launch needs in one read transaction: the working set of transactions (every
+  /// unfinished one, and each chain's first and current row) in first-insertion order, accounts in
+  /// order of their latest put, subscription records, the signed-in account and the clock.
   ///
-  /// - Throws: ``LedgerError/corrupt(path:reason:)`` when a stored value can't be decoded.
+  /// - Throws: ``LedgerError/corrupt(path:reason:)`` when a stored value can't be decoded: a
+  ///   record that does not decode is reported, never dropped.
   public func load() throws(LedgerError) -> LedgerSnapshot {
     let statements = try openStatements()
     var snapshot = LedgerSnapshot()
     var undecodable: String?
     do {
-      // One read transaction, so the three tables are seen at the same instant.
+      // One read transaction, so the tables are seen at the same instant.
       try statements.beginRead.run()
       defer { if !connection.isAutocommit { try? statements.rollback.run() } }
-      try statements.selectTransactions.forEachRow { row in
-        let json = row.text(at: 1)
-        if let transaction = try? coder.decode(PaymentTransaction.self, from: json) {
+      try statements.selectWorkingSet.forEachRow { row in
+        if let transaction = decodeTransaction(row.text(at: 2)) {
           snapshot.transactions.append(transaction)
         } else if undecodable == nil {
-          undecodable = "transaction \(UInt64(bitPattern: row.int64(at: 0)))"
+          undecodable = "transaction \(UInt64(bitPattern: row.int64(at: 1)))"
         }
       }
       try statements.selectAccounts.forEachRow { row in
@@ -124,8 +129,27 @@ public final class SQLiteLedgerStore: LedgerStore {
           undecodable = "account '\(row.text(at: 0))'"
         }
       }
+      try statements.selectSubscriptions.forEachRow { row in
+        if let record = try? recordCoder.decode(SubscriptionRecord.self, from: row.text(at: 1)) {
+          snapshot.subscriptions.append(record)
+        } else if undecodable == nil {
+          undecodable = "subscription record of transaction \(UInt64(bitPattern: row.int64(at: 0)))"
+        }
+      }
       try statements.selectValues.forEachRow { row in
-        snapshot.values[row.text(at: 0)] = row.text(at: 1)
+        switch row.text(at: 0) {
+        case LedgerSchema.accountKey:
+          let name = row.text(at: 1)
+          snapshot.currentAccount = name.isEmpty ? nil : name
+        case LedgerSchema.clockKey:
+          let text = row.text(at: 1)
+          if let seconds = Double(text) {
+            snapshot.clock = Date(timeIntervalSince1970: seconds)
+          } else if undecodable == nil {
+            undecodable = "clock '\(text)'"
+          }
+        default: break
+        }
       }
       try statements.commit.run()
     } catch {
@@ -135,6 +159,61 @@ public final class SQLiteLedgerStore: LedgerStore {
       throw .corrupt(path: path, reason: "the stored \(undecodable) could not be decoded")
     }
     return snapshot
+  }
+
+  /// Every transaction of `account`, oldest first.
+  public func history(account: String) throws(LedgerError) -> [PaymentTransaction] {
+    let statements = try openStatements()
+    var list: [PaymentTransaction] = []
+    var undecodable: UInt64?
+    do {
+      try statements.selectHistory.bind(account, at: 1)
+      try statements.selectHistory.forEachRow { row in
+        if let transaction = decodeTransaction(row.text(at: 1)) {
+          list.append(transaction)
+        } else if undecodable == nil {
+          undecodable = UInt64(bitPattern: row.int64(at: 0))
+        }
+      }
+    } catch {
+      throw LedgerError(error, path: path, while: .reading)
+    }
+    if let undecodable { throw .corrupt(path: path, reason: "the stored transaction \(undecodable) could not be decoded") }
+    return list
+  }
+
+  /// The stored transactions with these ids, in the order of `ids` (missing ones left out).
+  public func transactions(_ ids: [PaymentTransaction.ID]) throws(LedgerError) -> [PaymentTransaction] {
+    let statements = try openStatements()
+    var list: [PaymentTransaction] = []
+    for id in ids {
+      var json: String?
+      do {
+        try statements.selectTransactionJSON.bind(Int64(bitPattern: id.rawValue), at: 1)
+        try statements.selectTransactionJSON.forEachRow { row in json = row.text(at: 0) }
+      } catch {
+        throw LedgerError(error, path: path, while: .reading)
+      }
+      guard let json else { continue }
+      guard let transaction = decodeTransaction(json) else {
+        throw .corrupt(path: path, reason: "the stored transaction \(id) could not be decoded")
+      }
+      list.append(transaction)
+    }
+    return list
+  }
+
+  /// A stored transaction's JSON, with its JWS headers put back; nil when it does not decode.
+  func decodeTransaction(_ json: String) -> PaymentTransaction? {
+    guard let stored = try? coder.decode(PaymentTransaction.self, from: json) else { return nil }
+    return headers.expand(stored) { storedHeaders() }
+  }
+
+  private func storedHeaders() -> [String: String] {
+    guard let statements else { return [:] }
+    var found: [String: String] = [:]
+    try? statements.selectHeaders.forEachRow { row in found[row.text(at: 0)] = row.text(at: 1) }
+    return found
   }
 
   /// Applies `changes` in order as one `BEGIN IMMEDIATE … COMMIT` transaction, durable on return.

@@ -27,11 +27,18 @@ public enum StoreEvent: Sendable, Equatable {
   case controlsChanged(SandboxControls)
   /// A transaction was refunded or revoked (StoreKit 2 `Transaction.updates`).
   case transactionRevoked(PaymentTransaction)
-  /// A subscription's status changed (subscribed, inBillingRetry, inGracePeriod, expired, revoked).
-  case subscriptionStatusChanged(product: Product.ID, original: PaymentTransaction.ID, status: SubscriptionStatus, reason: String)
+  /// A subscription chain's record changed (its status, auto-renew, renewal product, price
+  /// increase, …): the whole record as it is now, and why.
+  case subscriptionChanged(SubscriptionRecord, reason: String)
+  /// Transactions changed in the ledger with no StoreKit callback: an upgraded old period, a period
+  /// cut short by Expire or Renew, or another process's change. Front ends update their rows.
+  case transactionsAmended([PaymentTransaction])
+  /// Every transaction and subscription record of the account was removed ("Clear Purchase History").
+  case historyCleared(account: String)
   /// The virtual clock moved.
   case clockAdvanced(Date)
-  /// The app misused the API (finishing twice, …); StoreKit would log or throw.
+  /// A problem no command threw, such as an abandoned purchase a launch could not claim because
+  /// the ledger failed (it is tried again at the next launch). Refused commands are thrown, not posted.
   case misuse(EngineError)
 }
 

@@ -1,18 +1,17 @@
 import Foundation
 
-/// Everything the engine needs from the outside world, injected so that tests are deterministic.
+/// Everything the store machine needs from the outside world, injected so that tests are
+/// deterministic.
 ///
-/// The engine never reads the wall clock, never makes ids up on its own and never touches the
-/// disk: time starts at ``start`` and moves only through ``PaymentQueue/advance(by:)``.
-public struct StoreEnvironment {
-  /// Durable storage; the engine commits every change here before announcing it.
-  public var ledger: any LedgerStore
-  /// Produces `signedTransaction` for a purchased, restored or renewed transaction at the given
-  /// (virtual) signing date, or nil to leave it unsigned. The composition root wires the OpenSSL
-  /// signer; tests inject a deterministic closure.
-  public var signTransaction: (PaymentTransaction, Date) throws -> String?
-  /// Produces `signedRenewalInfo` for an auto-renewable subscription's transaction.
-  public var signRenewalInfo: (RenewalInfo, Date) throws -> String?
+/// The machine never reads the wall clock, never makes ids up on its own and never touches the
+/// disk: time starts at ``start`` and moves only through ``StoreCommand/advance(to:)``; storage is
+/// the shell's (``PaymentQueue``).
+public struct StoreEnvironment: Sendable {
+  /// Signs transactions and renewal infos when they become purchased, restored or renewed; nil
+  /// leaves them unsigned. The payloads themselves are built by the engine (``SignedPayloads``).
+  public var signer: (any TransactionSigner)?
+  /// The app's bundle id, for signed transactions.
+  public var bundleID: String
   /// Hashes and checks sandbox passwords.
   public var passwordHasher: any PasswordHasher
   /// The virtual clock's starting point when the ledger holds no later time.
@@ -25,15 +24,15 @@ public struct StoreEnvironment {
   /// launch takes over. Default ``AppSession/solitary`` (no other process shares the ledger).
   public var session: AppSession
 
+  public static let defaultBundleID = "com.example.storefront"
+
   public init(
-    ledger: any LedgerStore, signTransaction: @escaping (PaymentTransaction, Date) throws -> String? = { _, _ in nil },
-    signRenewalInfo: @escaping (RenewalInfo, Date) throws -> String? = { _, _ in nil },
+    signer: (any TransactionSigner)? = nil, bundleID: String = StoreEnvironment.defaultBundleID,
     passwordHasher: any PasswordHasher, start: Date, firstTransactionID: UInt64 = 2_000_000_000_000_001,
     seed: UInt64 = 0, session: AppSession = .solitary
   ) {
-    self.ledger = ledger
-    self.signTransaction = signTransaction
-    self.signRenewalInfo = signRenewalInfo
+    self.signer = signer
+    self.bundleID = bundleID
     self.passwordHasher = passwordHasher
     self.start = start
     self.firstTransactionID = firstTransactionID
@@ -43,7 +42,7 @@ public struct StoreEnvironment {
 }
 
 /// A small seeded generator (SplitMix64): same seed, same sequence, on every platform.
-public struct SplitMix64: RandomNumberGenerator, Sendable {
+public struct SplitMix64: RandomNumberGenerator, Sendable, Equatable {
   private var state: UInt64
   public init(seed: UInt64) { state = seed }
   public mutating func next() -> UInt64 {

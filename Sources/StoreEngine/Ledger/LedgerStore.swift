@@ -1,44 +1,100 @@
 import Foundation
 
-/// Durable storage for the engine's state: transactions, sandbox accounts and settings.
+/// Durable storage for the store: transactions, sandbox accounts, subscription records, the
+/// signed-in account and the clock.
 ///
 /// > Important: ``commit(_:)`` must be atomic and durable when it returns: the engine tells observers
 /// > about a change only after its commit succeeded. Applying the same change twice does nothing.
 public protocol LedgerStore: AnyObject {
-  /// Everything stored, for start-up and relaunch.
+  /// What a launch needs: every unfinished transaction, the first and the current transaction of
+  /// each non-consumable and subscription chain, every account and subscription record, the
+  /// signed-in account and the clock. Not the whole history: a launch costs the same on a ledger of
+  /// a hundred transactions and of a hundred thousand.
   func load() throws(LedgerError) -> LedgerSnapshot
-  /// Applies `changes` as one atomic unit.
+  /// Applies `changes` in order as one atomic unit.
   func commit(_ changes: [LedgerChange]) throws(LedgerError)
   /// Reserves `count` consecutive transaction ids, starting at `floor` or later, that no other user
   /// of the same ledger (another process) will get; returns the first.
   func reserveTransactionIDs(count: UInt64, atLeast floor: UInt64) throws(LedgerError) -> UInt64
+  /// Every transaction of `account`, oldest first.
+  func history(account: String) throws(LedgerError) -> [PaymentTransaction]
+  /// The stored transactions with these ids (those that exist), in the order of `ids`.
+  func transactions(_ ids: [PaymentTransaction.ID]) throws(LedgerError) -> [PaymentTransaction]
+  /// If transaction `id` is stored unfinished, `purchasing` and owned by `expectedOwner` (nil: no
+  /// owner), makes `session` its owner atomically and returns it as stored; otherwise changes
+  /// nothing and returns nil (another process claimed, answered or finished it first).
+  ///
+  /// The default reads, then commits: right for a ledger only one process uses. A ledger several
+  /// processes share implements it as one compare-and-set, so that of two processes launching at
+  /// once only one takes an abandoned purchase over.
+  func claimPurchase(
+    _ id: PaymentTransaction.ID, from expectedOwner: String?, for session: String
+  ) throws(LedgerError) -> PaymentTransaction?
 }
 
-/// The key under which ledgers keep the next free transaction id.
-public enum LedgerIDKey {
-  public static let next = "next-transaction-id"
+extension LedgerStore {
+  public func claimPurchase(
+    _ id: PaymentTransaction.ID, from expectedOwner: String?, for session: String
+  ) throws(LedgerError) -> PaymentTransaction? {
+    guard var transaction = try transactions([id]).first, transaction.state == .purchasing,
+      !transaction.isFinished, transaction.ownerSession == expectedOwner
+    else { return nil }
+    transaction.ownerSession = session
+    try commit([.putTransaction(transaction)])
+    return transaction
+  }
 }
 
 /// One change to the ledger. Upserts are keyed by id, so replaying a change is harmless.
 public enum LedgerChange: Sendable, Equatable {
   case putTransaction(PaymentTransaction)
   case putAccount(SandboxAccount)
-  /// Removes every transaction of the account ("clear purchase history").
+  /// Removes every transaction of the account ("clear purchase history"); its subscription records
+  /// go with their own ``removeSubscription(_:)`` changes.
   case clearHistory(account: String)
-  /// Stores a small engine value (current account, sandbox control) under `key`.
-  case putValue(key: String, value: String)
+  /// Stores a subscription chain's record, keyed by its original transaction id.
+  case putSubscription(SubscriptionRecord)
+  case removeSubscription(PaymentTransaction.ID)
+  /// The signed-in account, or nil when signed out.
+  case setCurrentAccount(String?)
+  /// The virtual clock.
+  case setClock(Date)
+  // The notification outbox will be one more case here: written in the same batch as its cause.
 }
 
-/// What a ledger holds.
+/// What a ledger holds (for ``LedgerStore/load()``: what a launch needs).
 public struct LedgerSnapshot: Sendable, Equatable {
   public var transactions: [PaymentTransaction]
   public var accounts: [SandboxAccount]
-  public var values: [String: String]
+  public var subscriptions: [SubscriptionRecord]
+  public var currentAccount: String?
+  public var clock: Date?
 
-  public init(transactions: [PaymentTransaction] = [], accounts: [SandboxAccount] = [], values: [String: String] = [:]) {
+  public init(
+    transactions: [PaymentTransaction] = [], accounts: [SandboxAccount] = [], subscriptions: [SubscriptionRecord] = [],
+    currentAccount: String? = nil, clock: Date? = nil
+  ) {
     self.transactions = transactions
     self.accounts = accounts
-    self.values = values
+    self.subscriptions = subscriptions
+    self.currentAccount = currentAccount
+    self.clock = clock
+  }
+}
+
+extension LedgerSnapshot {
+  /// The launch working set out of `all` transactions (in ledger order): unfinished ones, and the
+  /// first and the newest purchased-with-an-expiry (the current period) of each chain that is not a
+  /// consumable's.
+  public static func workingSet(of all: [PaymentTransaction]) -> [PaymentTransaction] {
+    var first: [PaymentTransaction.ID: Int] = [:]
+    var current: [PaymentTransaction.ID: Int] = [:]
+    for (offset, transaction) in all.enumerated() where transaction.productKind != .consumable {
+      if first[transaction.originalID] == nil { first[transaction.originalID] = offset }
+      if transaction.state == .purchased, transaction.expiresDate != nil { current[transaction.originalID] = offset }
+    }
+    let keep = Set(first.values).union(current.values)
+    return all.enumerated().filter { !$0.element.isFinished || keep.contains($0.offset) }.map(\.element)
   }
 }
 
@@ -68,59 +124,5 @@ extension LedgerError: CustomStringConvertible {
     case .readOnly(let path):
       "The ledger '\(path)' is read-only. Make the data directory writable or pass --data-dir."
     }
-  }
-}
-
-/// A ledger in memory, for tests and benchmarks. Same semantics as the SQLite one, no durability.
-public final class InMemoryLedgerStore: LedgerStore {
-  private var snapshot = LedgerSnapshot()
-  private var order: [PaymentTransaction.ID] = []
-  private var byID: [PaymentTransaction.ID: PaymentTransaction] = [:]
-  /// How many commits were made (tests assert write-before-notify with it).
-  public private(set) var commitCount = 0
-  /// Makes the next commit fail, to test that a failed write changes nothing.
-  public var failNextCommit: LedgerError?
-
-  public init(_ snapshot: LedgerSnapshot = LedgerSnapshot()) {
-    self.snapshot = snapshot
-    for transaction in snapshot.transactions { put(transaction) }
-  }
-
-  public func load() throws(LedgerError) -> LedgerSnapshot {
-    var result = snapshot
-    result.transactions = order.compactMap { byID[$0] }
-    return result
-  }
-
-  public func commit(_ changes: [LedgerChange]) throws(LedgerError) {
-    if let failure = failNextCommit {
-      failNextCommit = nil
-      throw failure
-    }
-    commitCount += 1
-    for change in changes {
-      switch change {
-      case .putTransaction(let transaction): put(transaction)
-      case .putAccount(let account):
-        snapshot.accounts.removeAll { $0.name == account.name }
-        snapshot.accounts.append(account)
-      case .clearHistory(let account):
-        order.removeAll { byID[$0]?.account == account }
-        byID = byID.filter { $0.value.account != account }
-      case .putValue(let key, let value): snapshot.values[key] = value
-      }
-    }
-  }
-
-  public func reserveTransactionIDs(count: UInt64, atLeast floor: UInt64) throws(LedgerError) -> UInt64 {
-    let stored = snapshot.values[LedgerIDKey.next].flatMap(UInt64.init) ?? 0
-    let largest = byID.keys.map(\.rawValue).max() ?? 0
-    let start = max(stored, largest + 1, floor)
-    snapshot.values[LedgerIDKey.next] = String(start + count)
-    return start
-  }
-
-  private func put(_ transaction: PaymentTransaction) {
-    if byID.updateValue(transaction, forKey: transaction.id) == nil { order.append(transaction.id) }
   }
 }

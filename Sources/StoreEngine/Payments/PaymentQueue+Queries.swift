@@ -1,34 +1,56 @@
 import Foundation
 
+/// The answer to a products request (`SKProductsResponse`).
+public struct ProductsResponse: Sendable, Equatable {
+  public var products: [Product]
+  public var invalidProductIdentifiers: [String]
+}
+
 extension PaymentQueue {
-  /// The unfinished transactions of the signed-in account, oldest first (`SKPaymentQueue.transactions`).
-  public var queue: [PaymentTransaction] {
-    guard let account = currentAccount else { return [] }
-    return order.compactMap { transactions[$0] }.filter { $0.account == account && !$0.isFinished }
-  }
-
-  /// Every transaction of `account` (default: the signed-in one), oldest first.
-  public func history(account: String? = nil) -> [PaymentTransaction] {
-    guard let name = account ?? currentAccount else { return [] }
-    return order.compactMap { transactions[$0] }.filter { $0.account == name }
-  }
-
-  /// Every transaction in the ledger, oldest first.
-  public var allTransactions: [PaymentTransaction] { order.compactMap { transactions[$0] } }
-
-  public func transaction(_ id: PaymentTransaction.ID) -> PaymentTransaction? { transactions[id] }
-
+  public var catalog: Catalog { machine.catalog }
+  /// The sandbox switches, seeded from the catalog's settings and changed at run time.
+  public var controls: SandboxControls { machine.controls }
+  /// The virtual clock.
+  public var now: Date { machine.now }
+  /// The time rate in force.
+  public var timeRate: TimeRate { machine.timeRate }
+  /// The signed-in sandbox account, if any.
+  public var currentAccount: String? { machine.currentAccount }
+  /// The sheet currently shown, if any.
+  public var prompt: PurchasePrompt? { machine.prompt }
+  /// The most recently created or changed transaction (`last` in scenarios).
+  public var lastTransactionID: PaymentTransaction.ID? { machine.lastTransactionID }
   /// Known sandbox accounts, by name.
-  public var accountNames: [String] { accounts.keys.sorted() }
+  public var accountNames: [String] { machine.accountNames }
 
-  /// What the account is entitled to now, derived from its history.
-  public func entitlements(account: String? = nil) -> Entitlements {
-    Entitlements(history: history(account: account), at: now)
+  /// The unfinished transactions of the signed-in account, oldest first (`SKPaymentQueue.transactions`).
+  public var unfinishedTransactions: [PaymentTransaction] { machine.unfinishedTransactions }
+
+  /// Every transaction of `account` (default: the signed-in one), oldest first, from the ledger.
+  public func history(account: String? = nil) throws(LedgerError) -> [PaymentTransaction] {
+    guard let name = account ?? machine.currentAccount else { return [] }
+    return try ledger.history(account: name)
   }
 
-  /// The original purchase through which `account` owns `product`, if it does.
-  func ownership(of product: Product.ID, account: String) -> PaymentTransaction? {
-    Entitlements(history: history(account: account), at: now).owning[product]
+  /// A transaction by id: the store's working copy, or the ledger's.
+  public func transaction(_ id: PaymentTransaction.ID) throws(LedgerError) -> PaymentTransaction? {
+    if let known = machine.transaction(id) { return known }
+    return try ledger.transactions([id]).first
+  }
+
+  /// What the account is entitled to now, derived from its whole history.
+  public func entitlements(account: String? = nil) throws(LedgerError) -> Entitlements {
+    Entitlements(history: try history(account: account), at: machine.now)
+  }
+
+  /// Renewal records of the account (default: signed-in), by original transaction id.
+  public func subscriptions(account: String? = nil) -> [SubscriptionRecord] {
+    machine.subscriptions(account: account)
+  }
+
+  /// Whether `account` may still use an introductory offer in `group` (once per group per account).
+  public func isEligibleForIntroOffer(group: String, account: String) -> Bool {
+    machine.isEligibleForIntroOffer(group: group, account: account)
   }
 }
 

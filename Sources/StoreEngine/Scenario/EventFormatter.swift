@@ -48,14 +48,19 @@ public struct EventFormatter: Sendable {
       return []
     case .transactionRevoked(let transaction):
       return [("transactionRevoked", Self.transaction(transaction))]
-    case .subscriptionStatusChanged(let product, let original, let status, let reason):
+    case .subscriptionChanged(let record, let reason):
       return [("subscriptionStatusChanged", [
-        "productId": product.rawValue, "originalTransactionId": original.description, "status": status.rawValue, "reason": reason,
+        "productId": record.productID.rawValue, "originalTransactionId": record.originalID.description,
+        "status": record.status.rawValue, "reason": reason,
       ])]
+    case .transactionsAmended:
+      return []
+    case .historyCleared(let account):
+      return [("historyCleared", ["account": account])]
     case .clockAdvanced:
       return []
     case .misuse(let error):
-      return [("error", ["error": error.name, "message": error.description])]
+      return [("error", ["error": error.name, "message": ScenarioErrorText.message(for: error)])]
     }
   }
 
@@ -96,8 +101,11 @@ public struct EventFormatter: Sendable {
 
   static func prompt(_ prompt: PurchasePrompt) -> [String: Any] {
     switch prompt {
-    case .confirm(let id, let product, let quantity, let owned):
-      return ["sheet": owned ? "alreadyPurchased" : "confirmPurchase", "transactionId": id.description, "productId": product.rawValue, "quantity": quantity]
+    case .confirm(let id, let product, let quantity, let owned, let price):
+      return [
+        "sheet": owned ? "alreadyPurchased" : "confirmPurchase", "transactionId": id.description, "productId": product.rawValue,
+        "quantity": quantity, "price": price.decimalString, "currency": price.currencyCode,
+      ]
     case .signIn(.purchase(let id)):
       return ["sheet": "signIn", "transactionId": id.description]
     case .signIn(.restore):

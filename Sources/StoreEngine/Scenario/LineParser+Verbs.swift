@@ -6,12 +6,12 @@ extension LineParser {
     switch verb.text {
     case "account":
       let name = try next("an account name")
-      return .account(name.text, password: option("password")?.value)
-    case "signout": return .signOut
+      return .command(.signIn(name.text, password: option("password")?.value))
+    case "signout": return .command(.signOut)
     case "request":
       guard !positionals.isEmpty else { throw issue(endColumn, "'request' needs one or more product ids.") }
       defer { positionals = [] }
-      return .request(positionals.map(\.text))
+      return .command(.requestProducts(positionals.map(\.text)))
     case "buy":
       let product = try product()
       var quantity = 1
@@ -21,44 +21,46 @@ extension LineParser {
         }
         quantity = value
       }
-      return .buy(Payment(productID: product, quantity: quantity, applicationUsername: option("username")?.value, offerID: option("offer")?.value))
-    case "store-payment": return .storePayment(try product())
-    case "confirm": return .confirm
-    case "cancel": return .cancel
+      return .command(.buy(Payment(productID: product, quantity: quantity, applicationUsername: option("username")?.value, offerID: option("offer")?.value)))
+    case "store-payment": return .command(.storePayment(try product()))
+    case "confirm": return .command(.confirm)
+    case "cancel": return .command(.cancel)
     case "finish":
       if positionals.first?.text == "all" {
         positionals.removeFirst()
         return .finishAll
       }
-      return .finish(try reference())
-    case "restore": return .restore
-    case "approve": return .approve(try reference(), after: try optionalDuration("after"))
-    case "decline": return .decline(try reference(), after: try optionalDuration("after"))
-    case "resolve": return .resolve(try reference())
+      return .transaction(try reference(), .finish)
+    case "restore": return .command(.restore)
+    case "approve": return .transaction(try reference(), .approve(after: try optionalDuration("after")))
+    case "decline": return .transaction(try reference(), .decline(after: try optionalDuration("after")))
+    case "resolve": return .transaction(try reference(), .resolve)
     case "refund":
       let reference = try reference()
       let reason = option("reason").flatMap { Int($0.value) } ?? 0
-      return .refund(reference, reason: reason)
+      return .transaction(reference, .refund(reason: reason))
     case "set": return .set(try control())
     case "billing-issue": return .set(.billingIssue(try onOff()))
     case "grace": return .set(.grace(try onOff()))
     case "time-rate": return .set(.timeRate(try timeRate()))
     case "fail": return try failure()
     case "advance": return .advance(try durationArgument())
-    case "relaunch": return .relaunch
+    case "relaunch": return .command(.relaunch)
     case "clear-history":
-      return .clearHistory(positionals.isEmpty ? nil : try next("an account name").text)
-    case "auto-renew": return .autoRenew(try reference(), try onOff())
-    case "expire": return .expire(try reference())
-    case "renew": return .renew(try reference())
-    case "resolve-billing": return .resolveBilling(try reference())
+      return .command(.clearHistory(account: positionals.isEmpty ? nil : try next("an account name").text))
+    case "auto-renew":
+      let reference = try reference()
+      return .transaction(reference, .autoRenew(try onOff()))
+    case "expire": return .transaction(try reference(), .expire)
+    case "renew": return .transaction(try reference(), .renew)
+    case "resolve-billing": return .transaction(try reference(), .resolveBilling)
     case "price-increase":
       let reference = try reference()
       let token = try next("request, accept or decline")
-      guard let step = ScenarioStep.PriceIncreaseStep(rawValue: token.text) else {
+      guard let step = StoreCommand.PriceIncreaseAction(rawValue: token.text) else {
         throw issue(token.column, "Expected request, accept or decline, found '\(token.text)'.")
       }
-      return .priceIncrease(reference, step)
+      return .transaction(reference, .priceIncrease(step))
     case "expect": return .expect(try expectation())
     default:
       let hint = suggestion(for: verb.text, in: ScenarioParser.verbs).map { " Did you mean '\($0)'?" } ?? ""
@@ -99,7 +101,7 @@ extension LineParser {
     }
     if positionals.first?.text == "off" {
       positionals.removeFirst()
-      return .fail(api, nil)
+      return .set(.failure(api, nil))
     }
     let error = try storeKitError()
     var chance = 1.0
@@ -109,7 +111,7 @@ extension LineParser {
       }
       chance = value
     }
-    return .fail(api, SimulatedFailure(error: error, chance: chance))
+    return .set(.failure(api, SimulatedFailure(error: error, chance: chance)))
   }
 
   private mutating func expectation() throws(ScenarioIssue) -> ScenarioStep.Expectation {

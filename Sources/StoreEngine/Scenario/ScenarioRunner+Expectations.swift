@@ -13,16 +13,16 @@ extension ScenarioRunner {
       guard transaction.error != error else { return nil }
       return "expected transaction \(transaction.id) to have error \(error.map(\.description) ?? "none"), but it has \(transaction.error.map(\.description) ?? "none")"
     case .owned(let product, let owned):
-      let actual = queue.entitlements().owns(product)
+      let actual = try ledgerRead { try queue.entitlements() }.owns(product)
       return actual == owned ? nil : "expected \(product) to be \(owned ? "owned" : "not owned"), but it is \(actual ? "owned" : "not owned")"
     case .quantity(let product, let count):
-      let actual = queue.entitlements().consumableCounts[product] ?? 0
+      let actual = try ledgerRead { try queue.entitlements() }.consumableCounts[product] ?? 0
       return actual == count ? nil : "expected \(count) units of \(product) bought, but \(actual) were"
     case .unfinished(let count):
-      let actual = queue.queue.count
-      return actual == count ? nil : "expected \(count) unfinished transactions, but there are \(actual): \(queue.queue.map { "\($0.id) \($0.productID) \($0.state.name)" }.joined(separator: ", "))"
+      let actual = queue.unfinishedTransactions.count
+      return actual == count ? nil : "expected \(count) unfinished transactions, but there are \(actual): \(queue.unfinishedTransactions.map { "\($0.id) \($0.productID) \($0.state.name)" }.joined(separator: ", "))"
     case .transactions(let count):
-      let actual = queue.history().count
+      let actual = try ledgerRead({ try queue.history() }).count
       return actual == count ? nil : "expected \(count) transactions in the account's history, but there are \(actual)"
     case .restored(let count):
       guard let actual = lastRestoredCountValue else { return "expected a finished restore of \(count), but no restore finished" }
@@ -32,7 +32,7 @@ extension ScenarioRunner {
         switch queue.prompt {
         case nil: "none"
         case .signIn: "sign-in"
-        case .confirm(_, _, _, let owned): owned ? "already-owned" : "confirm"
+        case .confirm(_, _, _, let owned, _): owned ? "already-owned" : "confirm"
         }
       return actual == name ? nil : "expected the \(name) sheet, but the sheet is \(actual)"
     case .account(let name):
@@ -66,14 +66,25 @@ extension ScenarioRunner {
       guard let last = queue.lastTransactionID else { throw .assertion("expected a last transaction, but there is none yet") }
       id = last
     case .product(let product):
-      guard let found = queue.history().last(where: { $0.productID == product }) else {
+      guard let found = try ledgerRead({ try queue.history() }).last(where: { $0.productID == product }) else {
         throw .assertion("expected a transaction of \(product), but the account has none")
       }
       id = found.id
     }
-    guard let transaction = queue.transaction(id) else {
+    guard let transaction = try ledgerRead({ try queue.transaction(id) }) else {
       throw .assertion("expected a transaction \(id), but there is none")
     }
     return transaction
+  }
+
+  /// Runs a ledger read for an assertion; a ledger failure aborts the run like any other.
+  private func ledgerRead<Value>(_ read: () throws -> Value) throws(StepError) -> Value {
+    do {
+      return try read()
+    } catch let error as LedgerError {
+      throw .engine(.ledger(error))
+    } catch {
+      throw .other(String(describing: error))
+    }
   }
 }

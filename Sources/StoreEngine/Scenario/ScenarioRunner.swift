@@ -16,7 +16,9 @@ final class EventRecorder: Sendable {
   func drain() -> [StoreEvent] { events.withLock { list in defer { list = [] }; return list } }
 }
 
-/// Runs parsed scenario steps against a payment queue, writing each event as it happens.
+/// Runs parsed scenario steps against a payment queue, writing each event as it happens. Every
+/// line becomes ``StoreCommand``s that the queue performs; only references (`last`, a product) and
+/// `expect` are the runner's own.
 public final class ScenarioRunner {
   public let queue: PaymentQueue
   private let formatter: EventFormatter
@@ -40,7 +42,13 @@ public final class ScenarioRunner {
 
   /// Launches the app (redelivering unfinished transactions), then runs every step in order.
   public func run(_ steps: [ScenarioStep]) -> ScenarioOutcome {
-    queue.launch()
+    do {
+      try queue.launch()
+    } catch {
+      flush(line: nil)
+      if case .ledger(let failure) = error { ledgerFailure = failure }
+      return .aborted(line: 0, message: ScenarioErrorText.message(for: error))
+    }
     flush(line: nil)
     for step in steps {
       do {
@@ -53,9 +61,10 @@ public final class ScenarioRunner {
         case .engine(let error):
           if case .ledger(let failure) = error {
             ledgerFailure = failure
-            return .aborted(line: step.line, message: error.description)
+            return .aborted(line: step.line, message: ScenarioErrorText.message(for: error))
           }
-          lastMisuseValue = error.name
+          // A refused command is the app's mistake, reported as an `error` event; the run goes on.
+          report(.misuse(error), line: step.line)
         case .other(let message):
           return .aborted(line: step.line, message: message)
         }
@@ -72,16 +81,14 @@ public final class ScenarioRunner {
   }
 
   private func flush(line: Int?) {
-    for event in recorder.drain() {
-      track(event)
-      for text in formatter.lines(for: event, at: queue.now, line: line) { write(text) }
-    }
+    for event in recorder.drain() { report(event, line: line) }
   }
 
-  private func track(_ event: StoreEvent) {
+  private func report(_ event: StoreEvent, line: Int?) {
     if case .restoreFinished(let count) = event { lastRestoredCountValue = count }
     if case .misuse(let error) = event { lastMisuseValue = error.name }
     if let name = formatter.fields(for: event).last?.0 { lastEventNameValue = name }
+    for text in formatter.lines(for: event, at: queue.now, line: line) { write(text) }
   }
 
   func resolve(_ reference: TransactionReference) throws(StepError) -> PaymentTransaction.ID {
@@ -89,107 +96,39 @@ public final class ScenarioRunner {
     case .id(let id):
       return id
     case .last:
-      guard let id = queue.lastTransactionID else { throw .engine(queue.misuse(.unknownTransaction("last"))) }
+      guard let id = queue.lastTransactionID else { throw .engine(.unknownTransaction("last")) }
       return id
     case .product(let product):
-      guard let found = queue.history().last(where: { $0.productID == product }) else {
-        throw .engine(queue.misuse(.unknownTransaction(product.rawValue)))
+      let history: [PaymentTransaction]
+      do { history = try queue.history() } catch { throw .engine(.ledger(error)) }
+      guard let found = history.last(where: { $0.productID == product }) else {
+        throw .engine(.unknownTransaction(product.rawValue))
       }
       return found.id
     }
   }
 
-  private func engine(_ body: () throws -> Void) throws(StepError) {
-    do {
-      try body()
-    } catch let error as EngineError {
-      throw .engine(error)
-    } catch {
-      throw .other(String(describing: error))
-    }
+  private func perform(_ command: StoreCommand) throws(StepError) {
+    do { try queue.perform(command) } catch { throw .engine(error) }
   }
 
   private func perform(_ step: ScenarioStep) throws(StepError) {
     switch step.action {
-    case .account(let name, let password): try engine { try queue.signIn(name, password: password) }
-    case .signOut: try engine { try queue.signOut() }
-    case .request(let ids): queue.requestProducts(ids)
-    case .buy(let payment): try engine { try queue.add(payment) }
-    case .storePayment(let product): try engine { try queue.startStorePayment(product) }
-    case .confirm: try engine { try queue.confirm() }
-    case .cancel: try engine { try queue.cancel() }
-    case .finish(let reference):
-      let id = try resolve(reference)
-      try engine { try queue.finish(id) }
+    case .command(let command):
+      try perform(command)
+    case .transaction(let reference, let verb):
+      try perform(verb.command(for: try resolve(reference), now: queue.now))
     case .finishAll:
-      for transaction in queue.queue where transaction.isFinishable {
-        try engine { try queue.finish(transaction.id) }
+      for transaction in queue.unfinishedTransactions where transaction.isFinishable {
+        try perform(.finish(transaction.id))
       }
-    case .restore: try engine { try queue.restoreCompletedTransactions() }
-    case .approve(let reference, let delay), .decline(let reference, let delay):
-      let id = try resolve(reference)
-      let approving = if case .approve = step.action { true } else { false }
-      if let delay {
-        let seconds = delay.after(queue.now).timeIntervalSince(queue.now)
-        try engine { try queue.schedule(approve: approving, id, after: seconds) }
-      } else if approving {
-        try engine { try queue.approve(id) }
-      } else {
-        try engine { try queue.decline(id) }
-      }
-    case .resolve(let reference):
-      let id = try resolve(reference)
-      try engine { try queue.resolve(id) }
-    case .refund(let reference, let reason):
-      let id = try resolve(reference)
-      try engine { try queue.refund(id, reason: reason) }
-    case .set(let control): apply(control)
-    case .fail(let api, let failure): queue.updateControls { $0.failures[api] = failure }
     case .advance(let duration):
-      let target = duration.after(queue.now)
-      try engine { try queue.advance(to: target) }
-    case .relaunch:
-      do { try queue.relaunch() } catch { throw .engine(.ledger(error)) }
-    case .clearHistory(let name): try engine { try queue.clearPurchaseHistory(account: name) }
-    case .autoRenew(let reference, let on):
-      let id = try resolve(reference)
-      try engine { try queue.setAutoRenew(on, for: id) }
-    case .expire(let reference):
-      let id = try resolve(reference)
-      try engine { try queue.expireSubscription(id) }
-    case .renew(let reference):
-      let id = try resolve(reference)
-      try engine { try queue.forceRenewal(id) }
-    case .resolveBilling(let reference):
-      let id = try resolve(reference)
-      try engine { try queue.resolveBillingIssue(id) }
-    case .priceIncrease(let reference, let answer):
-      let id = try resolve(reference)
-      switch answer {
-      case .request: try engine { try queue.requestPriceIncrease(id) }
-      case .accept: try engine { try queue.answerPriceIncrease(id, consent: true) }
-      case .decline: try engine { try queue.answerPriceIncrease(id, consent: false) }
-      }
+      try perform(.advance(to: duration.after(queue.now)))
+    case .set(let control):
+      try perform(.setControl(control.change))
     case .expect(let expectation):
       flush(line: step.line)
       if let failure = try check(expectation) { throw .assertion(failure) }
-    }
-  }
-
-  private func apply(_ control: ScenarioStep.Control) {
-    queue.updateControls { controls in
-      switch control {
-      case .askToBuy(let on): controls.askToBuy = on
-      case .interrupted(let on): controls.interruptedPurchases = on
-      case .canMakePayments(let on): controls.canMakePayments = on
-      case .dialogs(let on): controls.dialogsEnabled = on
-      case .billingIssue(let on): controls.billingRetry = on
-      case .grace(let on): controls.gracePeriod = on
-      case .storefront(let code): controls.storefront = code
-      case .locale(let locale): controls.locale = locale
-      case .latency(let duration): controls.productsLatency = duration.after(Date(timeIntervalSince1970: 0)).timeIntervalSince1970
-      case .timeRate(let rate): controls.timeRate = rate.rawValue
-      }
     }
   }
 }

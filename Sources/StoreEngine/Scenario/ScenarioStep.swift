@@ -12,32 +12,49 @@ public struct ScenarioStep: Sendable, Equatable {
   public var line: Int
   public var action: Action
 
+  /// What a line does: a store command (possibly naming a transaction by reference), or a check.
   public enum Action: Sendable, Equatable {
-    case account(String, password: String?)
-    case signOut
-    case request([String])
-    case buy(Payment)
-    case storePayment(Product.ID)
-    case confirm
-    case cancel
-    case finish(TransactionReference)
+    /// A store command that names no transaction.
+    case command(StoreCommand)
+    /// A store command about the transaction `reference` means when the line runs.
+    case transaction(TransactionReference, TransactionVerb)
+    /// `finish all`: every finishable unfinished transaction, one step each.
     case finishAll
-    case restore
-    case approve(TransactionReference, after: ScenarioDuration?)
-    case decline(TransactionReference, after: ScenarioDuration?)
-    case resolve(TransactionReference)
-    case refund(TransactionReference, reason: Int)
-    case set(Control)
-    case fail(StoreAPI, SimulatedFailure?)
+    /// Move the clock forward by a duration (a month is a calendar month from now).
     case advance(ScenarioDuration)
-    case relaunch
-    case clearHistory(String?)
-    case autoRenew(TransactionReference, Bool)
-    case expire(TransactionReference)
-    case renew(TransactionReference)
-    case resolveBilling(TransactionReference)
-    case priceIncrease(TransactionReference, PriceIncreaseStep)
+    /// Change a sandbox control.
+    case set(Control)
     case expect(Expectation)
+  }
+
+  /// A command about one transaction, before its reference is resolved.
+  public enum TransactionVerb: Sendable, Equatable {
+    case finish
+    case approve(after: ScenarioDuration?)
+    case decline(after: ScenarioDuration?)
+    case resolve
+    case refund(reason: Int)
+    case autoRenew(Bool)
+    case expire
+    case renew
+    case resolveBilling
+    case priceIncrease(StoreCommand.PriceIncreaseAction)
+
+    /// The store command for transaction `id`, with durations measured from `now`.
+    public func command(for id: PaymentTransaction.ID, now: Date) -> StoreCommand {
+      switch self {
+      case .finish: .finish(id)
+      case .approve(let after): .approve(id, after: after.map { $0.after(now).timeIntervalSince(now) })
+      case .decline(let after): .decline(id, after: after.map { $0.after(now).timeIntervalSince(now) })
+      case .resolve: .resolve(id)
+      case .refund(let reason): .refund(id, reason: reason)
+      case .autoRenew(let on): .setAutoRenew(id, on)
+      case .expire: .expireSubscription(id)
+      case .renew: .renewSubscription(id)
+      case .resolveBilling: .resolveBillingIssue(id)
+      case .priceIncrease(let action): .priceIncrease(id, action)
+      }
+    }
   }
 
   public enum Control: Sendable, Equatable {
@@ -51,12 +68,24 @@ public struct ScenarioStep: Sendable, Equatable {
     case locale(String)
     case latency(ScenarioDuration)
     case timeRate(TimeRate)
-  }
+    case failure(StoreAPI, SimulatedFailure?)
 
-  public enum PriceIncreaseStep: String, Sendable, Equatable {
-    case request
-    case accept
-    case decline
+    /// The store's control change (durations are fixed lengths here: a month is 30 days).
+    public var change: ControlChange {
+      switch self {
+      case .askToBuy(let on): .askToBuy(on)
+      case .interrupted(let on): .interruptedPurchases(on)
+      case .canMakePayments(let on): .canMakePayments(on)
+      case .dialogs(let on): .dialogs(on)
+      case .billingIssue(let on): .billingRetry(on)
+      case .grace(let on): .gracePeriod(on)
+      case .storefront(let code): .storefront(code)
+      case .locale(let locale): .locale(locale)
+      case .latency(let duration): .productsLatency(duration.after(Date(timeIntervalSince1970: 0)).timeIntervalSince1970)
+      case .timeRate(let rate): .timeRate(rate.rawValue)
+      case .failure(let api, let failure): .failure(api, failure)
+      }
+    }
   }
 
   /// Assertions, so scenario files double as tests.

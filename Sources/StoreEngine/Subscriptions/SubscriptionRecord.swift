@@ -19,12 +19,10 @@ public struct SubscriptionRecord: Sendable, Equatable, Codable {
   /// Renewals so far (the sandbox preset stops renewing after 12).
   public var renewalCount: Int
   public var gracePeriodExpiresDate: Date?
-  /// Why it stopped renewing: 1 customer cancelled, 2 billing error, 3 no price-increase consent.
-  public var expirationIntent: Int?
+  /// Why it stopped renewing (stored as Apple's number: 1 customer cancelled, 2 billing error, …).
+  public var expirationIntent: RenewalInfo.ExpirationIntent?
   /// A price increase waits for the customer's consent.
   public var priceIncreasePending: Bool
   /// The line-item id shared by purchase and renewals.
   public var webOrderLineItemID: UInt64
-
-  static func key(_ original: PaymentTransaction.ID) -> String { "subscription.\(original)" }
 }

@@ -1,23 +1,25 @@
-extension PaymentQueue {
+import Foundation
+
+extension StoreMachine {
   /// `restoreCompletedTransactions()`: a `restored` transaction for each non-consumable purchase and
   /// each auto-renewable subscription transaction of the account (never consumables or non-renewing
   /// subscriptions, as StoreKit), then "finished" — also when there is nothing to restore.
-  public func restoreCompletedTransactions() throws(EngineError) {
+  ///
+  /// The store restores from its records: the shell brings the account's whole history into the
+  /// working set first (another process may have added to it).
+  mutating func restoreCompletedTransactions() throws(EngineError) {
     guard let account = currentAccount else {
       prompt = .signIn(purpose: .restore)
-      emit([.promptPresented(.signIn(purpose: .restore))])
+      step.emit(.promptPresented(.signIn(purpose: .restore)))
       return
     }
     if let failure = controls.failures[.appStoreSync], roll(failure.chance) {
-      emit([.restoreFailed(failure.error)])
+      step.emit(.restoreFailed(failure.error))
       return
     }
-    // The store restores from its records, which another process on this ledger may have added to.
-    try refreshHistory()
     var seenNonConsumables: Set<Product.ID> = []
     var restored: [PaymentTransaction] = []
-    for original in history(account: account)
-    where original.state == .purchased && original.revocationDate == nil {
+    for original in history(account: account) where original.state == .purchased && original.revocationDate == nil {
       switch original.productKind {
       case .consumable, .nonRenewingSubscription:
         continue
@@ -33,12 +35,11 @@ extension PaymentQueue {
       copy.purchaseDate = now
       copy.isFinished = false
       copy.signedTransaction = nil
+      copy.signedRenewalInfo = nil
       copy.price = 0
-      restored.append(copy)
+      restored.append(try put(copy))
     }
-    let saved = restored.isEmpty ? [] : try commit(restored)
-    var events: [StoreEvent] = saved.isEmpty ? [] : [.transactionsUpdated(saved)]
-    events.append(.restoreFinished(restoredCount: saved.count))
-    emit(events)
+    if !restored.isEmpty { step.emit(.transactionsUpdated(restored)) }
+    step.emit(.restoreFinished(restoredCount: restored.count))
   }
 }

@@ -13,23 +13,18 @@ enum ScheduledAction: Sendable, Equatable {
   }
 }
 
-extension PaymentQueue {
+extension StoreMachine {
   /// The time rate in force.
   public var timeRate: TimeRate { TimeRate.preset(rawValue: controls.timeRate) ?? .realTime }
 
-  func schedule(_ action: ScheduledAction, at date: Date) {
+  mutating func schedule(_ action: ScheduledAction, at date: Date) {
     nextTimerSequence += 1
     timers.append(.init(date: date, sequence: nextTimerSequence, action: action))
   }
 
-  /// Moves the virtual clock forward by `interval`, running everything that falls due, in order.
-  public func advance(by interval: TimeInterval) throws(EngineError) {
-    try advance(to: now.addingTimeInterval(max(0, interval)))
-  }
-
   /// Moves the virtual clock to `target`: Ask to Buy answers, delayed product responses, renewals,
-  /// billing retries and expiries happen at their own moments, in time order.
-  public func advance(to target: Date) throws(EngineError) {
+  /// billing retries and expiries happen at their own moments, in time order, all in this one step.
+  mutating func advance(to target: Date) throws(EngineError) {
     guard target >= now else { return }
     while let due = nextDue(before: target) {
       now = max(now, due.date)
@@ -42,12 +37,8 @@ extension PaymentQueue {
       }
     }
     now = target
-    do {
-      try environment.ledger.commit([.putValue(key: ValueKey.clock, value: String(now.timeIntervalSince1970))])
-    } catch {
-      throw .ledger(error)
-    }
-    emit([.clockAdvanced(now)])
+    step.changes.append(.setClock(now))
+    step.emit(.clockAdvanced(now))
   }
 
   private enum DueWork {
@@ -79,10 +70,13 @@ extension PaymentQueue {
     }
   }
 
-  private func run(_ action: ScheduledAction) throws(EngineError) {
+  private mutating func run(_ action: ScheduledAction) throws(EngineError) {
     switch action {
-    case .approve(let id): try approve(id)
-    case .decline(let id): try decline(id)
+    case .approve(let id), .decline(let id):
+      // The answer may come after the transaction stopped being deferred (a relaunch, another
+      // process): then there is nothing left to answer.
+      guard let transaction = transactions[id], transaction.state == .deferred else { return }
+      if case .approve = action { try deliverPurchase(transaction) } else { try fail(id, with: .paymentCancelled) }
     case .deliverProducts(let request): deliverProducts(request)
     }
   }

@@ -1,0 +1,80 @@
+import Foundation
+
+/// A ledger in memory, for tests and benchmarks. Same semantics as the SQLite one, no durability.
+public final class InMemoryLedgerStore: LedgerStore {
+  private var order: [PaymentTransaction.ID] = []
+  private var byID: [PaymentTransaction.ID: PaymentTransaction] = [:]
+  private var accounts: [SandboxAccount] = []
+  private var subscriptions: [PaymentTransaction.ID: SubscriptionRecord] = [:]
+  private var currentAccount: String?
+  private var clock: Date?
+  private var nextID: UInt64 = 0
+  /// How many commits were made (tests assert write-before-notify with it).
+  public private(set) var commitCount = 0
+  /// Makes the next commit fail, to test that a failed write changes nothing.
+  public var failNextCommit: LedgerError?
+
+  public init(_ snapshot: LedgerSnapshot = LedgerSnapshot()) {
+    for transaction in snapshot.transactions { put(transaction) }
+    accounts = snapshot.accounts
+    for record in snapshot.subscriptions { subscriptions[record.originalID] = record }
+    currentAccount = snapshot.currentAccount
+    clock = snapshot.clock
+  }
+
+  /// Everything stored, whole history included (tests compare ledgers with it).
+  public var everything: LedgerSnapshot {
+    LedgerSnapshot(
+      transactions: order.compactMap { byID[$0] }, accounts: accounts,
+      subscriptions: subscriptions.values.sorted { $0.originalID < $1.originalID },
+      currentAccount: currentAccount, clock: clock)
+  }
+
+  public func load() throws(LedgerError) -> LedgerSnapshot {
+    var snapshot = everything
+    snapshot.transactions = LedgerSnapshot.workingSet(of: snapshot.transactions)
+    return snapshot
+  }
+
+  public func commit(_ changes: [LedgerChange]) throws(LedgerError) {
+    if let failure = failNextCommit {
+      failNextCommit = nil
+      throw failure
+    }
+    commitCount += 1
+    for change in changes {
+      switch change {
+      case .putTransaction(let transaction): put(transaction)
+      case .putAccount(let account):
+        accounts.removeAll { $0.name == account.name }
+        accounts.append(account)
+      case .clearHistory(let account):
+        order.removeAll { byID[$0]?.account == account }
+        byID = byID.filter { $0.value.account != account }
+      case .putSubscription(let record): subscriptions[record.originalID] = record
+      case .removeSubscription(let id): subscriptions[id] = nil
+      case .setCurrentAccount(let name): currentAccount = name
+      case .setClock(let date): clock = date
+      }
+    }
+  }
+
+  public func reserveTransactionIDs(count: UInt64, atLeast floor: UInt64) throws(LedgerError) -> UInt64 {
+    let largest = byID.keys.map(\.rawValue).max() ?? 0
+    let start = max(nextID, largest + 1, floor)
+    nextID = start + count
+    return start
+  }
+
+  public func history(account: String) throws(LedgerError) -> [PaymentTransaction] {
+    order.compactMap { byID[$0] }.filter { $0.account == account }
+  }
+
+  public func transactions(_ ids: [PaymentTransaction.ID]) throws(LedgerError) -> [PaymentTransaction] {
+    ids.compactMap { byID[$0] }
+  }
+
+  private func put(_ transaction: PaymentTransaction) {
+    if byID.updateValue(transaction, forKey: transaction.id) == nil { order.append(transaction.id) }
+  }
+}

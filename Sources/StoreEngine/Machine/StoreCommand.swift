@@ -1,0 +1,101 @@
+import Foundation
+
+/// Everything a front end (the scenario runner, the TUI, a test) can ask of the store: the one
+/// command vocabulary. ``PaymentQueue/perform(_:)`` runs each one as one step.
+public enum StoreCommand: Sendable, Equatable {
+  /// Sign a sandbox tester in, creating the account on first use (an empty password means none).
+  case signIn(String, password: String?)
+  case signOut
+  /// `SKProductsRequest`.
+  case requestProducts([String])
+  /// `SKPaymentQueue.add(_:)`.
+  case buy(Payment)
+  /// A purchase started from the App Store page (a promoted in-app purchase); observers are asked
+  /// `shouldAddStorePayment` first.
+  case storePayment(Product.ID)
+  /// Tap Buy on the purchase sheet.
+  case confirm
+  /// Tap Cancel on the purchase or sign-in sheet.
+  case cancel
+  /// `finishTransaction(_:)`.
+  case finish(PaymentTransaction.ID)
+  /// `restoreCompletedTransactions()`.
+  case restore
+  /// Ask to Buy: the parent approves, now or after a delay of virtual time.
+  case approve(PaymentTransaction.ID, after: TimeInterval?)
+  /// Ask to Buy: the parent declines, now or after a delay of virtual time.
+  case decline(PaymentTransaction.ID, after: TimeInterval?)
+  /// Resolve an interrupted purchase: a new, successful transaction arrives.
+  case resolve(PaymentTransaction.ID)
+  /// Refund a transaction (`revocationReason`: 0 other, 1 app issue).
+  case refund(PaymentTransaction.ID, reason: Int)
+  /// Change one sandbox control.
+  case setControl(ControlChange)
+  /// Move the virtual clock to this moment (never backwards).
+  case advance(to: Date)
+  /// Quit and relaunch the app: memory is re-read from the ledger, unfinished transactions come again.
+  case relaunch
+  /// Clear the purchase history of an account (default: the signed-in one).
+  case clearHistory(account: String?)
+  case setAutoRenew(PaymentTransaction.ID, Bool)
+  /// Expire a subscription now (Xcode's "Expire").
+  case expireSubscription(PaymentTransaction.ID)
+  /// Renew a subscription now (Xcode's "Force Renewal").
+  case renewSubscription(PaymentTransaction.ID)
+  /// Resolve a subscription's billing issue: it renews now.
+  case resolveBillingIssue(PaymentTransaction.ID)
+  case priceIncrease(PaymentTransaction.ID, PriceIncreaseAction)
+
+  /// A price-increase step.
+  public enum PriceIncreaseAction: String, Sendable, Equatable, CaseIterable {
+    case request
+    case accept
+    case decline
+  }
+
+  /// The transaction the command names, if any: the shell brings it into memory before the step.
+  public var transactionID: PaymentTransaction.ID? {
+    switch self {
+    case .finish(let id), .approve(let id, _), .decline(let id, _), .resolve(let id), .refund(let id, _),
+      .setAutoRenew(let id, _), .expireSubscription(let id), .renewSubscription(let id),
+      .resolveBillingIssue(let id), .priceIncrease(let id, _):
+      id
+    default: nil
+    }
+  }
+}
+
+/// One change to the sandbox controls.
+public enum ControlChange: Sendable, Equatable {
+  case askToBuy(Bool)
+  case interruptedPurchases(Bool)
+  case dialogs(Bool)
+  case canMakePayments(Bool)
+  case billingRetry(Bool)
+  case gracePeriod(Bool)
+  /// A simulated error for one API, or nil for none.
+  case failure(StoreAPI, SimulatedFailure?)
+  case storefront(String)
+  case locale(String)
+  /// Simulated latency of a products request, in seconds of virtual time.
+  case productsLatency(TimeInterval)
+  /// A ``TimeRate`` raw value.
+  case timeRate(Int)
+
+  /// Applies the change.
+  public func apply(to controls: inout SandboxControls) {
+    switch self {
+    case .askToBuy(let on): controls.askToBuy = on
+    case .interruptedPurchases(let on): controls.interruptedPurchases = on
+    case .dialogs(let on): controls.dialogsEnabled = on
+    case .canMakePayments(let on): controls.canMakePayments = on
+    case .billingRetry(let on): controls.billingRetry = on
+    case .gracePeriod(let on): controls.gracePeriod = on
+    case .failure(let api, let failure): controls.failures[api] = failure
+    case .storefront(let code): controls.storefront = code
+    case .locale(let locale): controls.locale = locale
+    case .productsLatency(let seconds): controls.productsLatency = seconds
+    case .timeRate(let raw): controls.timeRate = raw
+    }
+  }
+}

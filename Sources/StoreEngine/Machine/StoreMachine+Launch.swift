@@ -1,0 +1,65 @@
+import Foundation
+
+extension StoreMachine {
+  /// The `purchasing` transactions a launch would take over: unfinished ones of the signed-in
+  /// account with no owner session, or one that is not ours and no longer alive. The shell claims
+  /// each in the ledger (one compare-and-set) before the launch step.
+  public func abandonedPurchases() -> [PaymentTransaction] {
+    var liveness: [String: Bool] = [:]
+    return unfinishedTransactions.filter { isAbandoned($0, liveness: &liveness) }
+  }
+
+  private func isAbandoned(_ transaction: PaymentTransaction, liveness: inout [String: Bool]) -> Bool {
+    let session = environment.session
+    guard transaction.state == .purchasing, transaction.ownerSession != session.id else { return false }
+    guard let owner = transaction.ownerSession else { return true }
+    let alive = liveness[owner] ?? session.isAlive(owner)
+    liveness[owner] = alive
+    return !alive
+  }
+
+  /// Simulates the app starting: unfinished transactions of the signed-in account are delivered
+  /// again. A transaction left `purchasing` (the app died while its sheet was up) gets its sheet back
+  /// and becomes this session's; one whose sheet another running process shows is left to it.
+  ///
+  /// - Parameter claims: the abandoned purchases the shell claimed in the ledger, as stored; one
+  ///   missing was claimed by another process first and is left out. Nil: the machine is alone with
+  ///   its ledger and takes them over itself (as an ordinary change).
+  mutating func launch(claims: [PaymentTransaction.ID: PaymentTransaction]?) throws(EngineError) {
+    var liveness: [String: Bool] = [:]
+    var delivered: [PaymentTransaction] = []
+    for transaction in unfinishedTransactions {
+      guard isAbandoned(transaction, liveness: &liveness) else {
+        if transaction.state != .purchasing || transaction.ownerSession == environment.session.id {
+          delivered.append(transaction)
+        }
+        continue
+      }
+      if let claims {
+        guard let claimed = claims[transaction.id] else { continue }
+        remember(claimed)
+        delivered.append(claimed)
+      } else {
+        var mine = transaction
+        mine.ownerSession = environment.session.id
+        delivered.append(try put(mine))
+      }
+    }
+    // What the app just heard about is what a scenario's `last` means, also in a new process.
+    if let newest = delivered.last { lastTransactionID = newest.id }
+    if !delivered.isEmpty { step.emit(.transactionsUpdated(delivered)) }
+    for transaction in delivered where transaction.state == .purchasing && !waitingForPrompt.contains(transaction.id) {
+      waitingForPrompt.append(transaction.id)
+    }
+    try presentNextPromptOrComplete()
+  }
+
+  /// Runs a launch as one step (see ``launch(claims:)``).
+  mutating func handleLaunch(claims: [PaymentTransaction.ID: PaymentTransaction]?) throws(EngineError) -> StoreStep {
+    step = StoreStep()
+    ids.startStep()
+    defer { step = StoreStep() }
+    try launch(claims: claims)
+    return step
+  }
+}

@@ -1,0 +1,253 @@
+import Foundation
+
+extension StoreMachine {
+  /// `SKPaymentQueue.add(_:)`: the new transaction is delivered as `purchasing`; then the sign-in
+  /// sheet, the purchase sheet, or (with dialogs off) the store's answer follows. Payments the store
+  /// refuses outright arrive as `failed` with StoreKit's code (`paymentNotAllowed`, `paymentInvalid`).
+  mutating func add(_ payment: Payment) throws(EngineError) -> PaymentTransaction.ID {
+    let account = currentAccount ?? ""
+    let product = catalog.product(payment.productID)
+    var transaction = PaymentTransaction(
+      id: try makeTransactionID(), account: account, productID: payment.productID,
+      productKind: product?.kind ?? .consumable, quantity: payment.quantity,
+      applicationUsername: payment.applicationUsername, purchaseDate: now,
+      currency: Self.currency(of: controls.storefront), storefront: controls.storefront)
+    transaction.subscriptionGroupID = product?.subscription?.groupID
+    transaction.offerID = payment.offerID
+    transaction.ownerSession = environment.session.id
+
+    let refusal: StoreKitError? =
+      if !controls.canMakePayments { .paymentNotAllowed }
+      else if product == nil { .paymentInvalid }
+      else if payment.quantity < 1 || payment.quantity > 10 { .paymentInvalid }
+      else if payment.quantity != 1 && product?.kind != .consumable { .paymentInvalid }
+      else { nil }
+    if let refusal {
+      transaction.state = .failed
+      transaction.error = refusal
+      step.emit(.transactionsUpdated([try put(transaction)]))
+      return transaction.id
+    }
+    step.emit(.transactionsUpdated([try put(transaction)]))
+    waitingForPrompt.append(transaction.id)
+    try presentNextPromptOrComplete()
+    return transaction.id
+  }
+
+  /// The user tapped Buy on the purchase sheet.
+  mutating func confirm() throws(EngineError) {
+    guard case .confirm(let id, _, _, _, _) = prompt else { throw .noPrompt }
+    prompt = nil
+    step.emit(.promptDismissed)
+    try complete(id)
+    try presentNextPromptOrComplete()
+  }
+
+  /// The user tapped Cancel: the payment fails with `paymentCancelled` (a cancelled restore
+  /// sign-in fails the restore).
+  mutating func cancel() throws(EngineError) {
+    guard let current = prompt else { throw .noPrompt }
+    prompt = nil
+    step.emit(.promptDismissed)
+    switch current {
+    case .confirm(let id, _, _, _, _), .signIn(.purchase(let id)):
+      try fail(id, with: .paymentCancelled)
+    case .signIn(.restore):
+      step.emit(.restoreFailed(.paymentCancelled))
+    }
+    try presentNextPromptOrComplete()
+  }
+
+  /// Shows the sheet for the next waiting payment, or completes payments that need no sheet.
+  mutating func presentNextPromptOrComplete() throws(EngineError) {
+    while prompt == nil, let id = waitingForPrompt.first {
+      waitingForPrompt.removeFirst()
+      guard let transaction = transactions[id], transaction.state == .purchasing else { continue }
+      if currentAccount == nil || transaction.account.isEmpty {
+        prompt = .signIn(purpose: .purchase(id))
+      } else if controls.dialogsEnabled {
+        let owned = transaction.productKind != .consumable
+          && ownership(of: transaction.productID, account: transaction.account) != nil
+        prompt = .confirm(
+          transaction: id, product: transaction.productID, quantity: transaction.quantity, alreadyOwned: owned,
+          price: quote(transaction))
+      } else {
+        try complete(id)
+        continue
+      }
+      if let prompt { step.emit(.promptPresented(prompt)) }
+    }
+  }
+
+  /// The store's answer to a confirmed payment: purchased, deferred (Ask to Buy), or failed.
+  mutating func complete(_ id: PaymentTransaction.ID) throws(EngineError) {
+    guard var transaction = transactions[id], transaction.state == .purchasing else { return }
+    if let failure = controls.failures[.purchase], roll(failure.chance) {
+      try fail(id, with: failure.error)
+      return
+    }
+    if let offerID = transaction.offerID, let failure = controls.failures[.offerCodeRedeem],
+      catalog.product(transaction.productID)?.subscription?.codeOffers.contains(where: { $0.id == offerID }) == true,
+      roll(failure.chance)
+    {
+      try fail(id, with: failure.error)
+      return
+    }
+    if controls.interruptedPurchases {
+      transaction.state = .failed
+      transaction.error = .unknown
+      transaction.needsResolution = true
+      step.emit(.transactionsUpdated([try put(transaction)]))
+      return
+    }
+    if controls.askToBuy {
+      transaction.state = .deferred
+      step.emit(.transactionsUpdated([try put(transaction)]))
+      return
+    }
+    try deliverPurchase(transaction)
+  }
+
+  /// Marks a transaction purchased: charges it (or re-grants it for free), sets subscription dates.
+  mutating func deliverPurchase(_ purchasing: PaymentTransaction) throws(EngineError) {
+    var transaction = purchasing
+    guard let product = catalog.product(transaction.productID) else {
+      try fail(transaction.id, with: .storeProductNotAvailable)
+      return
+    }
+    transaction.state = .purchased
+    transaction.purchaseDate = now
+    transaction.error = nil
+    transaction.account = transaction.account.isEmpty ? (currentAccount ?? "") : transaction.account
+    transaction.price = listPrice(of: product, quantity: transaction.quantity)
+    transaction.currency = Self.currency(of: transaction.storefront)
+    var after: [StoreEvent] = []
+    var amended: [PaymentTransaction] = []
+    switch product.kind {
+    case .consumable:
+      break
+    case .nonConsumable:
+      if let original = ownership(of: product.id, account: transaction.account) {
+        // The sandbox's "already purchased": re-downloaded for free, linked to the first purchase.
+        transaction.originalID = original.originalID
+        transaction.originalPurchaseDate = original.originalPurchaseDate
+        transaction.price = 0
+      }
+    case .nonRenewingSubscription:
+      // Buying again extends from the current expiry; the catalog gives no duration, so a year is assumed.
+      let current = ownership(of: product.id, account: transaction.account)?.expiresDate
+      let base = max(current ?? now, now)
+      transaction.expiresDate = SubscriptionPeriod(value: 1, unit: .year).advance(base)
+    case .autoRenewableSubscription:
+      transaction.subscriptionGroupID = product.subscription?.groupID
+      let outcome = try startSubscription(&transaction, product: product)
+      after = outcome.events
+      amended = outcome.amended
+    }
+    step.emit(.transactionsUpdated([try put(transaction)]))
+    if !amended.isEmpty { step.emit(.transactionsAmended(amended)) }
+    step.events += after
+  }
+
+  mutating func fail(_ id: PaymentTransaction.ID, with error: StoreKitError) throws(EngineError) {
+    guard var transaction = transactions[id] else { return }
+    transaction.state = .failed
+    transaction.error = error
+    step.emit(.transactionsUpdated([try put(transaction)]))
+  }
+
+  /// `finishTransaction(_:)`. Finishing twice or finishing a `purchasing` transaction is misuse
+  /// and changes nothing.
+  mutating func finish(_ id: PaymentTransaction.ID) throws(EngineError) {
+    guard var transaction = transactions[id] else { throw .unknownTransaction(id.description) }
+    if transaction.isFinished { throw .alreadyFinished(id) }
+    if transaction.state == .purchasing { throw .cannotFinishPurchasing(id) }
+    transaction.isFinished = true
+    step.emit(.transactionsRemoved([try put(transaction)]))
+  }
+
+  /// Ask to Buy: the parent approves (the deferred transaction becomes purchased) or declines (it
+  /// fails with `paymentCancelled`), now or after `delay` of virtual time.
+  mutating func answerAskToBuy(_ id: PaymentTransaction.ID, approve: Bool, after delay: TimeInterval?) throws(EngineError) {
+    guard let transaction = transactions[id] else { throw .unknownTransaction(id.description) }
+    guard transaction.state == .deferred else { throw .notDeferred(id) }
+    if let delay {
+      schedule(approve ? .approve(id) : .decline(id), at: now.addingTimeInterval(max(0, delay)))
+    } else if approve {
+      try deliverPurchase(transaction)
+    } else {
+      try fail(id, with: .paymentCancelled)
+    }
+  }
+
+  /// Resolves an interrupted purchase: a new, successful transaction for the same product arrives.
+  mutating func resolve(_ id: PaymentTransaction.ID) throws(EngineError) -> PaymentTransaction.ID {
+    guard var original = transactions[id] else { throw .unknownTransaction(id.description) }
+    guard original.needsResolution else { throw .notInterrupted(id) }
+    original.needsResolution = false
+    try put(original)
+    var resolved = original
+    resolved.id = try makeTransactionID()
+    resolved.originalID = resolved.id
+    resolved.isFinished = false
+    resolved.signedTransaction = nil
+    resolved.signedRenewalInfo = nil
+    resolved.state = .purchasing
+    try deliverPurchase(resolved)
+    return resolved.id
+  }
+
+  /// Refunds a transaction: entitlement removed, `revocationDate` and reason recorded, re-signed.
+  mutating func refund(_ id: PaymentTransaction.ID, reason: Int) throws(EngineError) {
+    guard var transaction = transactions[id] else { throw .unknownTransaction(id.description) }
+    guard transaction.state == .purchased || transaction.state == .restored else {
+      throw .cannotRefund(id, because: .notPurchased(transaction.state))
+    }
+    guard transaction.revocationDate == nil else { throw .cannotRefund(id, because: .alreadyRefunded) }
+    if let failure = controls.failures[.refundRequest], roll(failure.chance) {
+      throw .cannotRefund(id, because: .requestFailed(failure.error))
+    }
+    transaction.revocationDate = now
+    transaction.revocationReason = reason
+    transaction.signedTransaction = nil
+    var events: [StoreEvent] = []
+    if var record = subscriptionRecords[transaction.originalID],
+      currentTransaction(of: record)?.id == transaction.id || record.productID == transaction.productID
+    {
+      // Refunding the current period revokes the subscription; it will not renew.
+      record.status = .revoked
+      record.autoRenew = false
+      put(record)
+      events.append(.subscriptionChanged(record, reason: "refunded"))
+    }
+    step.emit(.transactionRevoked(try put(transaction)))
+    step.events += events
+  }
+
+  /// What the purchase sheet for `transaction` will charge: the same rules ``deliverPurchase(_:)``
+  /// applies, so the sheet never shows a price the store does not charge.
+  func quote(_ transaction: PaymentTransaction) -> Money {
+    let currency = Self.currency(of: transaction.storefront)
+    guard let product = catalog.product(transaction.productID) else { return Money(0, currencyCode: currency) }
+    let account = transaction.account.isEmpty ? (currentAccount ?? "") : transaction.account
+    var price = listPrice(of: product, quantity: transaction.quantity)
+    switch product.kind {
+    case .consumable, .nonRenewingSubscription: break
+    case .nonConsumable: if ownership(of: product.id, account: account) != nil { price = 0 }
+    case .autoRenewableSubscription:
+      if let info = product.subscription {
+        price = subscriptionPlan(for: product, info: info, account: account, offerID: transaction.offerID).price
+      }
+    }
+    return Money(price, currencyCode: currency)
+  }
+
+  func listPrice(of product: Product, quantity: Int) -> Decimal {
+    quantity == 1 ? product.price : product.price * Decimal(quantity)
+  }
+
+  /// The currency of a storefront code (USD when the code is unknown).
+  static func currency(of storefront: String) -> String {
+    Storefront.lookup(storefront)?.currencyCode ?? "USD"
+  }
+}

@@ -1,0 +1,48 @@
+import Foundation
+
+extension StoreMachine {
+  /// The unfinished transactions of the signed-in account, oldest first (`SKPaymentQueue.transactions`).
+  public var unfinishedTransactions: [PaymentTransaction] {
+    guard let account = currentAccount else { return [] }
+    return order.compactMap { transactions[$0] }.filter { $0.account == account && !$0.isFinished }
+  }
+
+  /// The working set's transactions of `account` (default: the signed-in one), oldest first.
+  /// The whole history is the ledger's (``PaymentQueue/history(account:)``).
+  func history(account: String? = nil) -> [PaymentTransaction] {
+    guard let name = account ?? currentAccount else { return [] }
+    return order.compactMap { transactions[$0] }.filter { $0.account == name }
+  }
+
+  /// A transaction of the working set.
+  public func transaction(_ id: PaymentTransaction.ID) -> PaymentTransaction? { transactions[id] }
+
+  /// Known sandbox accounts, by name.
+  public var accountNames: [String] { accounts.keys.sorted() }
+
+  /// Renewal records of the account (default: signed-in), by original transaction id.
+  public func subscriptions(account: String? = nil) -> [SubscriptionRecord] {
+    guard let name = account ?? currentAccount else { return [] }
+    return subscriptionRecords.values.filter { $0.account == name }.sorted { $0.originalID < $1.originalID }
+  }
+
+  /// The original purchase through which `account` owns `product`, if it does. The working set
+  /// holds every chain's first and current transaction, which is all ownership depends on.
+  func ownership(of product: Product.ID, account: String) -> PaymentTransaction? {
+    var owner: PaymentTransaction?
+    for id in order {
+      guard let transaction = transactions[id], transaction.account == account, transaction.productID == product,
+        transaction.state == .purchased || transaction.state == .restored, transaction.revocationDate == nil
+      else { continue }
+      switch transaction.productKind {
+      case .consumable: return nil
+      case .nonConsumable: return transaction
+      case .autoRenewableSubscription, .nonRenewingSubscription:
+        if let expires = transaction.expiresDate, expires > now, (owner?.expiresDate ?? .distantPast) < expires {
+          owner = transaction
+        }
+      }
+    }
+    return owner
+  }
+}

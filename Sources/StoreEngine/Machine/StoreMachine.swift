@@ -1,0 +1,233 @@
+import Foundation
+
+/// The simulated App Store as a value: every transaction the store is working with, the accounts,
+/// the subscription chains, the sandbox controls, the virtual clock, the seeded generator, the
+/// sheets and the timers.
+///
+/// One entry point, ``handle(_:)``, turns a ``StoreCommand`` into a ``StoreStep``: the typed ledger
+/// changes to commit and the events to announce. The machine does no I/O and never reads the wall
+/// clock; signing and session liveness come in through ``StoreEnvironment``. The shell
+/// (``PaymentQueue``) commits a step's changes as one batch and keeps the new value only after the
+/// commit succeeded, so a failed commit leaves the store exactly as it was.
+///
+/// The machine holds a working set, not the whole history: what a launch needs (unfinished
+/// transactions, the first and current transaction of every non-consumable and subscription chain,
+/// the subscription records) plus what this process touched. History queries go to the ledger.
+public struct StoreMachine: Sendable {
+  public let catalog: Catalog
+  public let environment: StoreEnvironment
+  /// The sandbox switches, seeded from the catalog's settings and changed at run time.
+  public internal(set) var controls: SandboxControls
+  /// The virtual clock.
+  public internal(set) var now: Date
+  /// The signed-in sandbox account, if any.
+  public internal(set) var currentAccount: String?
+  /// The sheet currently shown, if any.
+  public internal(set) var prompt: PurchasePrompt?
+  /// The most recently created or changed transaction (`last` in scenarios).
+  public internal(set) var lastTransactionID: PaymentTransaction.ID?
+
+  var accounts: [String: SandboxAccount] = [:]
+  var transactions: [PaymentTransaction.ID: PaymentTransaction] = [:]
+  /// Insertion order of ``transactions`` (an update keeps its place).
+  var order: [PaymentTransaction.ID] = []
+  /// Per chain (original id), the newest purchased transaction with an expiry: the current period.
+  var currentPeriod: [PaymentTransaction.ID: PaymentTransaction.ID] = [:]
+  /// Purchases waiting for their sheet, behind the one showing.
+  var waitingForPrompt: [PaymentTransaction.ID] = []
+  var timers: [ScheduledAction.Entry] = []
+  var nextTimerSequence = 0
+  var ids: TransactionIDPool
+  var nextRequestID = 1
+  var pendingRequests: [Int: [String]] = [:]
+  var rng: SplitMix64
+  var subscriptionRecords: [PaymentTransaction.ID: SubscriptionRecord] = [:]
+  var nextLineItemID: UInt64 = 0
+  /// The step being built by the command in progress.
+  var step = StoreStep()
+
+  /// A store on `catalog` with what `snapshot` holds.
+  ///
+  /// - Parameter reservedIDs: false for a machine that is alone with its ids (unit tests): it
+  ///   counts up from ``StoreEnvironment/firstTransactionID`` instead of asking for reserved blocks.
+  public init(catalog: Catalog, environment: StoreEnvironment, snapshot: LedgerSnapshot = LedgerSnapshot(), reservedIDs: Bool = true) {
+    self.catalog = catalog
+    self.environment = environment
+    self.controls = SandboxControls(settings: catalog.settings)
+    self.now = environment.start
+    self.rng = SplitMix64(seed: environment.seed)
+    self.ids = TransactionIDPool(next: environment.firstTransactionID, reserved: reservedIDs)
+    load(snapshot)
+  }
+
+  /// Replaces everything durable with `snapshot` (a relaunch): sheets, timers and requests of the
+  /// old process are gone; controls, the generator and the clock (never backwards) carry on.
+  mutating func load(_ snapshot: LedgerSnapshot) {
+    accounts = Dictionary(snapshot.accounts.map { ($0.name, $0) }, uniquingKeysWith: { _, last in last })
+    transactions = [:]
+    order = []
+    currentPeriod = [:]
+    absorb(snapshot.transactions)
+    subscriptionRecords = [:]
+    for record in snapshot.subscriptions {
+      subscriptionRecords[record.originalID] = record
+      noteLineItem(record.webOrderLineItemID)
+    }
+    currentAccount = snapshot.currentAccount
+    if let clock = snapshot.clock { now = max(now, clock) }
+    ids.dropReservation()
+    prompt = nil
+    waitingForPrompt = []
+    timers = []
+    pendingRequests = [:]
+  }
+
+  /// Takes the ledger's versions of `list` into the working set (another process may have made or
+  /// changed them; this process's own changes are always in the ledger before they are here).
+  public mutating func absorb(_ list: [PaymentTransaction]) {
+    for transaction in list {
+      remember(transaction)
+      ids.skip(past: transaction.id.rawValue)
+      if let item = transaction.webOrderLineItemID { noteLineItem(item) }
+    }
+  }
+
+  /// Gives the machine more reserved ids (the shell got them from the ledger).
+  mutating func addReservedIDs(_ range: Range<UInt64>) { ids.add(range) }
+
+  /// Runs `command` and returns what it did. On a thrown error nothing of the command happened:
+  /// a caller that keeps the machine only on success (as ``PaymentQueue`` does) loses nothing.
+  public mutating func handle(_ command: StoreCommand) throws(EngineError) -> StoreStep {
+    step = StoreStep()
+    ids.startStep()
+    defer { step = StoreStep() }
+    try run(command)
+    return step
+  }
+
+  private mutating func run(_ command: StoreCommand) throws(EngineError) {
+    switch command {
+    case .signIn(let name, let password): try signIn(name, password: password)
+    case .signOut: signOut()
+    case .requestProducts(let identifiers): requestProducts(identifiers)
+    case .buy(let payment): step.createdTransaction = try add(payment)
+    case .storePayment(let product):
+      // Reaches the machine only when every observer said yes (the shell asks them).
+      step.emit(.shouldAddStorePayment(product))
+      step.createdTransaction = try add(Payment(productID: product))
+    case .confirm: try confirm()
+    case .cancel: try cancel()
+    case .finish(let id): try finish(id)
+    case .restore: try restoreCompletedTransactions()
+    case .approve(let id, let delay): try answerAskToBuy(id, approve: true, after: delay)
+    case .decline(let id, let delay): try answerAskToBuy(id, approve: false, after: delay)
+    case .resolve(let id): step.createdTransaction = try resolve(id)
+    case .refund(let id, let reason): try refund(id, reason: reason)
+    case .setControl(let change):
+      change.apply(to: &controls)
+      step.emit(.controlsChanged(controls))
+    case .advance(let target): try advance(to: target)
+    case .relaunch: try launch(claims: nil)
+    case .clearHistory(let account): try clearPurchaseHistory(account: account)
+    case .setAutoRenew(let id, let on): try setAutoRenew(on, for: id)
+    case .expireSubscription(let id): try expireSubscription(id)
+    case .renewSubscription(let id): try forceRenewal(id)
+    case .resolveBillingIssue(let id): try resolveBillingIssue(id)
+    case .priceIncrease(let id, .request): try requestPriceIncrease(id)
+    case .priceIncrease(let id, .accept): try answerPriceIncrease(id, consent: true)
+    case .priceIncrease(let id, .decline): try answerPriceIncrease(id, consent: false)
+    }
+  }
+
+  // MARK: Building the step
+
+  /// Records `transaction` as changed in this step (signing it when it just became purchased or
+  /// restored) and returns it as stored.
+  @discardableResult
+  mutating func put(_ changed: PaymentTransaction) throws(EngineError) -> PaymentTransaction {
+    var transaction = changed
+    // Only a sheet still to be answered belongs to a session (checked first: no copy otherwise).
+    if transaction.ownerSession != nil, transaction.state != .purchasing { transaction.ownerSession = nil }
+    // Signed once when it becomes purchased or restored; a refund clears the JWS to re-sign it.
+    if transaction.signedTransaction == nil, transaction.state == .purchased || transaction.state == .restored {
+      transaction.signedTransaction = try signTransaction(transaction)
+      transaction.signedRenewalInfo = try signRenewalInfo(for: transaction)
+      if let failure = controls.failures[.verification], roll(failure.chance) {
+        // StoreKit 2's `.unverified`: the JWS is there but its signature does not check out.
+        transaction.signedTransaction = transaction.signedTransaction.map(Self.breakingSignature)
+      }
+    }
+    step.changes.append(.putTransaction(transaction))
+    remember(transaction)
+    lastTransactionID = transaction.id
+    return transaction
+  }
+
+  /// Records a subscription record as changed in this step.
+  mutating func put(_ record: SubscriptionRecord) {
+    subscriptionRecords[record.originalID] = record
+    step.changes.append(.putSubscription(record))
+  }
+
+  /// Keeps `transaction` in the working set and its indexes.
+  mutating func remember(_ transaction: PaymentTransaction) {
+    if transactions.updateValue(transaction, forKey: transaction.id) == nil { order.append(transaction.id) }
+    if transaction.state == .purchased, transaction.expiresDate != nil {
+      if let current = currentPeriod[transaction.originalID], let stored = transactions[current],
+        stored.purchaseDate > transaction.purchaseDate || (stored.purchaseDate == transaction.purchaseDate && current > transaction.id)
+      {
+        return
+      }
+      currentPeriod[transaction.originalID] = transaction.id
+    } else if currentPeriod[transaction.originalID] == transaction.id {
+      currentPeriod[transaction.originalID] = nil
+    }
+  }
+
+  /// The JWS with its signature replaced by zeros: still well formed, never verifiable.
+  static func breakingSignature(_ jws: String) -> String {
+    var parts = jws.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+    guard parts.count == 3 else { return jws }
+    parts[2] = Data(repeating: 0, count: 64).base64URLEncoded
+    return parts.joined(separator: ".")
+  }
+
+  /// The next transaction id: from the blocks the shell reserved in the ledger, so that several
+  /// processes on one data directory never collide.
+  mutating func makeTransactionID() throws(EngineError) -> PaymentTransaction.ID {
+    guard let id = ids.take() else { throw .transactionIDsExhausted(drawn: ids.drawnInStep) }
+    return PaymentTransaction.ID(id)
+  }
+
+  mutating func makeLineItemID() -> UInt64 {
+    // Line-item ids live in their own range so they never collide with transaction ids.
+    nextLineItemID += 1
+    return 1_000_000_000 + nextLineItemID
+  }
+
+  private mutating func noteLineItem(_ item: UInt64) {
+    if item >= 1_000_000_000 { nextLineItemID = max(nextLineItemID, item - 1_000_000_000) }
+  }
+
+  /// Draws from the seeded generator: true with probability `chance`.
+  mutating func roll(_ chance: Double) -> Bool {
+    if chance >= 1 { return true }
+    if chance <= 0 { return false }
+    return Double(rng.next() >> 11) / Double(1 << 53) < chance
+  }
+}
+
+extension StoreMachine: Equatable {
+  /// Two machines are equal when their state is; the environment (closures) is not compared.
+  public static func == (lhs: StoreMachine, rhs: StoreMachine) -> Bool {
+    lhs.catalog == rhs.catalog && lhs.controls == rhs.controls && lhs.now == rhs.now
+      && lhs.currentAccount == rhs.currentAccount && lhs.prompt == rhs.prompt
+      && lhs.lastTransactionID == rhs.lastTransactionID && lhs.accounts == rhs.accounts
+      && lhs.transactions == rhs.transactions && lhs.order == rhs.order
+      && lhs.waitingForPrompt == rhs.waitingForPrompt && lhs.timers == rhs.timers
+      && lhs.nextTimerSequence == rhs.nextTimerSequence && lhs.ids == rhs.ids
+      && lhs.nextRequestID == rhs.nextRequestID && lhs.pendingRequests == rhs.pendingRequests
+      && lhs.rng == rhs.rng && lhs.subscriptionRecords == rhs.subscriptionRecords
+      && lhs.nextLineItemID == rhs.nextLineItemID
+  }
+}

@@ -1,0 +1,85 @@
+/// Why the store refused a command: data only. Each front end has one place that puts it into its
+/// own words (the TUI names keys, the CLI and scenarios name verbs).
+public enum EngineError: Error, Sendable, Equatable, CustomStringConvertible {
+  /// No transaction with this id (or reference, such as `last`) in the account's history.
+  case unknownTransaction(String)
+  case alreadyFinished(PaymentTransaction.ID)
+  case cannotFinishPurchasing(PaymentTransaction.ID)
+  /// Confirm or cancel with no sheet showing.
+  case noPrompt
+  case notDeferred(PaymentTransaction.ID)
+  /// Resolve asked of a transaction that is neither an interrupted purchase nor in billing trouble.
+  case notInterrupted(PaymentTransaction.ID)
+  case wrongPassword(account: String)
+  /// The command needs a signed-in sandbox account.
+  case notSignedIn
+  case cannotRefund(PaymentTransaction.ID, because: RefundRefusal)
+  case notSubscription(PaymentTransaction.ID)
+  case passwordHashing(account: String, reason: String)
+  case ledger(LedgerError)
+  case signing(transaction: PaymentTransaction.ID, reason: String)
+  /// The machine used up the transaction ids it was given after drawing `drawn` in this step.
+  /// The shell (``PaymentQueue``) reserves more in the ledger and runs the command again; a front
+  /// end never sees it.
+  case transactionIDsExhausted(drawn: Int)
+
+  /// Why a refund was refused.
+  public enum RefundRefusal: Sendable, Equatable {
+    case notPurchased(TransactionState)
+    case alreadyRefunded
+    /// The simulated "Refund Request" error fired.
+    case requestFailed(StoreKitError)
+  }
+
+  /// A plain sentence naming what went wrong, for logs; front ends word it themselves.
+  public var description: String {
+    switch self {
+    case .unknownTransaction(let id): "No transaction '\(id)' in this account's history."
+    case .alreadyFinished(let id): "Transaction \(id) is already finished; finishing it again does nothing."
+    case .cannotFinishPurchasing(let id):
+      "Transaction \(id) is still purchasing and cannot be finished; wait for purchased, failed or restored."
+    case .noPrompt: "No purchase or sign-in sheet is showing; there is nothing to confirm or cancel."
+    case .notDeferred(let id): "Transaction \(id) is not waiting for Ask to Buy approval."
+    case .notInterrupted(let id): "Transaction \(id) is not an interrupted purchase; there is nothing to resolve."
+    case .wrongPassword(let account): "Wrong password for sandbox account '\(account)'."
+    case .notSignedIn: "No sandbox account is signed in."
+    case .cannotRefund(let id, let why): "Transaction \(id) cannot be refunded: \(why.reason)."
+    case .notSubscription(let id): "Transaction \(id) is not an auto-renewable subscription."
+    case .passwordHashing(let account, let reason): "Could not store the password of '\(account)': \(reason)."
+    case .ledger(let error): error.description
+    case .signing(let id, let reason): "Could not sign transaction \(id): \(reason)."
+    case .transactionIDsExhausted(let drawn): "The store ran out of reserved transaction ids after \(drawn)."
+    }
+  }
+
+  /// A short case name for JSON events and assertions.
+  public var name: String {
+    switch self {
+    case .unknownTransaction: "unknownTransaction"
+    case .alreadyFinished: "alreadyFinished"
+    case .cannotFinishPurchasing: "cannotFinishPurchasing"
+    case .noPrompt: "noPrompt"
+    case .notDeferred: "notDeferred"
+    case .notInterrupted: "notInterrupted"
+    case .wrongPassword: "wrongPassword"
+    case .notSignedIn: "notSignedIn"
+    case .cannotRefund: "cannotRefund"
+    case .notSubscription: "notSubscription"
+    case .passwordHashing: "passwordHashing"
+    case .ledger: "ledger"
+    case .signing: "signing"
+    case .transactionIDsExhausted: "transactionIDsExhausted"
+    }
+  }
+}
+
+extension EngineError.RefundRefusal {
+  /// The reason as a clause: "it is failed, not purchased".
+  public var reason: String {
+    switch self {
+    case .notPurchased(let state): "it is \(state.name), not purchased"
+    case .alreadyRefunded: "it was already refunded"
+    case .requestFailed(let error): "the refund request failed with \(error.name)"
+    }
+  }
+}

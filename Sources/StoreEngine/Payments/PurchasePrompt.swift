@@ -1,0 +1,13 @@
+/// What the App Store shows the user while a payment waits: the purchase sheet or a sign-in sheet.
+public enum PurchasePrompt: Sendable, Equatable {
+  /// "Confirm Your In-App Purchase"; `alreadyOwned` is the "get it again for free" variant.
+  /// `price` is what confirming will charge (an offer's price, zero for a re-download).
+  case confirm(transaction: PaymentTransaction.ID, product: Product.ID, quantity: Int, alreadyOwned: Bool, price: Money)
+  /// The sandbox tester must sign in before the payment (or restore) can go on.
+  case signIn(purpose: SignInPurpose)
+
+  public enum SignInPurpose: Sendable, Equatable {
+    case purchase(PaymentTransaction.ID)
+    case restore
+  }
+}
