@@ -18,6 +18,10 @@ final class CountingLedger: LedgerStore {
     try base.reserveTransactionIDs(count: count, atLeast: floor)
   }
 
+  func history(account: String) throws(LedgerError) -> [PaymentTransaction] { try base.history(account: account) }
+
+  func transactions(_ ids: [PaymentTransaction.ID]) throws(LedgerError) -> [PaymentTransaction] { try base.transactions(ids) }
+
   func commit(_ changes: [LedgerChange]) throws(LedgerError) {
     try base.commit(changes)
     commits += 1

@@ -15,19 +15,19 @@ struct CycleDriver {
     }
     self.product = product
     let environment = StoreEnvironment(
-      ledger: ledger, signTransaction: { transaction, _ in "signed.\(transaction.id.rawValue)" },
-      passwordHasher: InsecureTestHasher(), start: TestStore.start, firstTransactionID: 1_000_000_001, seed: 7)
-    queue = try PaymentQueue(catalog: catalog, environment: environment)
+      signer: UnsignedTestSigner(), passwordHasher: InsecureTestHasher(), start: TestStore.start,
+      firstTransactionID: 1_000_000_001, seed: 7)
+    queue = try PaymentQueue(catalog: catalog, ledger: ledger, environment: environment)
     queue.add(observer)
     try queue.signIn("bench")
-    queue.updateControls { $0.dialogsEnabled = false }
+    try queue.set(.dialogs(false))
   }
 
   /// Runs one cycle and checks it went buy → purchased → finish.
   func cycle() throws {
     let id = try queue.add(Payment(productID: product))
-    guard queue.transaction(id)?.state == .purchased else {
-      throw BenchError.failed("transaction \(id) is \(queue.transaction(id)?.state.name ?? "missing"), not purchased, after buying with dialogs off")
+    guard queue.machine.transaction(id)?.state == .purchased else {
+      throw BenchError.failed("transaction \(id) is \(queue.machine.transaction(id)?.state.name ?? "missing"), not purchased, after buying with dialogs off")
     }
     try queue.finish(id)
   }

@@ -106,8 +106,6 @@ final class RawSQLiteLoop {
             product: transaction.productID.rawValue, state: Int64(transaction.state.rawValue),
             finished: transaction.isFinished ? 1 : 0, original: Int64(bitPattern: transaction.originalID.rawValue),
             date: transaction.purchaseDate.timeIntervalSince1970, json: json)
-        case .putValue(let key, let value):
-          return .value(key: key, value: value)
         default:
           throw BenchError.failed("the cycle committed \(change), which the raw loop does not replay")
         }

@@ -182,6 +182,28 @@ public final class SQLiteLedgerStore: LedgerStore {
     return list
   }
 
+  /// Every stored transaction of every account, in first-insertion order (`storefront transactions --all`).
+  public func allTransactions() throws(LedgerError) -> [PaymentTransaction] {
+    let statements = try openStatements()
+    _ = statements
+    var list: [PaymentTransaction] = []
+    var undecodable: UInt64?
+    do {
+      let select = try connection.prepare(LedgerSchema.selectTransactions)
+      try select.forEachRow { row in
+        if let transaction = decodeTransaction(row.text(at: 1)) {
+          list.append(transaction)
+        } else if undecodable == nil {
+          undecodable = UInt64(bitPattern: row.int64(at: 0))
+        }
+      }
+    } catch {
+      throw LedgerError(error, path: path, while: .reading)
+    }
+    if let undecodable { throw .corrupt(path: path, reason: "the stored transaction \(undecodable) could not be decoded") }
+    return list
+  }
+
   /// The stored transactions with these ids, in the order of `ids` (missing ones left out).
   public func transactions(_ ids: [PaymentTransaction.ID]) throws(LedgerError) -> [PaymentTransaction] {
     let statements = try openStatements()

@@ -2,7 +2,8 @@ import Foundation
 import StoreEngine
 
 /// A payment queue wired for tests: in-memory ledger, fixed start, ids from 1000000001, a
-/// deterministic signer, and an observer that records every callback.
+/// deterministic signer (structurally valid JWS with a zero signature), and an observer that
+/// records every callback.
 public final class TestStore {
   public static let start = Date(timeIntervalSince1970: 1_767_225_600)  // 2026-01-01T00:00:00Z
   public let ledger: InMemoryLedgerStore
@@ -14,21 +15,33 @@ public final class TestStore {
     account: String? = "tester", dialogs: Bool = false
   ) throws {
     self.ledger = ledger
-    let environment = StoreEnvironment(
-      ledger: ledger, signTransaction: { transaction, _ in "signed.\(transaction.id).\(transaction.state.name)" }, passwordHasher: InsecureTestHasher(),
-      start: Self.start, firstTransactionID: 1_000_000_001, seed: 7)
-    queue = try PaymentQueue(catalog: catalog, environment: environment)
+    queue = try PaymentQueue(catalog: catalog, ledger: ledger, environment: Self.environment)
     queue.add(observer)
     if let account { try queue.signIn(account) }
-    queue.updateControls { $0.dialogsEnabled = dialogs }
+    try queue.set(.dialogs(dialogs))
     observer.calls.removeAll()
+  }
+
+  /// The environment every test store uses.
+  public static let environment = StoreEnvironment(
+    signer: UnsignedTestSigner(), passwordHasher: InsecureTestHasher(), start: start,
+    firstTransactionID: 1_000_000_001, seed: 7)
+
+  /// The decoded payload of a JWS the test signer made (its middle part, as JSON).
+  public static func payload(of jws: String?) -> [String: Any] {
+    guard let jws else { return [:] }
+    let parts = jws.split(separator: ".", omittingEmptySubsequences: false)
+    guard parts.count == 3, let data = Data(base64URLEncoded: parts[1]),
+      let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+    else { return [:] }
+    return object
   }
 
   /// Buys with dialogs off and returns the transaction.
   @discardableResult
   public func buy(_ product: Product.ID, quantity: Int = 1) throws -> PaymentTransaction {
     let id = try queue.add(Payment(productID: product, quantity: quantity))
-    guard let transaction = queue.transaction(id) else { throw TestStoreError.missing(id) }
+    guard let transaction = try queue.transaction(id) else { throw TestStoreError.missing(id) }
     return transaction
   }
 

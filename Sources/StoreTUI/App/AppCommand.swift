@@ -1,7 +1,9 @@
 import Foundation
 import StoreEngine
 
-/// Work the reducer asks the runtime to do against the engine. Plain data, so tests compare it.
+/// Work the reducer asks the runtime to do. Plain data, so tests compare it. Everything but
+/// ``exportJWS(_:path:)`` and ``quit`` is a ``StoreCommand`` (``storeCommand``): the TUI has no
+/// engine vocabulary of its own.
 public enum AppCommand: Equatable, Sendable {
   /// `SKPaymentQueue.add` a payment of one unit.
   case buy(Product.ID)
@@ -40,36 +42,30 @@ public enum AppCommand: Equatable, Sendable {
   case exportJWS(PaymentTransaction.ID, path: String)
   /// End the session.
   case quit
-}
 
-/// One change to the sandbox controls.
-public enum ControlChange: Equatable, Sendable {
-  case askToBuy(Bool)
-  case interruptedPurchases(Bool)
-  case dialogs(Bool)
-  case canMakePayments(Bool)
-  case billingRetry(Bool)
-  case gracePeriod(Bool)
-  /// A simulated error for one API, or `nil` for none.
-  case failure(StoreAPI, StoreKitError?)
-  case storefront(String)
-  case locale(String)
-  /// A `TimeRate` raw value.
-  case timeRate(Int)
-
-  /// Applies the change.
-  public func apply(to controls: inout SandboxControls) {
+  /// The store command this asks for; nil for the TUI's own work (export, quit).
+  public func storeCommand(now: Date) -> StoreCommand? {
     switch self {
-    case .askToBuy(let on): controls.askToBuy = on
-    case .interruptedPurchases(let on): controls.interruptedPurchases = on
-    case .dialogs(let on): controls.dialogsEnabled = on
-    case .canMakePayments(let on): controls.canMakePayments = on
-    case .billingRetry(let on): controls.billingRetry = on
-    case .gracePeriod(let on): controls.gracePeriod = on
-    case .failure(let api, let error): controls.failures[api] = error.map { SimulatedFailure(error: $0) }
-    case .storefront(let code): controls.storefront = code
-    case .locale(let locale): controls.locale = locale
-    case .timeRate(let raw): controls.timeRate = raw
+    case .buy(let product): .buy(Payment(productID: product))
+    case .restore: .restore
+    case .confirm: .confirm
+    case .cancel: .cancel
+    case .signIn(let name, let password): .signIn(name, password: password.isEmpty ? nil : password)
+    case .signOut: .signOut
+    case .finish(let id): .finish(id)
+    case .approve(let id): .approve(id, after: nil)
+    case .decline(let id): .decline(id, after: nil)
+    case .resolve(let id): .resolve(id)
+    case .resolveBillingIssue(let id): .resolveBillingIssue(id)
+    case .refund(let id): .refund(id, reason: 0)
+    case .setAutoRenew(let id, let on): .setAutoRenew(id, on)
+    case .expireSubscription(let id): .expireSubscription(id)
+    case .renewNow(let id): .renewSubscription(id)
+    case .relaunch: .relaunch
+    case .setControl(let change): .setControl(change)
+    case .advance(let seconds): .advance(to: now.addingTimeInterval(max(0, seconds)))
+    case .clearHistory: .clearHistory(account: nil)
+    case .exportJWS, .quit: nil
     }
   }
 }
@@ -82,11 +78,9 @@ public enum AppAction: Equatable, Sendable {
   case tick(Date)
   /// An engine event from the bus, in delivery order.
   case engine(StoreEvent)
-  /// The account's whole view was (re)read: at start, after sign-in or sign-out, relaunch and
-  /// clearing history. Rebuilds every status.
+  /// The account's whole view was read: at start, when another account signs in, and after a
+  /// relaunch (which re-reads the ledger by definition). Rebuilds every status.
   case accountLoaded(AccountSnapshot)
-  /// The account's subscription chains, read from the engine (events do not carry them).
-  case subscriptionsRefreshed([SubscriptionRecord])
   /// A command ran; `message` is a note for the status line.
   case commandSucceeded(AppCommand, message: String?)
   /// A command failed with a message that says what to do.
@@ -116,10 +110,10 @@ public struct AccountSnapshot: Equatable, Sendable {
     self.clock = clock
   }
 
-  /// Reads the snapshot from a payment queue.
-  public init(queue: PaymentQueue) {
+  /// Reads the snapshot from a payment queue (the account's history comes from the ledger).
+  public init(queue: PaymentQueue) throws(LedgerError) {
     self.init(
-      account: queue.currentAccount, knownAccounts: queue.accountNames, transactions: queue.history(),
+      account: queue.currentAccount, knownAccounts: queue.accountNames, transactions: try queue.history(),
       subscriptions: queue.subscriptions(), controls: queue.controls, clock: queue.now)
   }
 }

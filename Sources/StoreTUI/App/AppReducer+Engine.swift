@@ -56,20 +56,29 @@ extension AppReducer {
       state.notice = Notice(name.map { "Signed in as '\($0)'." } ?? "Signed out.")
     case .controlsChanged(let controls):
       state.controls = controls
-    case .subscriptionStatusChanged(let product, _, let status, let reason):
-      affected.append(product)
-      state.notice = Notice("\(state.displayName(of: product)): \(status.rawValue) (\(reason)).")
+    case .subscriptionChanged(let record, let reason):
+      if record.account == state.account {
+        var records = state.subscriptions.filter { $0.originalID != record.originalID }
+        records.append(record)
+        records.sort { $0.originalID < $1.originalID }
+        setSubscriptions(records, &state)
+      }
+      affected.append(record.productID)
+      state.notice = Notice("\(state.displayName(of: record.productID)): \(record.status.rawValue) (\(reason)).")
+    case .transactionsAmended(let list):
+      for transaction in list where state.upsert(transaction) { affected.append(transaction.productID) }
+    case .historyCleared(let account):
+      if account == state.account {
+        affected = state.removeHistory()
+        setSubscriptions([], &state)
+      }
     case .clockAdvanced(let date):
       state.clock = max(state.clock, date)
       affected = state.statuses.compactMap { id, status in
         status.deadline.map { $0 <= state.clock ? id : nil } ?? nil
       }
     case .misuse(let error):
-      if case .signIn(var form) = state.sheet, case .wrongPassword = error {
-        form.error = error.description
-        state.sheet = .signIn(form)
-      }
-      state.notice = Notice(error.description, kind: .error)
+      state.notice = Notice(TUIErrorText.message(for: error), kind: .error)
     case .productsRequestFailed(_, let error):
       state.notice = Notice("Products request failed: \(describe(error)).", kind: .error)
     case .productsResponse, .shouldAddStorePayment:
@@ -112,11 +121,11 @@ extension AppReducer {
 
   private static func sheet(for prompt: PurchasePrompt, _ state: AppState) -> Sheet {
     switch prompt {
-    case .confirm(let id, let product, let quantity, let owned):
-      let price = (state.product(product)?.price ?? 0) * Decimal(quantity)
+    case .confirm(let id, let product, let quantity, let owned, let price):
+      // The engine's quote: an offer's price, zero for a re-download, as confirming will charge.
       return .purchase(PurchaseSheet(
         transaction: id, product: product, productName: state.displayName(of: product), quantity: quantity,
-        price: state.price(price), alreadyOwned: owned))
+        price: state.price(price.amount), alreadyOwned: owned))
     case .signIn(let purpose):
       return .signIn(SignInSheet(purpose: purpose, account: state.account ?? state.knownAccounts.first ?? ""))
     }

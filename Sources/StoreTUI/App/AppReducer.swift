@@ -24,18 +24,6 @@ public func reduce(into state: inout AppState, action: AppAction) -> [AppCommand
     state.load(snapshot)
     AppReducer.clampAll(&state)
     return []
-  case .subscriptionsRefreshed(let records):
-    let old = Dictionary(state.subscriptions.map { ($0.originalID, $0) }, uniquingKeysWith: { _, last in last })
-    var changed: Set<Product.ID> = []
-    for record in records where old[record.originalID] != record {
-      changed.insert(record.productID)
-      if let previous = old[record.originalID] { changed.insert(previous.productID) }
-    }
-    let kept = Set(records.map(\.originalID))
-    for record in state.subscriptions where !kept.contains(record.originalID) { changed.insert(record.productID) }
-    state.subscriptions = records
-    state.lastRefreshedRows = state.refresh(changed)
-    return []
   case .commandSucceeded(let command, let message):
     if case .signIn = command, case .signIn = state.sheet { state.sheet = nil }
     if let message { state.notice = Notice(message, kind: .success) }
@@ -126,5 +114,21 @@ enum AppReducer {
       }
       return lines
     }
+  }
+}
+
+extension AppReducer {
+  /// Replaces the account's subscription records and re-derives the rows whose products changed.
+  static func setSubscriptions(_ records: [SubscriptionRecord], _ state: inout AppState) {
+    let old = Dictionary(state.subscriptions.map { ($0.originalID, $0) }, uniquingKeysWith: { _, last in last })
+    var changed: Set<Product.ID> = []
+    for record in records where old[record.originalID] != record {
+      changed.insert(record.productID)
+      if let previous = old[record.originalID] { changed.insert(previous.productID) }
+    }
+    let kept = Set(records.map(\.originalID))
+    for record in state.subscriptions where !kept.contains(record.originalID) { changed.insert(record.productID) }
+    state.subscriptions = records
+    state.lastRefreshedRows = state.refresh(changed)
   }
 }

@@ -44,14 +44,24 @@ public final class AppRuntime {
   ///   - storeName: the header's name.
   ///   - exportDirectory: where relative JWS export paths go (default: the current directory).
   ///   - logCapacity: observer log lines kept.
-  public init(
+  public convenience init(
     queue: PaymentQueue, size: Size, executor: EventBus.Executor = .immediate, storeName: String = "Storefront",
     exportDirectory: URL? = nil, logCapacity: Int = 1000
+  ) throws(LedgerError) {
+    self.init(
+      queue: queue, snapshot: try AccountSnapshot(queue: queue), size: size, executor: executor, storeName: storeName,
+      exportDirectory: exportDirectory, logCapacity: logCapacity)
+  }
+
+  /// The same, with the account's view already read (`snapshot`).
+  public init(
+    queue: PaymentQueue, snapshot: AccountSnapshot, size: Size, executor: EventBus.Executor = .immediate,
+    storeName: String = "Storefront", exportDirectory: URL? = nil, logCapacity: Int = 1000
   ) {
     self.queue = queue
     self.exportDirectory = exportDirectory ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
     self.state = AppState(
-      catalog: queue.catalog, size: size, snapshot: AccountSnapshot(queue: queue), storeName: storeName,
+      catalog: queue.catalog, size: size, snapshot: snapshot, storeName: storeName,
       logCapacity: logCapacity)
     subscription = queue.bus.subscribe(StoreEvent.self, on: executor) { [weak self] event in
       // Events are drawn on the main thread only; a bus executor that is not main is a wiring bug.
@@ -111,14 +121,17 @@ public final class AppRuntime {
     }
   }
 
-  /// An engine event, plus what the reducer needs that the event does not carry.
+  /// An engine event. Events are complete: the runtime reads the engine again only when another
+  /// account signs in (its history is a new view, read once from the ledger).
   private func handle(_ event: StoreEvent) {
-    if case .clockAdvanced = event {} else {
-      let records = queue.subscriptions()
-      if records != state.subscriptions { apply(.subscriptionsRefreshed(records)) }
-    }
     apply(.engine(event))
-    if case .accountChanged = event { apply(.accountLoaded(AccountSnapshot(queue: queue))) }
+    if case .accountChanged = event {
+      do {
+        apply(.accountLoaded(try AccountSnapshot(queue: queue)))
+      } catch {
+        apply(.commandFailed(.signIn(name: queue.currentAccount ?? "", password: ""), message: error.description))
+      }
+    }
   }
 
   private func apply(_ action: AppAction) {

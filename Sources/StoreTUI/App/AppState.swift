@@ -138,6 +138,16 @@ public struct AppState: Equatable {
     return true
   }
 
+  /// Drops the account's transactions (its history was cleared); returns the products they were of.
+  mutating func removeHistory() -> [Product.ID] {
+    let products = transactions.map(\.productID)
+    transactions = []
+    transactionIndex = [:]
+    inFlight = []
+    clampScroll(.transactions, count: 0)
+    return products
+  }
+
   /// Re-derives the statuses of `products`; returns the rows that were refreshed, sorted.
   mutating func refresh(_ products: some Sequence<Product.ID>) -> [Int] {
     var rows: [Int] = []

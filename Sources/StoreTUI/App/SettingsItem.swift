@@ -92,7 +92,7 @@ public enum SettingsItem: Equatable, Sendable {
       let current = controls.failures[api]?.error
       let choices = Self.failureChoices
       let index = choices.firstIndex { $0 == current } ?? 0
-      return .command(.setControl(.failure(api, choices[cycle(index, step, choices.count)])))
+      return .command(.setControl(.failure(api, choices[cycle(index, step, choices.count)].map { SimulatedFailure(error: $0) })))
     case .storefront:
       let codes = StorefrontChoices.codes
       let index = codes.firstIndex(of: controls.storefront) ?? -step

@@ -52,8 +52,15 @@ enum InteractiveCommand {
         return ExitCode.failure
       }
     }
+    let snapshot: AccountSnapshot
+    do {
+      snapshot = try AccountSnapshot(queue: store.queue)
+    } catch {
+      invocation.io.errorLine("Error: \(error)")
+      return LiveStore.exitCode(for: error)
+    }
     // main.swift calls us synchronously on the main thread; the TUI is main-actor confined.
-    let result = MainActor.assumeIsolated { runTerminal(store: store) }
+    let result = MainActor.assumeIsolated { runTerminal(store: store, snapshot: snapshot) }
     switch result {
     case .success(let code): return code
     case .failure(let error):
@@ -66,10 +73,10 @@ enum InteractiveCommand {
   enum Wake: Sendable { case engine }
 
   @MainActor
-  private static func runTerminal(store: LiveStore) -> Result<Int32, TerminalError> {
+  private static func runTerminal(store: LiveStore, snapshot: AccountSnapshot) -> Result<Int32, TerminalError> {
     let terminal = NcursesTerminal()
     let loop = TerminalRunLoop<Wake>(terminal: terminal, tick: .seconds(1))
-    let runtime = AppRuntime(queue: store.queue, size: terminal.size, executor: .queue(.main))
+    let runtime = AppRuntime(queue: store.queue, snapshot: snapshot, size: terminal.size, executor: .queue(.main))
     // Engine events reach the runtime on the main queue; this wakes the loop to draw them after.
     let wake = store.queue.bus.subscribe(StoreEvent.self, on: .queue(.main)) { _ in loop.post(.engine) }
     defer {
@@ -84,7 +91,8 @@ enum InteractiveCommand {
           if !started {
             started = true
             // Like an app at launch: unfinished transactions are delivered to the observers again.
-            store.queue.launch()
+            // A failure is the runtime's to show, as any refused command's.
+            runtime.launch()
           }
           switch event {
           case .key(let key): runtime.send(.key(key))

@@ -28,18 +28,23 @@ enum TransactionsCommand {
       invocation.io.errorLine("No ledger at '\(file.path)' yet: nothing has been bought with this data directory. Run `storefront` or `storefront run SCRIPT` first, or pass --data-dir.")
       return ExitCode.noInput
     }
-    let snapshot: LedgerSnapshot
-    do {
+    let all = invocation.arguments.flag("--all")
+    let account: String?
+    let list: [PaymentTransaction]
+    do throws(LedgerError) {
       let ledger = try SQLiteLedgerStore(fileURL: file, options: .init(readOnly: true))
-      snapshot = try ledger.load()
+      if let chosen = invocation.global.account { account = chosen } else { account = try ledger.load().currentAccount }
+      if all {
+        list = try ledger.allTransactions()
+      } else if let account {
+        list = try ledger.history(account: account)
+      } else {
+        list = []
+      }
     } catch {
       invocation.io.errorLine("Error: \(error)")
       return LiveStore.exitCode(for: error)
     }
-    let current = snapshot.values["account"].flatMap { $0.isEmpty ? nil : $0 }
-    let account = invocation.global.account ?? current
-    let all = invocation.arguments.flag("--all")
-    let list = snapshot.transactions.filter { all || $0.account == account }
     if invocation.arguments.flag("--json") {
       for transaction in list {
         invocation.io.line(EventFormatter.json(of: transaction))

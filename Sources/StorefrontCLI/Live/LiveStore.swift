@@ -16,7 +16,7 @@ struct LiveStore {
 
   /// The start of virtual time for headless runs: 2026-01-01T00:00:00Z.
   static let scenarioEpoch = Date(timeIntervalSince1970: 1_767_225_600)
-  static let defaultBundleID = "com.example.storefront"
+  static let defaultBundleID = StoreEnvironment.defaultBundleID
 
   let queue: PaymentQueue
   let ledger: SQLiteLedgerStore
@@ -64,24 +64,20 @@ struct LiveStore {
       case .fixed(let date): date
       case .now: Date()
       }
+    // The composition root only hands the signer over; the engine builds every payload itself.
     let storeEnvironment = StoreEnvironment(
-      ledger: ledger,
-      signTransaction: { transaction, date in
-        let storefrontID = Storefront.lookup(transaction.storefront).map { String($0.id) } ?? "143441"
-        return try SignedPayloads.signedTransaction(
-          transaction, bundleID: bundleID, signedDate: date, storefrontID: storefrontID, signer: signer)
-      },
-      signRenewalInfo: { info, date in try SignedPayloads.signedRenewalInfo(info, signedDate: date, signer: signer) },
-      passwordHasher: PBKDF2PasswordHasher(), start: startDate, seed: global.seed ?? 0,
-      session: ProcessSession().current())
+      signer: signer, bundleID: bundleID, passwordHasher: PBKDF2PasswordHasher(), start: startDate,
+      seed: global.seed ?? 0, session: ProcessSession().current())
     let queue: PaymentQueue
     do {
-      queue = try PaymentQueue(catalog: catalog, environment: storeEnvironment)
-    } catch {
+      queue = try PaymentQueue(catalog: catalog, ledger: ledger, environment: storeEnvironment)
+      if let storefront = global.storefront { try queue.set(.storefront(storefront)) }
+      if let locale = global.locale { try queue.set(.locale(locale)) }
+    } catch let error as LedgerError {
       throw OpenError(description: "Error: \(error)", exitCode: exitCode(for: error))
+    } catch {
+      throw OpenError(description: "Error: \(error)", exitCode: ExitCode.software)
     }
-    if let storefront = global.storefront { queue.updateControls { $0.storefront = storefront } }
-    if let locale = global.locale { queue.updateControls { $0.locale = locale } }
     return LiveStore(queue: queue, ledger: ledger, authority: authority, warnings: ledger.warnings)
   }
 

@@ -1,0 +1,16 @@
+import StoreEngine
+
+/// The TUI's words for engine errors: the one place that turns an ``EngineError`` into a notice,
+/// naming the keys that fix it.
+enum TUIErrorText {
+  static func message(for error: EngineError) -> String {
+    switch error {
+    case .notSignedIn: "No sandbox account is signed in. Press i to sign in."
+    case .unknownTransaction(let id): "No transaction '\(id)' in this account's history."
+    case .notInterrupted(let id): "Transaction \(id) is neither an interrupted purchase nor in billing trouble; there is nothing to resolve."
+    case .cannotFinishPurchasing(let id):
+      "Transaction \(id) is still purchasing; answer its sheet first (Enter to buy, Esc to cancel)."
+    default: error.description
+    }
+  }
+}
