@@ -27,6 +27,14 @@ public final class TestStore {
     signer: UnsignedTestSigner(), passwordHasher: InsecureTestHasher(), start: start,
     firstTransactionID: 1_000_000_001, seed: 7)
 
+  /// What the sheet for `product` shows at the catalog's list price (USD, the test storefront).
+  public static func listPrice(_ product: Product.ID, quantity: Int = 1, catalog: Catalog = FixtureCatalog.make()) -> Money {
+    Money((catalog.product(product)?.price ?? 0) * Decimal(quantity), currencyCode: "USD")
+  }
+
+  /// What a re-download's sheet shows.
+  public static let free = Money(0, currencyCode: "USD")
+
   /// The decoded payload of a JWS the test signer made (its middle part, as JSON).
   public static func payload(of jws: String?) -> [String: Any] {
     guard let jws else { return [:] }

@@ -52,6 +52,15 @@ enum LedgerFixtures {
     return transaction
   }
 
+  /// A subscription chain's record with original id `id`.
+  static func subscription(_ id: UInt64, account: String, renewals: Int = 0) -> SubscriptionRecord {
+    SubscriptionRecord(
+      originalID: PaymentTransaction.ID(id), account: account, groupID: "group", productID: Product.ID("monthly"),
+      renewalProductID: Product.ID("monthly"), autoRenew: true, status: .subscribed,
+      expiresDate: baseDate.addingTimeInterval(2_592_000), renewalCount: renewals, gracePeriodExpiresDate: nil,
+      expirationIntent: nil, priceIncreasePending: false, webOrderLineItemID: 1_000_000_001)
+  }
+
   static let alice = SandboxAccount(name: "alice")
   static let bob = SandboxAccount(
     name: "bob@example.com",

@@ -51,7 +51,7 @@ struct LedgerStoreConformance {
       .putAccount(LedgerFixtures.alice), .putAccount(LedgerFixtures.bob),
       .putTransaction(LedgerFixtures.transaction(1)),
       .putTransaction(LedgerFixtures.transaction(2, state: .purchased, finished: true)),
-      .putValue(key: "currentAccount", value: "alice"),
+      .setCurrentAccount("alice"),
     ]
     try store.commit(batch)
     let once = try store.load()
@@ -68,13 +68,13 @@ struct LedgerStoreConformance {
       .putTransaction(LedgerFixtures.transaction(1, account: "alice")),
       .putTransaction(LedgerFixtures.transaction(2, account: "bob")),
       .putTransaction(LedgerFixtures.transaction(3, account: "alice")),
-      .putAccount(LedgerFixtures.alice), .putValue(key: "currentAccount", value: "alice"),
+      .putAccount(LedgerFixtures.alice), .setCurrentAccount("alice"),
     ])
     try store.commit([.clearHistory(account: "alice")])
     var snapshot = try store.load()
     XCTAssertEqual(snapshot.transactions.map(\.id.rawValue), [2])
     XCTAssertEqual(snapshot.accounts, [LedgerFixtures.alice], "clearing history keeps the account")
-    XCTAssertEqual(snapshot.values, ["currentAccount": "alice"])
+    XCTAssertEqual(snapshot.currentAccount, "alice")
     try store.commit([.clearHistory(account: "nobody")])
     XCTAssertEqual(try store.load(), snapshot)
     // A transaction put again after clearing comes after the ones that stayed.
@@ -89,25 +89,30 @@ struct LedgerStoreConformance {
       .putTransaction(LedgerFixtures.transaction(1, account: "alice")),
       .clearHistory(account: "alice"),
       .putTransaction(LedgerFixtures.transaction(2, account: "alice")),
-      .putValue(key: "k", value: "first"), .putValue(key: "k", value: "second"),
+      .setCurrentAccount("first"), .setCurrentAccount("second"),
     ])
     let snapshot = try store.load()
     XCTAssertEqual(snapshot.transactions.map(\.id.rawValue), [2])
-    XCTAssertEqual(snapshot.values, ["k": "second"])
+    XCTAssertEqual(snapshot.currentAccount, "second")
   }
 
+  /// The typed values (signed-in account, clock, subscription records) are overwritten, removed
+  /// and read back exactly; an empty account name means signed out.
   func valuesAreOverwrittenByKey() throws {
     let store = try harness.makeStore()
-    try store.commit([
-      .putValue(key: "askToBuy", value: "on"), .putValue(key: "currentAccount", value: "bob"),
-    ])
-    try store.commit([.putValue(key: "askToBuy", value: "off")])
-    try store.commit([
-      .putValue(key: "empty", value: ""), .putValue(key: "광고 제거", value: "🎮 \"quoted\"\n"),
-    ])
-    XCTAssertEqual(
-      try store.load().values,
-      ["askToBuy": "off", "currentAccount": "bob", "empty": "", "광고 제거": "🎮 \"quoted\"\n"])
+    let clock = Date(timeIntervalSince1970: 1_767_225_600.25)
+    var record = LedgerFixtures.subscription(7, account: "광고 제거 🎮")
+    try store.commit([.setCurrentAccount("bob"), .setClock(clock), .putSubscription(record)])
+    record.autoRenew = false
+    try store.commit([.putSubscription(record), .putSubscription(LedgerFixtures.subscription(8, account: "bob"))])
+    try store.commit([.removeSubscription(PaymentTransaction.ID(8))])
+    var snapshot = try store.load()
+    XCTAssertEqual(snapshot.currentAccount, "bob")
+    XCTAssertEqual(snapshot.clock, clock)
+    XCTAssertEqual(snapshot.subscriptions, [record])
+    try store.commit([.setCurrentAccount(nil)])
+    snapshot = try store.load()
+    XCTAssertNil(snapshot.currentAccount)
   }
 
   func accountsAreUpsertedByNameInOrderOfLatestPut() throws {
@@ -133,7 +138,7 @@ struct LedgerStoreConformance {
     let store = try harness.makeStore()
     let kept = LedgerFixtures.transaction(1, account: "bob")
     try store.commit([
-      .putTransaction(kept), .putAccount(LedgerFixtures.bob), .putValue(key: "k", value: "old"),
+      .putTransaction(kept), .putAccount(LedgerFixtures.bob), .setCurrentAccount("old"),
     ])
     let before = try store.load()
     let failing = LedgerFixtures.transaction(666)
@@ -141,7 +146,7 @@ struct LedgerStoreConformance {
     var finished = kept
     finished.isFinished = true
     let batch: [LedgerChange] = [
-      .putValue(key: "k", value: "new"), .putAccount(LedgerFixtures.alice),
+      .setCurrentAccount("new"), .putAccount(LedgerFixtures.alice),
       .putTransaction(LedgerFixtures.transaction(2)), .putTransaction(finished),
       .clearHistory(account: "bob"), .putTransaction(failing),
       .putTransaction(LedgerFixtures.transaction(3)),
@@ -151,7 +156,7 @@ struct LedgerStoreConformance {
     }
     XCTAssertEqual(try store.load(), before, "a failed commit must not write any part of its batch")
     // The store still works afterwards.
-    try store.commit([.putValue(key: "k", value: "after")])
-    XCTAssertEqual(try store.load().values, ["k": "after"])
+    try store.commit([.setCurrentAccount("after")])
+    XCTAssertEqual(try store.load().currentAccount, "after")
   }
 }

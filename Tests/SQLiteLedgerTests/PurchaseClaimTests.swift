@@ -57,7 +57,7 @@ final class PurchaseClaimTests: XCTestCase {
     XCTAssertEqual(try store.load(), before)
     // No claim leaves its write transaction open: another connection can still write.
     let other = try SQLiteLedgerStore(directory: directory.url, options: .init(busyTimeout: .milliseconds(50)))
-    XCTAssertNoThrow(try other.commit([.putValue(key: "k", value: "v")]))
+    XCTAssertNoThrow(try other.commit([.setCurrentAccount("v")]))
   }
 
   func testReadOnlyStoreRefusesToClaim() throws {

@@ -30,7 +30,7 @@ final class SQLiteLedgerConcurrencyTests: XCTestCase {
             let id = UInt64(writer * 100_000 + index + 10)
             var transaction = LedgerFixtures.transaction(id, account: "writer\(writer)")
             try store.commit([
-              .putTransaction(transaction), .putValue(key: "last-\(writer)", value: "\(index)"),
+              .putTransaction(transaction), .putSubscription(LedgerFixtures.subscription(UInt64(writer + 1), account: "w", renewals: index)),
             ])
             transaction.state = .purchased
             transaction.isFinished = true
@@ -57,7 +57,7 @@ final class SQLiteLedgerConcurrencyTests: XCTestCase {
       let mine = snapshot.transactions.filter { $0.account == "writer\(writer)" }
       XCTAssertEqual(mine.count, Self.commitsPerWriter)
       XCTAssertTrue(mine.allSatisfy { $0.state == .purchased && $0.isFinished })
-      XCTAssertEqual(snapshot.values["last-\(writer)"], "\(Self.commitsPerWriter - 1)")
+      XCTAssertEqual(snapshot.subscriptions.first { $0.originalID.rawValue == UInt64(writer + 1) }?.renewalCount, Self.commitsPerWriter - 1)
     }
     XCTAssertEqual(
       snapshot.transactions.filter { $0.account == "shared" }.map(\.quantity),

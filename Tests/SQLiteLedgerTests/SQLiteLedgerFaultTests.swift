@@ -55,7 +55,7 @@ final class SQLiteLedgerFaultTests: XCTestCase {
 
   func testReadOnlyDirectoryWithAnExistingLedger() throws {
     let directory = try TemporaryDirectory()
-    try SQLiteLedgerStore(directory: directory.url).commit([.putValue(key: "k", value: "v")])
+    try SQLiteLedgerStore(directory: directory.url).commit([.setCurrentAccount("v")])
     try directory.makeUnwritable(directory.url.path, mode: 0o500)
     assertError(try SQLiteLedgerStore(directory: directory.url)) {
       $0 == .readOnly(path: directory.ledgerPath)
@@ -64,7 +64,7 @@ final class SQLiteLedgerFaultTests: XCTestCase {
 
   func testReadOnlyDatabaseFile() throws {
     let directory = try TemporaryDirectory()
-    try SQLiteLedgerStore(directory: directory.url).commit([.putValue(key: "k", value: "v")])
+    try SQLiteLedgerStore(directory: directory.url).commit([.setCurrentAccount("v")])
     try directory.makeUnwritable(directory.ledgerPath, mode: 0o400)
     assertError(try SQLiteLedgerStore(directory: directory.url)) {
       $0 == .readOnly(path: directory.ledgerPath)
@@ -78,7 +78,7 @@ final class SQLiteLedgerFaultTests: XCTestCase {
     let directory = try TemporaryDirectory()
     let store = try SQLiteLedgerStore(directory: directory.url)
     try store.commit([
-      .putTransaction(LedgerFixtures.transaction(1)), .putValue(key: "k", value: "old"),
+      .putTransaction(LedgerFixtures.transaction(1)), .setCurrentAccount("old"),
     ])
     let before = try store.load()
     // SQLite's own limit: growing past max_page_count fails with SQLITE_FULL, as a full disk does.
@@ -87,7 +87,7 @@ final class SQLiteLedgerFaultTests: XCTestCase {
     var big = LedgerFixtures.fullyPopulated()
     big.signedTransaction = String(repeating: "x", count: 3_000)
     let batch: [LedgerChange] =
-      [.putValue(key: "k", value: "new")]
+      [.setCurrentAccount("new")]
       + (10..<60).map { id in
         var transaction = big
         transaction.id = .init(UInt64(id))
@@ -144,7 +144,7 @@ final class SQLiteLedgerFaultTests: XCTestCase {
     let directory = try TemporaryDirectory()
     do {
       let store = try SQLiteLedgerStore(directory: directory.url)
-      try store.commit([.putValue(key: "k", value: "v")])
+      try store.commit([.setCurrentAccount("v")])
       try store.connection.execute("PRAGMA user_version = 7")
     }
     assertError(try SQLiteLedgerStore(directory: directory.url)) {
@@ -172,19 +172,19 @@ final class SQLiteLedgerFaultTests: XCTestCase {
     let directory = try TemporaryDirectory()
     let store = try SQLiteLedgerStore(
       directory: directory.url, options: .init(busyTimeout: .milliseconds(50)))
-    try store.commit([.putValue(key: "k", value: "before")])
+    try store.commit([.setCurrentAccount("before")])
     let other = try SQLiteConnection(path: directory.ledgerPath)
     try other.execute("BEGIN EXCLUSIVE; INSERT INTO kv (key, value) VALUES ('other', 'x');")
     let start = ContinuousClock.now
-    assertError(try store.commit([.putValue(key: "k", value: "during")])) {
+    assertError(try store.commit([.setCurrentAccount("during")])) {
       $0 == .busy(path: directory.ledgerPath)
     }
     XCTAssertLessThan(ContinuousClock.now - start, .seconds(4), "gave up after the busy timeout")
     XCTAssertTrue(LedgerError.busy(path: directory.ledgerPath).description.contains("try again"))
     // Readers are not blocked by the writer in WAL mode, and see only committed data.
-    XCTAssertEqual(try store.load().values, ["k": "before"])
+    XCTAssertEqual(try store.load().currentAccount, "before")
     try other.execute("ROLLBACK")
-    try store.commit([.putValue(key: "k", value: "after")])
-    XCTAssertEqual(try store.load().values, ["k": "after"])
+    try store.commit([.setCurrentAccount("after")])
+    XCTAssertEqual(try store.load().currentAccount, "after")
   }
 }

@@ -10,7 +10,7 @@ final class SQLiteLedgerPermissionTests: XCTestCase {
     let root = try TemporaryDirectory()
     let directory = root.url.appendingPathComponent("nested/data")
     let store = try SQLiteLedgerStore(directory: directory)
-    try store.commit([.putValue(key: "k", value: "v")])
+    try store.commit([.setCurrentAccount("v")])
     XCTAssertEqual(TemporaryDirectory.mode(directory.path), 0o700)
     XCTAssertEqual(TemporaryDirectory.mode(store.path), 0o600)
     XCTAssertEqual(TemporaryDirectory.mode(store.path + "-wal"), 0o600)
@@ -22,7 +22,7 @@ final class SQLiteLedgerPermissionTests: XCTestCase {
     let directory = try TemporaryDirectory()
     do {
       let store = try SQLiteLedgerStore(directory: directory.url)
-      try store.commit([.putValue(key: "k", value: "v")])
+      try store.commit([.setCurrentAccount("v")])
     }
     XCTAssertEqual(chmod(directory.url.path, 0o755), 0)
     XCTAssertEqual(chmod(directory.ledgerPath, 0o644), 0)
@@ -39,13 +39,13 @@ final class SQLiteLedgerPermissionTests: XCTestCase {
       store.warnings.last,
       "The ledger file '\(directory.ledgerPath)' was readable by other users (mode 0644); changed it to 0600."
     )
-    XCTAssertEqual(try store.load().values, ["k": "v"])
+    XCTAssertEqual(try store.load().currentAccount, "v")
   }
 
   func testReadableWALFileIsFixed() throws {
     let directory = try TemporaryDirectory()
     let writer = try SQLiteLedgerStore(directory: directory.url)
-    try writer.commit([.putValue(key: "k", value: "v")])
+    try writer.commit([.setCurrentAccount("v")])
     // While the writer is open the WAL file exists; make it readable by others.
     XCTAssertEqual(chmod(directory.ledgerPath + "-wal", 0o644), 0)
     let second = try SQLiteLedgerStore(directory: directory.url)

@@ -12,7 +12,7 @@ final class SQLiteLedgerStoreTests: XCTestCase {
       .putAccount(LedgerFixtures.alice), .putAccount(LedgerFixtures.bob),
       .putTransaction(LedgerFixtures.transaction(1)),
       .putTransaction(LedgerFixtures.fullyPopulated()),
-      .putValue(key: "currentAccount", value: "bob@example.com"),
+      .setCurrentAccount("bob@example.com"),
     ]
     var store: SQLiteLedgerStore? = try SQLiteLedgerStore(directory: directory.url)
     try store?.commit(batch)
@@ -30,7 +30,7 @@ final class SQLiteLedgerStoreTests: XCTestCase {
     let directory = try TemporaryDirectory()
     let store = try SQLiteLedgerStore(directory: directory.url)
     store.close()
-    XCTAssertThrowsError(try store.commit([.putValue(key: "k", value: "v")])) { error in
+    XCTAssertThrowsError(try store.commit([.setCurrentAccount("v")])) { error in
       guard case .cannotOpen(let path, let reason) = error as? LedgerError else {
         return XCTFail("\(error)")
       }
@@ -44,7 +44,7 @@ final class SQLiteLedgerStoreTests: XCTestCase {
     let directory = try TemporaryDirectory()
     let file = directory.url.appendingPathComponent("custom.db")
     let store = try SQLiteLedgerStore(fileURL: file)
-    try store.commit([.putValue(key: "k", value: "v")])
+    try store.commit([.setCurrentAccount("v")])
     XCTAssertEqual(store.path, file.path)
     XCTAssertTrue(FileManager.default.fileExists(atPath: file.path))
     XCTAssertFalse(FileManager.default.fileExists(atPath: directory.ledgerPath))
@@ -166,10 +166,10 @@ final class SQLiteLedgerStoreTests: XCTestCase {
 
   func testReadOnlyOptionLoadsButRefusesCommits() throws {
     let directory = try TemporaryDirectory()
-    try SQLiteLedgerStore(directory: directory.url).commit([.putValue(key: "k", value: "v")])
+    try SQLiteLedgerStore(directory: directory.url).commit([.setCurrentAccount("v")])
     let reader = try SQLiteLedgerStore(directory: directory.url, options: .init(readOnly: true))
-    XCTAssertEqual(try reader.load().values, ["k": "v"])
-    XCTAssertThrowsError(try reader.commit([.putValue(key: "k", value: "w")])) { error in
+    XCTAssertEqual(try reader.load().currentAccount, "v")
+    XCTAssertThrowsError(try reader.commit([.setCurrentAccount("w")])) { error in
       XCTAssertEqual(error as? LedgerError, .readOnly(path: directory.ledgerPath))
     }
   }
@@ -178,9 +178,9 @@ final class SQLiteLedgerStoreTests: XCTestCase {
     let directory = try TemporaryDirectory()
     let store = try SQLiteLedgerStore(directory: directory.url)
     let transaction = LedgerFixtures.transaction(1)
-    try store.commit([.putTransaction(transaction), .putValue(key: "k", value: "v")])
+    try store.commit([.putTransaction(transaction), .setCurrentAccount("v")])
     let before = try store.connection.integer("SELECT total_changes()")
-    try store.commit([.putTransaction(transaction), .putValue(key: "k", value: "v")])
+    try store.commit([.putTransaction(transaction), .setCurrentAccount("v")])
     XCTAssertEqual(try store.connection.integer("SELECT total_changes()"), before)
   }
 }

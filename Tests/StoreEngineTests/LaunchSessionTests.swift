@@ -25,14 +25,13 @@ final class LaunchSessionTests: XCTestCase {
     _ session: String, ledger: any LedgerStore, liveness: FakeLiveness = FakeLiveness(alive: [])
   ) throws -> (queue: PaymentQueue, observer: RecordingObserver) {
     let environment = StoreEnvironment(
-      ledger: ledger, passwordHasher: InsecureTestHasher(), start: TestStore.start,
-      firstTransactionID: 1_000_000_001, seed: 7,
+      passwordHasher: InsecureTestHasher(), start: TestStore.start, firstTransactionID: 1_000_000_001, seed: 7,
       session: AppSession(id: session, isAlive: { liveness.isAlive($0) }))
-    let queue = try PaymentQueue(catalog: FixtureCatalog.make(), environment: environment)
+    let queue = try PaymentQueue(catalog: FixtureCatalog.make(), ledger: ledger, environment: environment)
     let observer = RecordingObserver()
     queue.add(observer)
     try queue.signIn("tester")
-    queue.updateControls { $0.dialogsEnabled = true }
+    try queue.set(.dialogs(true))
     observer.calls.removeAll()
     return (queue, observer)
   }
@@ -64,7 +63,7 @@ final class LaunchSessionTests: XCTestCase {
     let theirs = try purchaseLeftPurchasing(by: "A", on: ledger)
     let liveness = FakeLiveness(alive: ["A"])
     let b = try process("B", ledger: ledger, liveness: liveness)
-    b.queue.launch()
+    try b.queue.launch()
     XCTAssertNil(b.queue.prompt)
     XCTAssertEqual(b.observer.calls, [], "B must not deliver A's purchase as its own")
     XCTAssertEqual(try stored(theirs, in: ledger)?.ownerSession, "A")
@@ -81,11 +80,11 @@ final class LaunchSessionTests: XCTestCase {
     let ledger = InMemoryLedgerStore()
     let abandoned = try purchaseLeftPurchasing(by: "A", on: ledger)
     let b = try process("B", ledger: ledger, liveness: FakeLiveness(alive: []))
-    b.queue.launch()
-    XCTAssertEqual(b.queue.prompt, .confirm(transaction: abandoned, product: F.removeAds, quantity: 1, alreadyOwned: false))
+    try b.queue.launch()
+    XCTAssertEqual(b.queue.prompt, .confirm(transaction: abandoned, product: F.removeAds, quantity: 1, alreadyOwned: false, price: TestStore.listPrice(F.removeAds, quantity: 1)))
     XCTAssertEqual(b.observer.calls, ["updated \(abandoned) \(F.removeAds) purchasing"])
     XCTAssertEqual(try stored(abandoned, in: ledger)?.ownerSession, "B", "the takeover is in the ledger")
-    XCTAssertEqual(b.queue.transaction(abandoned)?.ownerSession, "B")
+    XCTAssertEqual(try b.queue.transaction(abandoned)?.ownerSession, "B")
     try b.queue.confirm()
     XCTAssertEqual(try stored(abandoned, in: ledger)?.state, .purchased)
   }
@@ -98,7 +97,7 @@ final class LaunchSessionTests: XCTestCase {
     let ledger = InMemoryLedgerStore(LedgerSnapshot(transactions: [old]))
     let liveness = FakeLiveness(alive: [])
     let b = try process("B", ledger: ledger, liveness: liveness)
-    b.queue.launch()
+    try b.queue.launch()
     XCTAssertEqual(b.queue.prompt?.transactionID, old.id)
     XCTAssertEqual(try stored(old.id, in: ledger)?.ownerSession, "B")
     XCTAssertEqual(liveness.asked, [], "no owner: nobody to ask about")
@@ -122,7 +121,7 @@ final class LaunchSessionTests: XCTestCase {
     let dead = try purchaseLeftPurchasing(by: "D", on: ledger)
     let liveness = FakeLiveness(alive: ["A"])
     let b = try process("B", ledger: ledger, liveness: liveness)
-    b.queue.launch()
+    try b.queue.launch()
     XCTAssertEqual(b.queue.prompt?.transactionID, dead)
     XCTAssertEqual(b.observer.calls, ["updated \(dead) \(F.removeAds) purchasing"])
     XCTAssertEqual(try [a1, a2].map { try stored($0, in: ledger)?.ownerSession }, ["A", "A"])
@@ -139,7 +138,7 @@ final class LaunchSessionTests: XCTestCase {
       try? ledger.commit([.putTransaction(other)])
     }
     let b = try process("B", ledger: ledger, liveness: FakeLiveness(alive: []))
-    b.queue.launch()
+    try b.queue.launch()
     XCTAssertNil(b.queue.prompt)
     XCTAssertEqual(b.observer.calls, [])
     XCTAssertEqual(ledger.claims, ["\(abandoned) A→B"])
@@ -151,7 +150,7 @@ final class LaunchSessionTests: XCTestCase {
     let abandoned = try purchaseLeftPurchasing(by: "A", on: ledger)
     let b = try process("B", ledger: ledger, liveness: FakeLiveness(alive: []))
     let commits = ledger.inner.commitCount
-    b.queue.launch()
+    try b.queue.launch()
     XCTAssertEqual(ledger.claims, ["\(abandoned) A→B"])
     XCTAssertEqual(ledger.inner.commitCount, commits + 1, "one claim, no other write")
     XCTAssertEqual(b.queue.prompt?.transactionID, abandoned)
@@ -164,7 +163,7 @@ final class LaunchSessionTests: XCTestCase {
     let events = Locked<[StoreEvent]>([])
     let subscription = b.queue.bus.subscribe(StoreEvent.self) { event in events.withLock { $0.append(event) } }
     ledger.inner.failNextCommit = .busy(path: "/data/ledger.sqlite")
-    b.queue.launch()
+    try b.queue.launch()
     withExtendedLifetime(subscription) {}
     XCTAssertNil(b.queue.prompt)
     let seen = events.withLock { $0 }
@@ -190,7 +189,7 @@ final class LaunchSessionTests: XCTestCase {
 
 /// An in-memory ledger with a compare-and-set claim, and a hook to run another "process" just
 /// before the claim reads the ledger.
-final class ClaimingLedger: PurchaseClaimingLedger {
+final class ClaimingLedger: LedgerStore {
   let inner = InMemoryLedgerStore()
   var beforeClaim: ((InMemoryLedgerStore) -> Void)?
   private(set) var claims: [String] = []
@@ -200,6 +199,8 @@ final class ClaimingLedger: PurchaseClaimingLedger {
   func reserveTransactionIDs(count: UInt64, atLeast floor: UInt64) throws(LedgerError) -> UInt64 {
     try inner.reserveTransactionIDs(count: count, atLeast: floor)
   }
+  func history(account: String) throws(LedgerError) -> [PaymentTransaction] { try inner.history(account: account) }
+  func transactions(_ ids: [PaymentTransaction.ID]) throws(LedgerError) -> [PaymentTransaction] { try inner.transactions(ids) }
 
   func claimPurchase(
     _ id: PaymentTransaction.ID, from expectedOwner: String?, for session: String
@@ -218,7 +219,7 @@ final class ClaimingLedger: PurchaseClaimingLedger {
 extension PurchasePrompt {
   fileprivate var transactionID: PaymentTransaction.ID? {
     switch self {
-    case .confirm(let id, _, _, _), .signIn(.purchase(let id)): id
+    case .confirm(let id, _, _, _, _), .signIn(.purchase(let id)): id
     case .signIn(.restore): nil
     }
   }

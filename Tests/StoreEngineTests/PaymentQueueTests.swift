@@ -22,17 +22,17 @@ final class PaymentQueueTests: XCTestCase {
     let store = try TestStore()
     try store.buy(F.coins)
     try store.buy(F.coins, quantity: 2)
-    XCTAssertEqual(store.queue.entitlements().consumableCounts[F.coins], 3)
+    XCTAssertEqual(try store.queue.entitlements().consumableCounts[F.coins], 3)
   }
 
   func testDialogsWaitForConfirmAndCancelFailsWithPaymentCancelled() throws {
     let store = try TestStore(dialogs: true)
     let id = try store.queue.add(Payment(productID: F.removeAds))
-    XCTAssertEqual(store.queue.prompt, .confirm(transaction: id, product: F.removeAds, quantity: 1, alreadyOwned: false))
-    XCTAssertEqual(store.queue.transaction(id)?.state, .purchasing)
+    XCTAssertEqual(store.queue.prompt, .confirm(transaction: id, product: F.removeAds, quantity: 1, alreadyOwned: false, price: TestStore.listPrice(F.removeAds, quantity: 1)))
+    XCTAssertEqual(try store.queue.transaction(id)?.state, .purchasing)
     try store.queue.cancel()
-    XCTAssertEqual(store.queue.transaction(id)?.state, .failed)
-    XCTAssertEqual(store.queue.transaction(id)?.error, .paymentCancelled)
+    XCTAssertEqual(try store.queue.transaction(id)?.state, .failed)
+    XCTAssertEqual(try store.queue.transaction(id)?.error, .paymentCancelled)
     XCTAssertNil(store.queue.prompt)
     XCTAssertThrowsError(try store.queue.confirm()) { XCTAssertEqual($0 as? EngineError, .noPrompt) }
   }
@@ -41,11 +41,11 @@ final class PaymentQueueTests: XCTestCase {
     let store = try TestStore(dialogs: true)
     let first = try store.queue.add(Payment(productID: F.coins))
     let second = try store.queue.add(Payment(productID: F.removeAds))
-    XCTAssertEqual(store.queue.prompt, .confirm(transaction: first, product: F.coins, quantity: 1, alreadyOwned: false))
+    XCTAssertEqual(store.queue.prompt, .confirm(transaction: first, product: F.coins, quantity: 1, alreadyOwned: false, price: TestStore.listPrice(F.coins, quantity: 1)))
     try store.queue.confirm()
-    XCTAssertEqual(store.queue.prompt, .confirm(transaction: second, product: F.removeAds, quantity: 1, alreadyOwned: false))
+    XCTAssertEqual(store.queue.prompt, .confirm(transaction: second, product: F.removeAds, quantity: 1, alreadyOwned: false, price: TestStore.listPrice(F.removeAds, quantity: 1)))
     try store.queue.confirm()
-    XCTAssertEqual(store.queue.transaction(second)?.state, .purchased)
+    XCTAssertEqual(try store.queue.transaction(second)?.state, .purchased)
   }
 
   func testSignedOutPurchaseAsksToSignInThenConfirms() throws {
@@ -53,10 +53,10 @@ final class PaymentQueueTests: XCTestCase {
     let id = try store.queue.add(Payment(productID: F.removeAds))
     XCTAssertEqual(store.queue.prompt, .signIn(purpose: .purchase(id)))
     try store.queue.signIn("alice", password: "pw")
-    XCTAssertEqual(store.queue.prompt, .confirm(transaction: id, product: F.removeAds, quantity: 1, alreadyOwned: false))
+    XCTAssertEqual(store.queue.prompt, .confirm(transaction: id, product: F.removeAds, quantity: 1, alreadyOwned: false, price: TestStore.listPrice(F.removeAds, quantity: 1)))
     try store.queue.confirm()
-    XCTAssertEqual(store.queue.transaction(id)?.account, "alice")
-    XCTAssertTrue(store.queue.entitlements().owns(F.removeAds))
+    XCTAssertEqual(try store.queue.transaction(id)?.account, "alice")
+    XCTAssertTrue(try store.queue.entitlements().owns(F.removeAds))
   }
 
   func testWrongPasswordIsRejectedAndPasswordNotStoredInClear() throws {
@@ -78,9 +78,9 @@ final class PaymentQueueTests: XCTestCase {
     let first = try store.queue.add(Payment(productID: F.removeAds))
     try store.queue.confirm()
     let again = try store.queue.add(Payment(productID: F.removeAds))
-    XCTAssertEqual(store.queue.prompt, .confirm(transaction: again, product: F.removeAds, quantity: 1, alreadyOwned: true))
+    XCTAssertEqual(store.queue.prompt, .confirm(transaction: again, product: F.removeAds, quantity: 1, alreadyOwned: true, price: TestStore.free))
     try store.queue.confirm()
-    let transaction = try XCTUnwrap(store.queue.transaction(again))
+    let transaction = try XCTUnwrap(try store.queue.transaction(again))
     XCTAssertEqual(transaction.state, .purchased)
     XCTAssertEqual(transaction.originalID, first)
     XCTAssertEqual(transaction.price, 0)
@@ -88,9 +88,9 @@ final class PaymentQueueTests: XCTestCase {
 
   func testRefusedPayments() throws {
     let store = try TestStore()
-    store.queue.updateControls { $0.canMakePayments = false }
+    try store.queue.set(.canMakePayments(false))
     XCTAssertEqual(try store.buy(F.coins).error, .paymentNotAllowed)
-    store.queue.updateControls { $0.canMakePayments = true }
+    try store.queue.set(.canMakePayments(true))
     XCTAssertEqual(try store.buy("com.example.nope").error, .paymentInvalid)
     XCTAssertEqual(try store.buy(F.removeAds, quantity: 2).error, .paymentInvalid)
   }
@@ -98,9 +98,9 @@ final class PaymentQueueTests: XCTestCase {
   func testFinishRemovesAndDoubleFinishIsReportedNotCrashing() throws {
     let store = try TestStore()
     let transaction = try store.buy(F.coins)
-    XCTAssertEqual(store.queue.queue.map(\.id), [transaction.id])
+    XCTAssertEqual(store.queue.unfinishedTransactions.map(\.id), [transaction.id])
     try store.queue.finish(transaction.id)
-    XCTAssertEqual(store.queue.queue, [])
+    XCTAssertEqual(store.queue.unfinishedTransactions, [])
     XCTAssertEqual(store.observer.calls.last, "removed \(transaction.id)")
     XCTAssertThrowsError(try store.queue.finish(transaction.id)) {
       XCTAssertEqual($0 as? EngineError, .alreadyFinished(transaction.id))
@@ -114,52 +114,52 @@ final class PaymentQueueTests: XCTestCase {
     let store = try TestStore(dialogs: true)
     let id = try store.queue.add(Payment(productID: F.coins))
     XCTAssertThrowsError(try store.queue.finish(id)) { XCTAssertEqual($0 as? EngineError, .cannotFinishPurchasing(id)) }
-    XCTAssertEqual(store.queue.transaction(id)?.isFinished, false)
+    XCTAssertEqual(try store.queue.transaction(id)?.isFinished, false)
   }
 
   func testAskToBuyApproveAndDecline() throws {
     let store = try TestStore()
-    store.queue.updateControls { $0.askToBuy = true }
+    try store.queue.set(.askToBuy(true))
     let approved = try store.buy(F.removeAds)
     XCTAssertEqual(approved.state, .deferred)
-    XCTAssertFalse(store.queue.entitlements().owns(F.removeAds))
+    XCTAssertFalse(try store.queue.entitlements().owns(F.removeAds))
     try store.queue.approve(approved.id)
-    XCTAssertEqual(store.queue.transaction(approved.id)?.state, .purchased)
+    XCTAssertEqual(try store.queue.transaction(approved.id)?.state, .purchased)
     let declined = try store.buy(F.coins)
     try store.queue.decline(declined.id)
-    XCTAssertEqual(store.queue.transaction(declined.id)?.error, .paymentCancelled)
+    XCTAssertEqual(try store.queue.transaction(declined.id)?.error, .paymentCancelled)
     XCTAssertThrowsError(try store.queue.approve(declined.id)) { XCTAssertEqual($0 as? EngineError, .notDeferred(declined.id)) }
   }
 
   func testSlowApprovalHappensWhenTheClockPassesTheDelay() throws {
     let store = try TestStore()
-    store.queue.updateControls { $0.askToBuy = true }
+    try store.queue.set(.askToBuy(true))
     let deferred = try store.buy(F.removeAds)
     try store.queue.schedule(approve: true, deferred.id, after: 30)
     try store.queue.advance(by: 29)
-    XCTAssertEqual(store.queue.transaction(deferred.id)?.state, .deferred)
+    XCTAssertEqual(try store.queue.transaction(deferred.id)?.state, .deferred)
     try store.queue.advance(by: 1)
-    XCTAssertEqual(store.queue.transaction(deferred.id)?.state, .purchased)
+    XCTAssertEqual(try store.queue.transaction(deferred.id)?.state, .purchased)
   }
 
   func testInterruptedPurchaseFailsThenResolvesToANewPurchase() throws {
     let store = try TestStore()
-    store.queue.updateControls { $0.interruptedPurchases = true }
+    try store.queue.set(.interruptedPurchases(true))
     let interrupted = try store.buy(F.removeAds)
     XCTAssertEqual(interrupted.state, .failed)
     XCTAssertTrue(interrupted.needsResolution)
     let resolved = try store.queue.resolve(interrupted.id)
     XCTAssertNotEqual(resolved, interrupted.id)
-    XCTAssertEqual(store.queue.transaction(resolved)?.state, .purchased)
+    XCTAssertEqual(try store.queue.transaction(resolved)?.state, .purchased)
     XCTAssertThrowsError(try store.queue.resolve(interrupted.id)) { XCTAssertEqual($0 as? EngineError, .notInterrupted(interrupted.id)) }
   }
 
   func testSimulatedPurchaseErrorsIncludingServer5002() throws {
     let store = try TestStore()
-    store.queue.updateControls { $0.failures[.purchase] = SimulatedFailure(error: .serverUnknown) }
+    try store.queue.set(.failure(.purchase, SimulatedFailure(error: .serverUnknown)))
     let failed = try store.buy(F.coins)
     XCTAssertEqual(failed.error, StoreKitError(code: 5002, domain: "SSServerErrorDomain"))
-    store.queue.updateControls { $0.failures[.purchase] = SimulatedFailure(error: .unknown) }
+    try store.queue.set(.failure(.purchase, SimulatedFailure(error: .unknown)))
     XCTAssertEqual(try store.buy(F.coins).error?.code, 0)
   }
 
@@ -173,8 +173,8 @@ final class PaymentQueueTests: XCTestCase {
     store.observer.calls.removeAll()
     try store.queue.restoreCompletedTransactions()
     XCTAssertEqual(store.observer.calls, ["updated 1000000004 \(F.removeAds) restored", "restoreFinished"])
-    XCTAssertEqual(store.queue.transaction(PaymentTransaction.ID(1_000_000_004))?.originalID, owned.id)
-    store.queue.updateControls { $0.failures[.appStoreSync] = SimulatedFailure(error: .cloudServiceNetworkConnectionFailed) }
+    XCTAssertEqual(try store.queue.transaction(PaymentTransaction.ID(1_000_000_004))?.originalID, owned.id)
+    try store.queue.set(.failure(.appStoreSync, SimulatedFailure(error: .cloudServiceNetworkConnectionFailed)))
     store.observer.calls.removeAll()
     try store.queue.restoreCompletedTransactions()
     XCTAssertEqual(store.observer.calls, ["restoreFailed cloudServiceNetworkConnectionFailed"])
@@ -208,7 +208,7 @@ final class PaymentQueueTests: XCTestCase {
     XCTAssertEqual(store.observer.calls, ["updated \(kept.id) \(F.removeAds) purchased"])
     // A fresh process on the same ledger sees the same.
     let again = try TestStore(ledger: ledger, account: nil)
-    again.queue.launch()
+    try again.queue.launch()
     XCTAssertEqual(again.observer.calls, ["updated \(kept.id) \(F.removeAds) purchased"])
     try again.queue.finish(kept.id)
     again.observer.calls.removeAll()
@@ -221,14 +221,14 @@ final class PaymentQueueTests: XCTestCase {
     let store = try TestStore(ledger: ledger, dialogs: true)
     let id = try store.queue.add(Payment(productID: F.coins))
     try store.queue.relaunch()
-    XCTAssertEqual(store.queue.prompt, .confirm(transaction: id, product: F.coins, quantity: 1, alreadyOwned: false))
+    XCTAssertEqual(store.queue.prompt, .confirm(transaction: id, product: F.coins, quantity: 1, alreadyOwned: false, price: TestStore.listPrice(F.coins, quantity: 1)))
   }
 
   func testFailedLedgerWriteChangesNothingAndTellsNobody() throws {
     let store = try TestStore()
     store.ledger.failNextCommit = .writeFailed(path: "mem", reason: "disk full")
     XCTAssertThrowsError(try store.queue.add(Payment(productID: F.coins)))
-    XCTAssertEqual(store.queue.history(), [])
+    XCTAssertEqual(try store.queue.history(), [])
     XCTAssertEqual(store.observer.calls, [])
   }
 
@@ -237,10 +237,10 @@ final class PaymentQueueTests: XCTestCase {
     let bought = try store.buy(F.removeAds)
     try store.queue.advance(by: 3600)
     try store.queue.refund(bought.id, reason: 1)
-    let refunded = try XCTUnwrap(store.queue.transaction(bought.id))
+    let refunded = try XCTUnwrap(try store.queue.transaction(bought.id))
     XCTAssertEqual(refunded.revocationDate, TestStore.start.addingTimeInterval(3600))
     XCTAssertEqual(refunded.revocationReason, 1)
-    XCTAssertFalse(store.queue.entitlements().owns(F.removeAds))
+    XCTAssertFalse(try store.queue.entitlements().owns(F.removeAds))
     XCTAssertThrowsError(try store.queue.refund(bought.id))
   }
 
@@ -248,41 +248,42 @@ final class PaymentQueueTests: XCTestCase {
     let store = try TestStore()
     try store.buy(F.removeAds)
     try store.queue.signIn("second")
-    XCTAssertFalse(store.queue.entitlements().owns(F.removeAds))
+    XCTAssertFalse(try store.queue.entitlements().owns(F.removeAds))
     try store.queue.signIn("tester")
-    XCTAssertTrue(store.queue.entitlements().owns(F.removeAds))
+    XCTAssertTrue(try store.queue.entitlements().owns(F.removeAds))
     try store.queue.clearPurchaseHistory()
-    XCTAssertEqual(store.queue.history(), [])
+    XCTAssertEqual(try store.queue.history(), [])
     XCTAssertEqual(try store.ledger.load().transactions, [])
   }
 
   func testProductsRequestWithInvalidIdsLatencyAndFailure() throws {
     let store = try TestStore()
     var responses: [ProductsResponse] = []
-    store.queue.requestProducts([F.coins.rawValue, "bogus"]) { if case .success(let r) = $0 { responses.append(r) } }
+    try store.queue.requestProducts([F.coins.rawValue, "bogus"]) { if case .success(let r) = $0 { responses.append(r) } }
     XCTAssertEqual(responses.first?.products.map(\.id), [F.coins])
     XCTAssertEqual(responses.first?.invalidProductIdentifiers, ["bogus"])
-    store.queue.updateControls { $0.productsLatency = 2 }
-    store.queue.requestProducts([F.coins.rawValue]) { if case .success(let r) = $0 { responses.append(r) } }
+    try store.queue.set(.productsLatency(2))
+    try store.queue.requestProducts([F.coins.rawValue]) { if case .success(let r) = $0 { responses.append(r) } }
     XCTAssertEqual(responses.count, 1)
     try store.queue.advance(by: 2)
     XCTAssertEqual(responses.count, 2)
-    store.queue.updateControls { $0.productsLatency = 0; $0.failures[.loadProducts] = SimulatedFailure(error: .unknown) }
+    try store.queue.set(.productsLatency(0)); try store.queue.set(.failure(.loadProducts, SimulatedFailure(error: .unknown)))
     var failure: StoreKitError?
-    store.queue.requestProducts([F.coins.rawValue]) { if case .failure(let e) = $0 { failure = e } }
+    try store.queue.requestProducts([F.coins.rawValue]) { if case .failure(let e) = $0 { failure = e } }
     XCTAssertEqual(failure, .unknown)
   }
 
-  func testAsyncProductsRequest() async throws {
+  func testProductsRequestCompletionGetsTheProducts() throws {
     let store = try TestStore()
-    let response = try await store.queue.products(for: [F.yearly.rawValue])
-    XCTAssertEqual(response.products.map(\.id), [F.yearly])
+    var response: ProductsResponse?
+    try store.queue.requestProducts([F.yearly.rawValue]) { response = try? $0.get() }
+    XCTAssertEqual(response?.products.map(\.id), [F.yearly])
   }
 
   func testSeededChanceIsDeterministic() throws {
     func outcomes() throws -> [Bool] {
       let store = try TestStore()
-      store.queue.updateControls { $0.failures[.purchase] = SimulatedFailure(error: .unknown, chance: 0.5) }
+      try store.queue.set(.failure(.purchase, SimulatedFailure(error: .unknown, chance: 0.5)))
       return try (0..<20).map { _ in try store.buy(F.coins).state == .failed }
     }
     let first = try outcomes()
@@ -313,12 +314,12 @@ final class PaymentQueueControlTests: XCTestCase {
     let refusing = Refusing()
     store.queue.add(refusing)
     XCTAssertNil(try store.queue.startStorePayment(F.coins))
-    XCTAssertEqual(store.queue.history().count, 1)
+    XCTAssertEqual(try store.queue.history().count, 1)
   }
 
   func testSimulatedVerificationFailureBreaksTheSignature() throws {
     let store = try TestStore()
-    store.queue.updateControls { $0.failures[.verification] = SimulatedFailure(error: .unknown) }
+    try store.queue.set(.failure(.verification, SimulatedFailure(error: .unknown)))
     let signed = try XCTUnwrap(store.buy(F.removeAds).signedTransaction)
     XCTAssertNotEqual(signed, "signed.1000000001.purchased")
     XCTAssertTrue(signed.hasSuffix(Data(repeating: 0, count: 64).base64URLEncoded))
@@ -331,10 +332,10 @@ final class PaymentQueueControlTests: XCTestCase {
     if let index = products.firstIndex(where: { $0.id == F.yearly }) { products[index].subscription?.codeOffers = [code] }
     catalog = Catalog(products: products, subscriptionGroups: catalog.subscriptionGroups)
     let store = try TestStore(catalog: catalog)
-    store.queue.updateControls { $0.failures[.offerCodeRedeem] = SimulatedFailure(error: .paymentInvalid) }
+    try store.queue.set(.failure(.offerCodeRedeem, SimulatedFailure(error: .paymentInvalid)))
     let id = try store.queue.add(Payment(productID: F.yearly, offerID: "CODE1"))
-    XCTAssertEqual(store.queue.transaction(id)?.error, .paymentInvalid)
+    XCTAssertEqual(try store.queue.transaction(id)?.error, .paymentInvalid)
     let plain = try store.queue.add(Payment(productID: F.yearly))
-    XCTAssertEqual(store.queue.transaction(plain)?.state, .purchased)
+    XCTAssertEqual(try store.queue.transaction(plain)?.state, .purchased)
   }
 }

@@ -14,20 +14,20 @@ final class SubscriptionTests: XCTestCase {
     XCTAssertEqual(first.price, 0)
     XCTAssertEqual(first.expiresDate, TestStore.start.addingTimeInterval(7 * day))
     try store.queue.advance(by: 7 * day)
-    let renewal = try XCTUnwrap(store.queue.history().last)
+    let renewal = try XCTUnwrap(try store.queue.history().last)
     XCTAssertEqual(renewal.reason, .renewal)
     XCTAssertEqual(renewal.originalID, first.id)
     XCTAssertNotEqual(renewal.id, first.id)
     XCTAssertEqual(renewal.price, Decimal(string: "2.99"))
     XCTAssertEqual(store.observer.calls.last, "updated \(renewal.id) \(F.monthly) purchased")
     try store.queue.advance(by: 62 * day)  // two more monthly renewals
-    XCTAssertEqual(store.queue.history().filter { $0.reason == .renewal }.count, 3)
+    XCTAssertEqual(try store.queue.history().filter { $0.reason == .renewal }.count, 3)
     try store.queue.setAutoRenew(false, for: first.id)
     try store.queue.advance(by: 40 * day)
     XCTAssertEqual(store.queue.subscriptions().first?.status, .expired)
-    XCTAssertEqual(store.queue.subscriptions().first?.expirationIntent, 1)
-    XCTAssertFalse(store.queue.entitlements().owns(F.monthly))
-    XCTAssertEqual(store.queue.history().filter { $0.reason == .renewal }.count, 3)
+    XCTAssertEqual(store.queue.subscriptions().first?.expirationIntent, .customerCancelled)
+    XCTAssertFalse(try store.queue.entitlements().owns(F.monthly))
+    XCTAssertEqual(try store.queue.history().filter { $0.reason == .renewal }.count, 3)
   }
 
   func testIntroOfferOnlyOncePerGroup() throws {
@@ -43,27 +43,27 @@ final class SubscriptionTests: XCTestCase {
   func testBillingRetryThenRecovery() throws {
     let store = try TestStore()
     let first = try store.buy(F.monthly)
-    store.queue.updateControls { $0.billingRetry = true }
+    try store.queue.set(.billingRetry(true))
     try store.queue.advance(by: 7 * day)
     XCTAssertEqual(store.queue.subscriptions().first?.status, .inBillingRetry)
-    XCTAssertFalse(store.queue.entitlements().owns(F.monthly))
-    store.queue.updateControls { $0.billingRetry = false }
+    XCTAssertFalse(try store.queue.entitlements().owns(F.monthly))
+    try store.queue.set(.billingRetry(false))
     try store.queue.resolveBillingIssue(first.id)
     XCTAssertEqual(store.queue.subscriptions().first?.status, .subscribed)
-    XCTAssertTrue(store.queue.entitlements().owns(F.monthly))
+    XCTAssertTrue(try store.queue.entitlements().owns(F.monthly))
   }
 
   func testGracePeriodKeepsEntitlementThenExpires() throws {
     let store = try TestStore()
     try store.buy(F.monthly)
-    store.queue.updateControls { $0.billingRetry = true; $0.gracePeriod = true }
+    try store.queue.set(.billingRetry(true)); try store.queue.set(.gracePeriod(true))
     try store.queue.advance(by: 7 * day)
     XCTAssertEqual(store.queue.subscriptions().first?.status, .inGracePeriod)
     try store.queue.advance(by: 17 * day)
     XCTAssertEqual(store.queue.subscriptions().first?.status, .inBillingRetry)
     try store.queue.advance(by: 61 * day)
     XCTAssertEqual(store.queue.subscriptions().first?.status, .expired)
-    XCTAssertEqual(store.queue.subscriptions().first?.expirationIntent, 2)
+    XCTAssertEqual(store.queue.subscriptions().first?.expirationIntent, .billingError)
   }
 
   func testUpgradeTakesEffectNowAndMarksTheOldPeriodUpgraded() throws {
@@ -73,7 +73,7 @@ final class SubscriptionTests: XCTestCase {
     let yearly = try store.buy(F.yearly)
     XCTAssertEqual(yearly.originalID, monthly.id)
     XCTAssertEqual(yearly.expiresDate, Calendar(identifier: .gregorian).date(byAdding: .year, value: 1, to: TestStore.start.addingTimeInterval(2 * day)))
-    XCTAssertTrue(store.queue.transaction(monthly.id)?.isUpgraded ?? false)
+    XCTAssertTrue(try store.queue.transaction(monthly.id)?.isUpgraded ?? false)
     XCTAssertEqual(store.queue.subscriptions().count, 1)
     XCTAssertEqual(store.queue.subscriptions().first?.productID, F.yearly)
   }
@@ -86,7 +86,7 @@ final class SubscriptionTests: XCTestCase {
     XCTAssertNil(downgrade.expiresDate)
     XCTAssertEqual(store.queue.subscriptions().first?.renewalProductID, F.monthly)
     try store.queue.advance(by: 366 * day)
-    let renewal = try XCTUnwrap(store.queue.history().first { $0.reason == .renewal })
+    let renewal = try XCTUnwrap(try store.queue.history().first { $0.reason == .renewal })
     XCTAssertEqual(renewal.productID, F.monthly)
     XCTAssertEqual(store.queue.subscriptions().first?.productID, F.monthly)
   }
@@ -99,22 +99,22 @@ final class SubscriptionTests: XCTestCase {
     try store.queue.refund(monthly.id)
     token.cancel()
     XCTAssertEqual(seen.events.count, 2)
-    guard case .subscriptionStatusChanged(_, _, .revoked, _) = seen.events.last else {
+    guard case .subscriptionChanged(let record, _) = seen.events.last, record.status == .revoked else {
       return XCTFail("expected a revoked status, got \(seen.events)")
     }
-    XCTAssertFalse(store.queue.entitlements().owns(F.monthly))
+    XCTAssertFalse(try store.queue.entitlements().owns(F.monthly))
   }
 
   func testSandboxRenewalCapStopsAfterTwelve() throws {
     let store = try TestStore()
     let rate = try XCTUnwrap(TimeRate.preset(named: "sandbox-5m"))
-    store.queue.updateControls { $0.timeRate = rate.rawValue }
+    try store.queue.set(.timeRate(rate.rawValue))
     try store.queue.expireSubscription(store.buy(F.monthly).id)  // use up the trial
     try store.buy(F.monthly)
     try store.queue.advance(by: 3 * 3600)
-    XCTAssertEqual(store.queue.history().filter { $0.reason == .renewal }.count, 12)
+    XCTAssertEqual(try store.queue.history().filter { $0.reason == .renewal }.count, 12)
     XCTAssertEqual(store.queue.subscriptions().last?.status, .expired)
-    let firstPaid = try XCTUnwrap(store.queue.history().first { $0.price > 0 })
+    let firstPaid = try XCTUnwrap(try store.queue.history().first { $0.price > 0 })
     XCTAssertEqual(firstPaid.expiresDate, firstPaid.purchaseDate.addingTimeInterval(300))
   }
 
@@ -125,8 +125,8 @@ final class SubscriptionTests: XCTestCase {
     let firstExpiry = try XCTUnwrap(first.expiresDate)
     XCTAssertEqual(second.expiresDate, Calendar(identifier: .gregorian).date(byAdding: .year, value: 1, to: firstExpiry))
     try store.queue.advance(by: 400 * day)
-    XCTAssertTrue(store.queue.entitlements().owns(F.seasonPass))
-    XCTAssertEqual(store.queue.history().count, 2)
+    XCTAssertTrue(try store.queue.entitlements().owns(F.seasonPass))
+    XCTAssertEqual(try store.queue.history().count, 2)
   }
 
   func testForceRenewalStartsNextPeriodNow() throws {
@@ -134,9 +134,9 @@ final class SubscriptionTests: XCTestCase {
     let first = try store.buy(F.monthly)
     try store.queue.advance(by: day)
     try store.queue.forceRenewal(first.id)
-    let renewal = try XCTUnwrap(store.queue.history().last)
+    let renewal = try XCTUnwrap(try store.queue.history().last)
     XCTAssertEqual(renewal.purchaseDate, TestStore.start.addingTimeInterval(day))
-    XCTAssertEqual(store.queue.transaction(first.id)?.expiresDate, TestStore.start.addingTimeInterval(day))
+    XCTAssertEqual(try store.queue.transaction(first.id)?.expiresDate, TestStore.start.addingTimeInterval(day))
   }
 
   func testPriceIncreaseDeclinedExpiresAtPeriodEnd() throws {
@@ -146,7 +146,7 @@ final class SubscriptionTests: XCTestCase {
     try store.queue.answerPriceIncrease(first.id, consent: false)
     try store.queue.advance(by: 8 * day)
     XCTAssertEqual(store.queue.subscriptions().first?.status, .expired)
-    XCTAssertEqual(store.queue.subscriptions().first?.expirationIntent, 3)
+    XCTAssertEqual(store.queue.subscriptions().first?.expirationIntent, .priceIncreaseNotConsented)
   }
 
   func testTimeRatePresets() throws {

@@ -91,7 +91,8 @@ import Testing
   @Test func promptsOpenAndCloseSheets() {
     var state = makeState()
     send(&state, .engine(.promptPresented(.confirm(
-      transaction: PaymentTransaction.ID(1), product: FixtureCatalog.removeAds, quantity: 1, alreadyOwned: true))))
+      transaction: PaymentTransaction.ID(1), product: FixtureCatalog.removeAds, quantity: 1, alreadyOwned: true,
+      price: TestStore.listPrice(FixtureCatalog.removeAds, quantity: 1)))))
     #expect(state.sheet == .purchase(PurchaseSheet(
       transaction: PaymentTransaction.ID(1), product: FixtureCatalog.removeAds, productName: "Remove Ads", quantity: 1,
       price: "$1.99", alreadyOwned: true)))
@@ -109,7 +110,8 @@ import Testing
   @Test func aConsumableSheetShowsTheTotalForTheQuantity() {
     var state = makeState()
     send(&state, .engine(.promptPresented(.confirm(
-      transaction: PaymentTransaction.ID(1), product: FixtureCatalog.coins, quantity: 3, alreadyOwned: false))))
+      transaction: PaymentTransaction.ID(1), product: FixtureCatalog.coins, quantity: 3, alreadyOwned: false,
+      price: TestStore.listPrice(FixtureCatalog.coins, quantity: 3)))))
     guard case .purchase(let sheet) = state.sheet else {
       Issue.record("expected the purchase sheet")
       return
@@ -140,22 +142,20 @@ import Testing
     transaction.expiresDate = TestStore.start.addingTimeInterval(3600)
     send(&state, .engine(.transactionsUpdated([transaction])))
     let grace = try subscriptionRecord(original: transaction.id, status: .inGracePeriod, autoRenew: true)
-    send(&state, .subscriptionsRefreshed([grace]))
+    send(&state, .engine(.subscriptionChanged(grace, reason: "billing issue")))
     #expect(state.status(of: FixtureCatalog.monthly) == .inGracePeriod)
     #expect(state.lastRefreshedRows == [3])
     let retry = try subscriptionRecord(original: transaction.id, status: .inBillingRetry, autoRenew: true)
-    send(&state, .subscriptionsRefreshed([retry]))
-    send(&state, .engine(.subscriptionStatusChanged(
-      product: FixtureCatalog.monthly, original: transaction.id, status: .inBillingRetry, reason: "grace period ended")))
+    send(&state, .engine(.subscriptionChanged(retry, reason: "grace period ended")))
     #expect(state.status(of: FixtureCatalog.monthly) == .billingRetry)
     #expect(state.lastRefreshedRows == [3])
     #expect(state.notice?.text == "Premium Monthly: inBillingRetry (grace period ended).")
     let off = try subscriptionRecord(original: transaction.id, status: .subscribed, autoRenew: false)
-    send(&state, .subscriptionsRefreshed([off]))
+    send(&state, .engine(.subscriptionChanged(off, reason: "auto-renew off")))
     #expect(state.status(of: FixtureCatalog.monthly) == .expires(off.expiresDate))
     #expect(ProductStatus.expires(off.expiresDate).text == "expires 2026-01-01 01:00")
     let expired = try subscriptionRecord(original: transaction.id, status: .expired, autoRenew: false)
-    send(&state, .subscriptionsRefreshed([expired]))
+    send(&state, .engine(.subscriptionChanged(expired, reason: "auto-renew off")))
     #expect(state.status(of: FixtureCatalog.monthly) == .expired)
   }
 

@@ -146,8 +146,8 @@ import Testing
     select(.gracePeriod)
     #expect(send(&state, .key(.enter)) == [.setControl(.gracePeriod(true))])
     select(.failure(.purchase))
-    #expect(send(&state, .key(.right)) == [.setControl(.failure(.purchase, .unknown))])
-    #expect(send(&state, .key(.left)) == [.setControl(.failure(.purchase, .serverUnknown))])
+    #expect(send(&state, .key(.right)) == [.setControl(.failure(.purchase, SimulatedFailure(error: .unknown)))])
+    #expect(send(&state, .key(.left)) == [.setControl(.failure(.purchase, SimulatedFailure(error: .serverUnknown)))])
     select(.storefront)
     #expect(send(&state, .key(.right)) == [.setControl(.storefront("KOR"))])
     #expect(send(&state, .key(.left)) == [.setControl(.storefront("DEU"))])
@@ -265,7 +265,7 @@ import Testing
   @Test func purchaseSheetConfirmsWithEnterOrYAndCancelsWithEscOrN() {
     for (key, command) in [(Key.enter, AppCommand.confirm), (.char("y"), .confirm), (.escape, .cancel), (.char("n"), .cancel)] {
       var state = makeState()
-      send(&state, .engine(.promptPresented(.confirm(transaction: PaymentTransaction.ID(1), product: FixtureCatalog.coins, quantity: 1, alreadyOwned: false))))
+      send(&state, .engine(.promptPresented(.confirm(transaction: PaymentTransaction.ID(1), product: FixtureCatalog.coins, quantity: 1, alreadyOwned: false, price: TestStore.listPrice(FixtureCatalog.coins, quantity: 1)))))
       #expect(send(&state, .key(.char("j"))) == [])
       #expect(send(&state, .key(key)) == [command])
       #expect(state.sheet == nil)

@@ -54,7 +54,8 @@ import Testing
 
   @Test func clickingSheetButtons() throws {
     let prompt = StoreEvent.promptPresented(.confirm(
-      transaction: PaymentTransaction.ID(1), product: FixtureCatalog.coins, quantity: 1, alreadyOwned: false))
+      transaction: PaymentTransaction.ID(1), product: FixtureCatalog.coins, quantity: 1, alreadyOwned: false,
+      price: TestStore.listPrice(FixtureCatalog.coins, quantity: 1)))
     var state = makeState()
     send(&state, .engine(prompt))
     let buy = try #require(locate("[ Buy ] │", in: render(state)))

@@ -25,7 +25,7 @@ import Testing
 
   @Test func buyANonConsumableThroughTheSheet() throws {
     let store = try TestStore(dialogs: true)
-    let runtime = AppRuntime(queue: store.queue, size: standardSize)
+    let runtime = try AppRuntime(queue: store.queue, size: standardSize)
     try select(FixtureCatalog.removeAds, runtime)
     press(runtime, .enter)
     #expect(runtime.render().plainText.contains("Do you want to buy one Remove Ads for $1.99?"))
@@ -34,7 +34,7 @@ import Testing
     #expect(runtime.state.sheet == nil)
     #expect(!runtime.state.isBusy)
     #expect(runtime.state.status(of: FixtureCatalog.removeAds) == .owned)
-    #expect(store.queue.entitlements().owns(FixtureCatalog.removeAds))
+    #expect(try store.queue.entitlements().owns(FixtureCatalog.removeAds))
     #expect(try store.ledger.load().transactions.last?.state == .purchased)
     let screen = runtime.render().plainText
     #expect(screen.contains("owned"))
@@ -50,23 +50,23 @@ import Testing
 
   @Test func buyAConsumableTwiceThenFinishBoth() throws {
     let store = try TestStore(dialogs: true)
-    let runtime = AppRuntime(queue: store.queue, size: standardSize)
+    let runtime = try AppRuntime(queue: store.queue, size: standardSize)
     try select(FixtureCatalog.coins, runtime)
     press(runtime, .enter, .enter, .char("b"), .char("y"))
     #expect(runtime.state.status(of: FixtureCatalog.coins) == .bought(2))
     #expect(runtime.render().plainText.contains("bought ×2"))
-    #expect(store.queue.queue.count == 2)
+    #expect(store.queue.unfinishedTransactions.count == 2)
     press(runtime, .char("2"), .home, .char("f"), .down, .char("f"))
-    #expect(store.queue.queue.isEmpty)
+    #expect(store.queue.unfinishedTransactions.isEmpty)
     #expect(runtime.state.transactions.allSatisfy { $0.isFinished })
     #expect(runtime.state.status(of: FixtureCatalog.coins) == .bought(2))
   }
 
   @Test func cancelAPurchase() throws {
     let store = try TestStore(dialogs: true)
-    let runtime = AppRuntime(queue: store.queue, size: standardSize)
+    let runtime = try AppRuntime(queue: store.queue, size: standardSize)
     press(runtime, .enter, .escape)
-    let transaction = try #require(store.queue.transaction(PaymentTransaction.ID(1_000_000_001)))
+    let transaction = try #require(try store.queue.transaction(PaymentTransaction.ID(1_000_000_001)))
     #expect(transaction.state == .failed)
     #expect(transaction.error == .paymentCancelled)
     #expect(runtime.state.notice?.text == "Purchase of Remove Ads failed: paymentCancelled (SKError 2).")
@@ -81,7 +81,7 @@ import Testing
 
   @Test func askToBuyThenApproveFromTheTransactionsPane() throws {
     let store = try TestStore(dialogs: true)
-    let runtime = AppRuntime(queue: store.queue, size: standardSize)
+    let runtime = try AppRuntime(queue: store.queue, size: standardSize)
     press(runtime, .char("3"))
     let row = try #require(SettingsItem.all.firstIndex(of: .askToBuy))
     for _ in 0..<row { press(runtime, .down) }
@@ -94,24 +94,24 @@ import Testing
     press(runtime, .enter)
     #expect(runtime.state.status(of: FixtureCatalog.removeAds) == .deferred)
     press(runtime, .char("2"), .end, .char("a"))
-    #expect(store.queue.transaction(PaymentTransaction.ID(1_000_000_001))?.state == .purchased)
+    #expect(try store.queue.transaction(PaymentTransaction.ID(1_000_000_001))?.state == .purchased)
     #expect(runtime.state.status(of: FixtureCatalog.removeAds) == .owned)
     #expect(runtime.state.lastRefreshedRows == [0])
   }
 
   @Test func declineAskToBuy() throws {
     let store = try TestStore()
-    store.queue.updateControls { $0.askToBuy = true }
-    let runtime = AppRuntime(queue: store.queue, size: standardSize)
+    try store.queue.set(.askToBuy(true))
+    let runtime = try AppRuntime(queue: store.queue, size: standardSize)
     press(runtime, .char("b"), .escape, .char("2"), .char("d"))
-    #expect(store.queue.transaction(PaymentTransaction.ID(1_000_000_001))?.error == .paymentCancelled)
+    #expect(try store.queue.transaction(PaymentTransaction.ID(1_000_000_001))?.error == .paymentCancelled)
   }
 
   @Test func restorePurchases() throws {
     let store = try TestStore()
     try store.buy(FixtureCatalog.removeAds)
     try store.buy(FixtureCatalog.coins)
-    let runtime = AppRuntime(queue: store.queue, size: standardSize)
+    let runtime = try AppRuntime(queue: store.queue, size: standardSize)
     press(runtime, .char("r"))
     #expect(!runtime.state.isBusy)
     #expect(runtime.state.notice?.text == "Restore finished: 1 restored.")
@@ -121,7 +121,7 @@ import Testing
 
   @Test func restoreWhenSignedOutAsksForSignInFirst() throws {
     let store = try TestStore(account: nil)
-    let runtime = AppRuntime(queue: store.queue, size: standardSize)
+    let runtime = try AppRuntime(queue: store.queue, size: standardSize)
     press(runtime, .char("r"))
     #expect(runtime.state.sheet == .signIn(SignInSheet(purpose: .restore)))
     press(runtime, .escape)
@@ -132,19 +132,19 @@ import Testing
   @Test func refundFromTheTransactionsPane() throws {
     let store = try TestStore()
     try store.buy(FixtureCatalog.removeAds)
-    let runtime = AppRuntime(queue: store.queue, size: standardSize)
+    let runtime = try AppRuntime(queue: store.queue, size: standardSize)
     #expect(runtime.state.status(of: FixtureCatalog.removeAds) == .owned)
     press(runtime, .char("2"), .char("x"))
-    #expect(store.queue.transaction(PaymentTransaction.ID(1_000_000_001))?.revocationDate != nil)
+    #expect(try store.queue.transaction(PaymentTransaction.ID(1_000_000_001))?.revocationDate != nil)
     #expect(runtime.state.status(of: FixtureCatalog.removeAds) == .refunded)
-    #expect(!store.queue.entitlements().owns(FixtureCatalog.removeAds))
+    #expect(try !store.queue.entitlements().owns(FixtureCatalog.removeAds))
     press(runtime, .char("x"))
     #expect(runtime.state.notice?.text == "Transaction 1000000001 cannot be refunded: it was already refunded.")
   }
 
   @Test func signInThroughTheSheetThenBuy() throws {
     let store = try TestStore(account: nil, dialogs: true)
-    let runtime = AppRuntime(queue: store.queue, size: standardSize)
+    let runtime = try AppRuntime(queue: store.queue, size: standardSize)
     #expect(runtime.render().plainText.contains("Not signed in"))
     press(runtime, .enter)
     #expect(runtime.state.sheet == .signIn(SignInSheet(purpose: .purchase(PaymentTransaction.ID(1_000_000_001)))))
@@ -165,7 +165,7 @@ import Testing
     let store = try TestStore(account: nil)
     try store.queue.signIn("bob", password: "right")
     try store.queue.signOut()
-    let runtime = AppRuntime(queue: store.queue, size: standardSize)
+    let runtime = try AppRuntime(queue: store.queue, size: standardSize)
     press(runtime, .char("i"))
     type(runtime, "bob")
     press(runtime, .tab)
@@ -186,7 +186,7 @@ import Testing
   @Test func signOutAndSwitchAccountsReloadTheirHistories() throws {
     let store = try TestStore()
     try store.buy(FixtureCatalog.removeAds)
-    let runtime = AppRuntime(queue: store.queue, size: standardSize)
+    let runtime = try AppRuntime(queue: store.queue, size: standardSize)
     press(runtime, .char("3"), .down, .enter)
     #expect(store.queue.currentAccount == nil)
     #expect(runtime.state.transactions.isEmpty)
@@ -201,7 +201,7 @@ import Testing
   @Test func relaunchRedeliversUnfinishedTransactions() throws {
     let store = try TestStore()
     try store.buy(FixtureCatalog.coins)
-    let runtime = AppRuntime(queue: store.queue, size: standardSize)
+    let runtime = try AppRuntime(queue: store.queue, size: standardSize)
     press(runtime, .char("L"))
     #expect(runtime.state.log.count == 1)
     #expect(runtime.state.log[0].contains("updatedTransactions: com.example.coins100 purchased"))
@@ -211,14 +211,14 @@ import Testing
   @Test func clearPurchaseHistoryAfterConfirming() throws {
     let store = try TestStore()
     try store.buy(FixtureCatalog.removeAds)
-    let runtime = AppRuntime(queue: store.queue, size: standardSize)
+    let runtime = try AppRuntime(queue: store.queue, size: standardSize)
     press(runtime, .char("3"))
     let row = try #require(SettingsItem.all.firstIndex(of: .clearHistory))
     for _ in 0..<row { press(runtime, .down) }
     press(runtime, .enter)
     #expect(runtime.render().plainText.contains("Remove every transaction of 'tester'?"))
     press(runtime, .char("y"))
-    #expect(store.queue.history().isEmpty)
+    #expect(try store.queue.history().isEmpty)
     #expect(runtime.state.transactions.isEmpty)
     #expect(runtime.state.status(of: FixtureCatalog.removeAds) == .none)
   }
@@ -226,7 +226,7 @@ import Testing
   @Test func subscriptionLifecycleFromTheTransactionManager() throws {
     let store = try TestStore()
     try store.buy(FixtureCatalog.monthly)
-    let runtime = AppRuntime(queue: store.queue, size: standardSize)
+    let runtime = try AppRuntime(queue: store.queue, size: standardSize)
     guard case .renews = runtime.state.status(of: FixtureCatalog.monthly) else {
       Issue.record("expected renews, got \(runtime.state.status(of: FixtureCatalog.monthly))")
       return
@@ -245,7 +245,7 @@ import Testing
 
   @Test func clockKeysAndTicksMoveTheVirtualClock() throws {
     let store = try TestStore()
-    let runtime = AppRuntime(queue: store.queue, size: standardSize)
+    let runtime = try AppRuntime(queue: store.queue, size: standardSize)
     press(runtime, .char("+"))
     #expect(store.queue.now == TestStore.start.addingTimeInterval(3_600))
     #expect(runtime.state.clock == store.queue.now)
@@ -261,7 +261,7 @@ import Testing
   @Test func aMonthlySubscriptionRenewsWhenTheClockPassesItsEnd() throws {
     let store = try TestStore()
     try store.buy(FixtureCatalog.monthly)
-    let runtime = AppRuntime(queue: store.queue, size: standardSize)
+    let runtime = try AppRuntime(queue: store.queue, size: standardSize)
     press(runtime, .char("]"))
     for _ in 0..<7 { press(runtime, .char("]")) }
     #expect(runtime.state.transactions.contains { $0.reason == .renewal })
@@ -270,7 +270,7 @@ import Testing
 
   @Test func quitAsksWhileAPurchaseIsInFlight() throws {
     let store = try TestStore(dialogs: true)
-    let runtime = AppRuntime(queue: store.queue, size: standardSize)
+    let runtime = try AppRuntime(queue: store.queue, size: standardSize)
     press(runtime, .enter, .char("q"))
     #expect(!runtime.wantsQuit)
     #expect(runtime.state.sheet == .purchase(PurchaseSheet(
@@ -282,7 +282,7 @@ import Testing
 
   @Test func relaunchWithTheSheetUpBringsTheSheetBack() throws {
     let store = try TestStore(dialogs: true)
-    let runtime = AppRuntime(queue: store.queue, size: standardSize)
+    let runtime = try AppRuntime(queue: store.queue, size: standardSize)
     press(runtime, .enter)
     // The app dies with the sheet up (the L key is the sheet's while it shows): on relaunch the
     // payment is still purchasing and its sheet comes back.
@@ -303,7 +303,7 @@ import Testing
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("storefront-tuiapp-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }
-    let runtime = AppRuntime(queue: store.queue, size: standardSize, exportDirectory: folder)
+    let runtime = try AppRuntime(queue: store.queue, size: standardSize, exportDirectory: folder)
     press(runtime, .char("2"), .char("e"), .enter)
     let written = try String(contentsOf: folder.appendingPathComponent("transaction-1000000001.jws"), encoding: .utf8)
     #expect(written == "signed.1000000001.purchased\n")
@@ -318,7 +318,7 @@ import Testing
 
   @Test func settingsChangesReachTheEngine() throws {
     let store = try TestStore()
-    let runtime = AppRuntime(queue: store.queue, size: standardSize)
+    let runtime = try AppRuntime(queue: store.queue, size: standardSize)
     press(runtime, .char("3"))
     let row = try #require(SettingsItem.all.firstIndex(of: .failure(.purchase)))
     for _ in 0..<row { press(runtime, .down) }
@@ -330,7 +330,7 @@ import Testing
 
   @Test func eventsDeliveredOnTheMainQueueAreHandledInOrder() async throws {
     let store = try TestStore()
-    let runtime = AppRuntime(queue: store.queue, size: standardSize, executor: .queue(.main))
+    let runtime = try AppRuntime(queue: store.queue, size: standardSize, executor: .queue(.main))
     runtime.send(.key(.char("b")))
     // Nothing has arrived yet: the bus hops onto the main queue.
     #expect(runtime.state.status(of: FixtureCatalog.removeAds) == .none)

@@ -13,7 +13,7 @@ import Testing
     try store.buy(FixtureCatalog.coins)
     try store.buy(FixtureCatalog.removeAds)
     try store.buy(FixtureCatalog.monthly)
-    let runtime = AppRuntime(queue: store.queue, size: standardSize)
+    let runtime = try AppRuntime(queue: store.queue, size: standardSize)
     return (store, runtime)
   }
 
@@ -24,10 +24,8 @@ import Testing
 
   @Test func storeInKorean() throws {
     let (store, runtime) = try storeWithPurchases(catalog: wideCatalog())
-    store.queue.updateControls {
-      $0.locale = "ko_KR"
-      $0.storefront = "KOR"
-    }
+    try store.queue.set(.locale("ko_KR"))
+    try store.queue.set(.storefront("KOR"))
     #expect(runtime.state.controls.locale == "ko_KR")
     assertAppSnapshot(runtime.render(), named: "store-ko")
   }
@@ -43,7 +41,7 @@ import Testing
 
   @Test func purchaseSheet() throws {
     let store = try TestStore(dialogs: true)
-    let runtime = AppRuntime(queue: store.queue, size: standardSize)
+    let runtime = try AppRuntime(queue: store.queue, size: standardSize)
     runtime.send(.key(.down))
     runtime.send(.key(.enter))
     assertAppSnapshot(runtime.render(), named: "sheet-purchase")
@@ -51,17 +49,17 @@ import Testing
 
   @Test func alreadyPurchasedSheet() throws {
     let store = try TestStore(dialogs: true)
-    store.queue.updateControls { $0.dialogsEnabled = false }
+    try store.queue.set(.dialogs(false))
     try store.buy(FixtureCatalog.removeAds)
-    store.queue.updateControls { $0.dialogsEnabled = true }
-    let runtime = AppRuntime(queue: store.queue, size: standardSize)
+    try store.queue.set(.dialogs(true))
+    let runtime = try AppRuntime(queue: store.queue, size: standardSize)
     runtime.send(.key(.char("b")))
     assertAppSnapshot(runtime.render(), named: "sheet-already-purchased")
   }
 
   @Test func signInSheetMasksThePassword() throws {
     let store = try TestStore(account: nil, dialogs: true)
-    let runtime = AppRuntime(queue: store.queue, size: standardSize)
+    let runtime = try AppRuntime(queue: store.queue, size: standardSize)
     runtime.send(.key(.enter))
     for action in typing("alice") { runtime.send(action) }
     runtime.send(.key(.tab))
@@ -74,8 +72,8 @@ import Testing
 
   @Test func askToBuySheet() throws {
     let store = try TestStore()
-    store.queue.updateControls { $0.askToBuy = true }
-    let runtime = AppRuntime(queue: store.queue, size: standardSize)
+    try store.queue.set(.askToBuy(true))
+    let runtime = try AppRuntime(queue: store.queue, size: standardSize)
     runtime.send(.key(.char("b")))
     assertAppSnapshot(runtime.render(), named: "sheet-ask-to-buy")
   }
@@ -83,7 +81,7 @@ import Testing
   @Test func transactionsPane() throws {
     let (store, runtime) = try storeWithPurchases()
     try store.queue.finish(PaymentTransaction.ID(1_000_000_001))
-    store.queue.updateControls { $0.askToBuy = true }
+    try store.queue.set(.askToBuy(true))
     try store.buy(FixtureCatalog.seasonPass)
     runtime.send(.key(.enter))  // dismisses "Ask Permission"
     runtime.send(.key(.char("2")))
@@ -101,7 +99,7 @@ import Testing
 
   @Test func logPane() throws {
     let store = try TestStore()
-    let runtime = AppRuntime(queue: store.queue, size: standardSize)
+    let runtime = try AppRuntime(queue: store.queue, size: standardSize)
     runtime.send(.key(.char("b")))
     runtime.send(.key(.down))
     runtime.send(.key(.char("b")))

@@ -25,4 +25,25 @@ public struct SubscriptionRecord: Sendable, Equatable, Codable {
   public var priceIncreasePending: Bool
   /// The line-item id shared by purchase and renewals.
   public var webOrderLineItemID: UInt64
+
+  public init(
+    originalID: PaymentTransaction.ID, account: String, groupID: String, productID: Product.ID,
+    renewalProductID: Product.ID, autoRenew: Bool, status: SubscriptionStatus, expiresDate: Date, renewalCount: Int,
+    gracePeriodExpiresDate: Date?, expirationIntent: RenewalInfo.ExpirationIntent?, priceIncreasePending: Bool,
+    webOrderLineItemID: UInt64
+  ) {
+    self.originalID = originalID
+    self.account = account
+    self.groupID = groupID
+    self.productID = productID
+    self.renewalProductID = renewalProductID
+    self.autoRenew = autoRenew
+    self.status = status
+    self.expiresDate = expiresDate
+    self.renewalCount = renewalCount
+    self.gracePeriodExpiresDate = gracePeriodExpiresDate
+    self.expirationIntent = expirationIntent
+    self.priceIncreasePending = priceIncreasePending
+    self.webOrderLineItemID = webOrderLineItemID
+  }
 }
