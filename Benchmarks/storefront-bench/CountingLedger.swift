@@ -20,6 +20,8 @@ final class CountingLedger: LedgerStore {
 
   func history(account: String) throws(LedgerError) -> [PaymentTransaction] { try base.history(account: account) }
 
+  func allTransactions() throws(LedgerError) -> [PaymentTransaction] { try base.allTransactions() }
+
   func transactions(_ ids: [PaymentTransaction.ID]) throws(LedgerError) -> [PaymentTransaction] { try base.transactions(ids) }
 
   func commit(_ changes: [LedgerChange]) throws(LedgerError) {

@@ -24,7 +24,7 @@ public final class TestStore {
 
   /// The environment every test store uses.
   public static let environment = StoreEnvironment(
-    signer: UnsignedTestSigner(), passwordHasher: InsecureTestHasher(), start: start,
+    signer: TestSigner(), passwordHasher: InsecureTestHasher(), start: start,
     firstTransactionID: 1_000_000_001, seed: 7)
 
   /// What the sheet for `product` shows at the catalog's list price (USD, the test storefront).
@@ -78,5 +78,16 @@ public struct InsecureTestHasher: PasswordHasher {
   }
   public func verify(password: String, against stored: PasswordHash) -> Bool {
     stored.hash == String(password.reversed())
+  }
+}
+
+/// Signs with a fixed, fake signature of 0x01 bytes: structurally valid, deterministic, never
+/// verifiable, and distinct from the all-zero signature of a simulated verification failure.
+public struct TestSigner: TransactionSigner {
+  public let environment = "Sandbox"
+  public init() {}
+  public func sign(payload: Data) throws -> String {
+    let header = Data(#"{"alg":"ES256","typ":"JWT","x5c":[]}"#.utf8)
+    return [header, payload, Data(repeating: 1, count: 64)].map(\.base64URLEncoded).joined(separator: ".")
   }
 }

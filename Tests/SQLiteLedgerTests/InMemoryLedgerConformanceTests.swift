@@ -22,6 +22,7 @@ final class InMemoryLedgerConformanceTests: XCTestCase {
   }
   func testChangesApplyInBatchOrder() throws { try suite.changesApplyInBatchOrder() }
   func testValuesAreOverwrittenByKey() throws { try suite.valuesAreOverwrittenByKey() }
+  func testLoadReadsTheWorkingSetOnly() throws { try suite.loadReadsTheWorkingSetOnly() }
   func testAccountsAreUpsertedByNameInOrderOfLatestPut() throws {
     try suite.accountsAreUpsertedByNameInOrderOfLatestPut()
   }

@@ -22,7 +22,7 @@ final class PurchaseClaimTests: XCTestCase {
     let claimed = try XCTUnwrap(try first.claimPurchase(.init(1), from: "dead", for: "B"))
     XCTAssertEqual(claimed.ownerSession, "B")
     XCTAssertNil(try second.claimPurchase(.init(1), from: "dead", for: "C"))
-    let stored = try XCTUnwrap(try second.load().transactions.first)
+    let stored = try XCTUnwrap(try second.allTransactions().first)
     XCTAssertEqual(stored, claimed)
     XCTAssertEqual(stored.ownerSession, "B")
     XCTAssertEqual(try first.integrityCheck(), "ok")
@@ -34,11 +34,11 @@ final class PurchaseClaimTests: XCTestCase {
     try store.commit([.putTransaction(purchasing(2, owner: nil))])
     let json = try XCTUnwrap(try store.connection.texts("SELECT json FROM transactions").first)
     XCTAssertFalse(json.contains("ownerSession"), "no owner, no key: rows of older builds look the same")
-    XCTAssertNil(try store.load().transactions.first?.ownerSession)
+    XCTAssertNil(try store.allTransactions().first?.ownerSession)
     XCTAssertNil(try store.claimPurchase(.init(2), from: "someone", for: "B"), "expected owner differs")
     XCTAssertEqual(try store.claimPurchase(.init(2), from: nil, for: "B")?.ownerSession, "B")
     let reopened = try SQLiteLedgerStore(directory: directory.url)
-    XCTAssertEqual(try reopened.load().transactions.first?.ownerSession, "B")
+    XCTAssertEqual(try reopened.allTransactions().first?.ownerSession, "B")
   }
 
   func testAnsweredFinishedOrMissingTransactionsAreNotClaimed() throws {

@@ -44,6 +44,7 @@ final class SQLiteLedgerConformanceTests: XCTestCase {
   }
   func testChangesApplyInBatchOrder() throws { try suite.changesApplyInBatchOrder() }
   func testValuesAreOverwrittenByKey() throws { try suite.valuesAreOverwrittenByKey() }
+  func testLoadReadsTheWorkingSetOnly() throws { try suite.loadReadsTheWorkingSetOnly() }
   func testAccountsAreUpsertedByNameInOrderOfLatestPut() throws {
     try suite.accountsAreUpsertedByNameInOrderOfLatestPut()
   }

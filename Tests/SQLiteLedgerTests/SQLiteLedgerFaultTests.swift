@@ -101,7 +101,7 @@ final class SQLiteLedgerFaultTests: XCTestCase {
     XCTAssertEqual(try store.integrityCheck(), "ok")
     _ = try store.connection.integer("PRAGMA max_page_count = 1000000")
     try store.commit(batch)
-    XCTAssertEqual(try store.load().transactions.count, 51)
+    XCTAssertEqual(try store.allTransactions().count, 51)
   }
 
   func testGarbageFileIsReportedAsCorrupt() throws {
@@ -148,7 +148,7 @@ final class SQLiteLedgerFaultTests: XCTestCase {
       try store.connection.execute("PRAGMA user_version = 7")
     }
     assertError(try SQLiteLedgerStore(directory: directory.url)) {
-      $0 == .newerSchema(path: directory.ledgerPath, found: 7, supported: 1)
+      $0 == .newerSchema(path: directory.ledgerPath, found: 7, supported: SQLiteLedgerStore.schemaVersion)
     }
     XCTAssertTrue(
       LedgerError.newerSchema(path: directory.ledgerPath, found: 7, supported: 1).description

@@ -20,10 +20,10 @@ final class SQLiteLedgerStoreTests: XCTestCase {
     store = nil
     let reopened = try SQLiteLedgerStore(directory: directory.url)
     XCTAssertEqual(try reopened.load(), written)
-    XCTAssertEqual(written.transactions.count, 2)
+    XCTAssertEqual(try reopened.allTransactions().count, 2)
     XCTAssertEqual(written.accounts.count, 2)
     // Reopening an existing ledger does not migrate or change anything.
-    XCTAssertEqual(try reopened.connection.integer("PRAGMA user_version"), 1)
+    XCTAssertEqual(try reopened.connection.integer("PRAGMA user_version"), Int64(SQLiteLedgerStore.schemaVersion))
   }
 
   func testExplicitCloseMakesLaterCallsFailClearly() throws {
@@ -86,7 +86,7 @@ final class SQLiteLedgerStoreTests: XCTestCase {
       let store = try SQLiteLedgerStore(directory: directory.url)
       try store.commit(transactions.map { .putTransaction($0) })
     }
-    let loaded = try SQLiteLedgerStore(directory: directory.url).load().transactions
+    let loaded = try SQLiteLedgerStore(directory: directory.url).allTransactions()
     XCTAssertEqual(loaded, transactions)
     for (stored, original) in zip(loaded, transactions) {
       XCTAssertEqual(stored.price, original.price)
@@ -123,9 +123,10 @@ final class SQLiteLedgerStoreTests: XCTestCase {
     XCTAssertEqual(
       indexed,
       ["account", "id", "is_finished", "original_id", "product_id", "purchase_date", "state"])
+    XCTAssertEqual(SQLiteLedgerStore.schemaVersion, 2)
     XCTAssertEqual(
       try store.connection.texts("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY 1"),
-      ["accounts", "kv", "transactions"])
+      ["accounts", "chains", "jws_headers", "kv", "subscriptions", "transactions"])
   }
 
   func testStoredJSONHasSortedKeysAndReadableDates() throws {

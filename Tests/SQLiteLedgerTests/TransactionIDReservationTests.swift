@@ -21,7 +21,7 @@ final class TransactionIDReservationTests: XCTestCase {
     let store = try SQLiteLedgerStore(directory: directory.url)
     try store.commit([.putTransaction(LedgerFixtures.transaction(5_000))])
     XCTAssertEqual(try store.reserveTransactionIDs(count: 10, atLeast: 1), 5_001)
-    XCTAssertEqual(try InMemoryLedgerStore(try store.load()).reserveTransactionIDs(count: 10, atLeast: 1), 5_011)
+    XCTAssertEqual(try InMemoryLedgerStore(LedgerSnapshot(transactions: try store.allTransactions())).reserveTransactionIDs(count: 10, atLeast: 1), 5_001)
   }
 
   func testTwoEnginesOnOneLedgerNeverCollide() throws {
@@ -42,7 +42,7 @@ final class TransactionIDReservationTests: XCTestCase {
       ids.append(try two.add(Payment(productID: FixtureCatalog.coins)))
     }
     XCTAssertEqual(Set(ids).count, 200)
-    let stored = try SQLiteLedgerStore(directory: directory.url).load().transactions
+    let stored = try SQLiteLedgerStore(directory: directory.url).allTransactions()
     XCTAssertEqual(stored.count, 200)
     XCTAssertEqual(Set(stored.map(\.id)).count, 200)
   }

@@ -200,6 +200,8 @@ final class ClaimingLedger: LedgerStore {
     try inner.reserveTransactionIDs(count: count, atLeast: floor)
   }
   func history(account: String) throws(LedgerError) -> [PaymentTransaction] { try inner.history(account: account) }
+  func allTransactions() throws(LedgerError) -> [PaymentTransaction] { try inner.allTransactions() }
+
   func transactions(_ ids: [PaymentTransaction.ID]) throws(LedgerError) -> [PaymentTransaction] { try inner.transactions(ids) }
 
   func claimPurchase(

@@ -51,7 +51,7 @@ final class ScenarioTests: XCTestCase {
     XCTAssertEqual(updates[1]["quantity"] as? Int, 2)
     XCTAssertEqual(updates[1]["transactionId"] as? String, "1000000001")
     XCTAssertEqual(updates[1]["originalTransactionId"] as? String, "1000000001")
-    XCTAssertEqual(updates[1]["signedTransaction"] as? String, "signed.1000000001.purchased")
+    XCTAssertEqual(TestStore.payload(of: updates[1]["signedTransaction"] as? String)["transactionId"] as? String, "1000000001")
     XCTAssertEqual((updates[3]["error"] as? [String: Any])?["code"] as? Int, 2)
     XCTAssertEqual((updates[3]["error"] as? [String: Any])?["name"] as? String, "paymentCancelled")
     XCTAssertNil(updates[3]["signedTransaction"])

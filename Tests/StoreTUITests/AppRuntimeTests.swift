@@ -306,7 +306,7 @@ import Testing
     let runtime = try AppRuntime(queue: store.queue, size: standardSize, exportDirectory: folder)
     press(runtime, .char("2"), .char("e"), .enter)
     let written = try String(contentsOf: folder.appendingPathComponent("transaction-1000000001.jws"), encoding: .utf8)
-    #expect(written == "signed.1000000001.purchased\n")
+    #expect(written == (try store.queue.transaction(PaymentTransaction.ID(1_000_000_001))?.signedTransaction ?? "none") + "\n")
     #expect(runtime.state.notice?.text.hasPrefix("Saved the JWS of transaction 1000000001 to") == true)
     press(runtime, .char("e"))
     for _ in 0..<40 { press(runtime, .backspace) }

@@ -70,6 +70,8 @@ public final class InMemoryLedgerStore: LedgerStore {
     order.compactMap { byID[$0] }.filter { $0.account == account }
   }
 
+  public func allTransactions() throws(LedgerError) -> [PaymentTransaction] { order.compactMap { byID[$0] } }
+
   public func transactions(_ ids: [PaymentTransaction.ID]) throws(LedgerError) -> [PaymentTransaction] {
     ids.compactMap { byID[$0] }
   }

@@ -18,6 +18,8 @@ public protocol LedgerStore: AnyObject {
   func reserveTransactionIDs(count: UInt64, atLeast floor: UInt64) throws(LedgerError) -> UInt64
   /// Every transaction of `account`, oldest first.
   func history(account: String) throws(LedgerError) -> [PaymentTransaction]
+  /// Every transaction of every account, in first-insertion order (listings and tests).
+  func allTransactions() throws(LedgerError) -> [PaymentTransaction]
   /// The stored transactions with these ids (those that exist), in the order of `ids`.
   func transactions(_ ids: [PaymentTransaction.ID]) throws(LedgerError) -> [PaymentTransaction]
   /// If transaction `id` is stored unfinished, `purchasing` and owned by `expectedOwner` (nil: no

@@ -28,22 +28,24 @@ extension StoreMachine {
   mutating func launch(claims: [PaymentTransaction.ID: PaymentTransaction]?) throws(EngineError) {
     var liveness: [String: Bool] = [:]
     var delivered: [PaymentTransaction] = []
+    let session = environment.session.id
     for transaction in unfinishedTransactions {
+      if let claims, transaction.state == .purchasing, transaction.ownerSession != session {
+        // The shell already asked who is alive and claimed what was abandoned.
+        guard let claimed = claims[transaction.id] else { continue }
+        remember(claimed)
+        delivered.append(claimed)
+        continue
+      }
       guard isAbandoned(transaction, liveness: &liveness) else {
         if transaction.state != .purchasing || transaction.ownerSession == environment.session.id {
           delivered.append(transaction)
         }
         continue
       }
-      if let claims {
-        guard let claimed = claims[transaction.id] else { continue }
-        remember(claimed)
-        delivered.append(claimed)
-      } else {
-        var mine = transaction
-        mine.ownerSession = environment.session.id
-        delivered.append(try put(mine))
-      }
+      var mine = transaction
+      mine.ownerSession = session
+      delivered.append(try put(mine))
     }
     // What the app just heard about is what a scenario's `last` means, also in a new process.
     if let newest = delivered.last { lastTransactionID = newest.id }
