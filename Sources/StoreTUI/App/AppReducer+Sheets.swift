@@ -1,81 +1,103 @@
 import StoreEngine
 
 extension AppReducer {
-  /// Keys while a sheet is up: the sheet gets them all.
+  /// Keys while a sheet is up: the sheet gets them all, looked up in its ``KeyScope/sheet(_:)`` scope.
   static func sheetKey(_ key: Key, _ sheet: Sheet, _ state: inout AppState) -> [AppCommand] {
-    let confirms = key == .enter || key == .char("y")
-    let cancels = key == .escape || key == .char("n")
+    guard let intent = KeyBindings.intent(for: key, in: .sheet(SheetKind(sheet))) else {
+      // A reader also closes with the key that opened it (`?` the help, `v` the decoded JWS).
+      if reopens(sheet, key) { state.sheet = nil }
+      return []
+    }
     switch sheet {
     case .purchase:
-      if confirms {
+      switch intent {
+      case .confirm:
         state.sheet = nil
         return [.confirm]
-      }
-      if cancels {
+      case .cancel:
         state.sheet = nil
         return [.cancel]
+      default:
+        return []
       }
-      return []
-    case .signIn(var form):
-      return signInKey(key, &form, &state)
     case .askToBuy:
-      if confirms || cancels || key == .char(" ") { state.sheet = nil }
+      if intent == .confirm || intent == .cancel || intent == .dismiss { state.sheet = nil }
       return []
     case .confirm(let question):
-      if confirms {
+      switch intent {
+      case .confirm:
         state.sheet = nil
         return [question.command]
+      case .cancel:
+        state.sheet = nil
+        return []
+      default:
+        return []
       }
-      if cancels { state.sheet = nil }
-      return []
+    case .signIn(var form):
+      return signInIntent(intent, &form, &state)
+    case .export(var export):
+      return exportIntent(intent, &export, &state)
     case .help(let first):
-      if cancels || confirms || key == .char("?") || key == .char("q") {
+      if intent == .close {
         state.sheet = nil
         return []
       }
       let limit = SheetLayout.scrollLimit(sheet: sheet, size: state.size)
-      state.sheet = .help(firstRow: scrolled(first, key, limit: limit, page: pageOf(sheet, state)))
+      state.sheet = .help(firstRow: scrolled(first, intent, limit: limit, page: pageOf(sheet, state)))
       return []
     case .jws(var detail):
-      if cancels || confirms || key == .char("v") || key == .char("q") {
+      if intent == .close {
         state.sheet = nil
         return []
       }
       let limit = SheetLayout.scrollLimit(sheet: sheet, size: state.size)
-      detail.firstRow = scrolled(detail.firstRow, key, limit: limit, page: pageOf(sheet, state))
+      detail.firstRow = scrolled(detail.firstRow, intent, limit: limit, page: pageOf(sheet, state))
       state.sheet = .jws(detail)
-      return []
-    case .export(var export):
-      switch key {
-      case .escape:
-        state.sheet = nil
-      case .enter:
-        state.sheet = nil
-        let path = export.path.trimmingCharacters(in: .whitespaces)
-        guard !path.isEmpty else {
-          state.notice = Notice("Type a file path to export the JWS to.", kind: .error)
-          return []
-        }
-        return [.exportJWS(export.transaction, path: path)]
-      case .backspace, .delete:
-        if !export.path.isEmpty { export.path.removeLast() }
-        state.sheet = .export(export)
-      case .char(let c):
-        export.path.append(c)
-        state.sheet = .export(export)
-      default:
-        break
-      }
       return []
     }
   }
 
-  private static func signInKey(_ key: Key, _ form: inout SignInSheet, _ state: inout AppState) -> [AppCommand] {
-    switch key {
-    case .escape:
+  /// Whether `key` is the one that opened the reader `sheet`.
+  private static func reopens(_ sheet: Sheet, _ key: Key) -> Bool {
+    switch sheet {
+    case .help: KeyBindings.intent(for: key, in: .global) == .help
+    case .jws: KeyBindings.intent(for: key, in: .pane(.transactions)) == .viewJWS
+    default: false
+    }
+  }
+
+  private static func exportIntent(_ intent: KeyIntent, _ export: inout ExportSheet, _ state: inout AppState) -> [AppCommand] {
+    switch intent {
+    case .cancel:
+      state.sheet = nil
+    case .confirm:
+      state.sheet = nil
+      let path = export.path.trimmingCharacters(in: .whitespaces)
+      guard !path.isEmpty else {
+        state.notice = Notice("Type a file path to export the JWS to.", kind: .error)
+        return []
+      }
+      return [.exportJWS(export.transaction, path: path)]
+    case .erase:
+      if !export.path.isEmpty { export.path.removeLast() }
+      state.sheet = .export(export)
+    case .type(let character):
+      export.path.append(character)
+      state.sheet = .export(export)
+    default:
+      // One field: nothing to move to.
+      break
+    }
+    return []
+  }
+
+  private static func signInIntent(_ intent: KeyIntent, _ form: inout SignInSheet, _ state: inout AppState) -> [AppCommand] {
+    switch intent {
+    case .cancel:
       state.sheet = nil
       return form.purpose == nil ? [] : [.cancel]
-    case .enter:
+    case .confirm:
       let name = form.account.trimmingCharacters(in: .whitespaces)
       if name.isEmpty {
         form.error = "Type the sandbox tester's account name."
@@ -92,16 +114,16 @@ extension AppReducer {
       form.error = nil
       state.sheet = .signIn(form)
       return [.signIn(name: name, password: form.password)]
-    case .tab, .backTab, .up, .down:
+    case .nextField:
       form.field = form.field == .account ? .password : .account
-    case .backspace, .delete:
+    case .erase:
       if form.field == .account {
         if !form.account.isEmpty { form.account.removeLast() }
       } else if !form.password.isEmpty {
         form.password.removeLast()
       }
-    case .char(let c):
-      if form.field == .account { form.account.append(c) } else { form.password.append(c) }
+    case .type(let character):
+      if form.field == .account { form.account.append(character) } else { form.password.append(character) }
     default:
       return []
     }
@@ -113,15 +135,15 @@ extension AppReducer {
     max(1, SheetLayout(sheet: sheet, size: state.size).visibleLines - 1)
   }
 
-  private static func scrolled(_ first: Int, _ key: Key, limit: Int, page: Int) -> Int {
+  private static func scrolled(_ first: Int, _ intent: KeyIntent, limit: Int, page: Int) -> Int {
     let target: Int
-    switch key {
-    case .up, .char("k"): target = first - 1
-    case .down, .char("j"): target = first + 1
+    switch intent {
+    case .moveUp: target = first - 1
+    case .moveDown: target = first + 1
     case .pageUp: target = first - page
-    case .pageDown, .char(" "): target = first + page
-    case .home: target = 0
-    case .end: target = limit
+    case .pageDown: target = first + page
+    case .top: target = 0
+    case .bottom: target = limit
     default: target = first
     }
     return min(max(0, target), limit)
