@@ -4,7 +4,7 @@ import StoreEngine
 /// The Store pane's table: columns, and the cells of one row, formatted on demand.
 ///
 /// Only rows on screen are ever formatted (by ``render(_:prices:)`` and by mouse hit-testing), their
-/// prices through a ``PriceMemo``; a ``RenderProbe`` counts them so tests can prove it.
+/// prices through a ``PriceMemo``; a `RenderProbe` (package-only) counts them so tests can prove it.
 public enum StoreTable {
   public static let buyTitle = "Buy"
   /// `[ Buy ]`, built once rather than on every row.
@@ -21,11 +21,9 @@ public enum StoreTable {
   ])
 
   /// The cells of row `index`: name, kind, price, status (the Buy column is drawn as a button).
-  public static func cells(
-    _ state: AppState, row index: Int, prices: PriceMemo = PriceMemo(), probe: RenderProbe? = nil
-  ) -> [String] {
+  public static func cells(_ state: AppState, row index: Int, prices: PriceMemo = PriceMemo()) -> [String] {
     var formatter = RowFormatter(state, prices: prices)
-    return formatter.row(index, probe: probe).cells
+    return formatter.row(index, probe: nil).cells
   }
 
   /// The viewport of the Store list for the state's size.
@@ -37,13 +35,14 @@ public enum StoreTable {
 
   /// The formatted visible rows and the column widths they produce.
   public static func visible(
-    _ state: AppState, prices: PriceMemo = PriceMemo(), probe: RenderProbe? = nil
+    _ state: AppState, prices: PriceMemo = PriceMemo()
   ) -> (rows: [(index: Int, cells: [String])], widths: [Int]) {
-    let (rows, widths) = formattedVisible(state, prices: prices, probe: probe)
+    let (rows, widths) = formattedVisible(state, prices: prices)
     return (rows.map { (index: $0.index, cells: $0.cells) }, widths)
   }
 
-  /// ``visible(_:prices:probe:)`` with each row's status kept for styling, so it is looked up once.
+  /// ``visible(_:prices:)`` with each row's status kept for styling, so it is looked up once, and
+  /// the rows formatted counted in `probe`.
   static func formattedVisible(
     _ state: AppState, prices: PriceMemo, probe: RenderProbe? = nil
   ) -> (rows: [FormattedRow], widths: [Int]) {
@@ -113,14 +112,4 @@ struct RowFormatter {
       }
     }
   }
-}
-
-/// Counts formatting work during a render, for tests that prove cost follows what is visible.
-public final class RenderProbe {
-  /// Store rows formatted.
-  public var productRowsFormatted = 0
-  /// Transactions rows formatted.
-  public var transactionRowsFormatted = 0
-
-  public init() {}
 }

@@ -16,8 +16,9 @@ public func render(_ state: AppState, prices: PriceMemo) -> ScreenBuffer {
   render(state, prices: prices, probe: nil)
 }
 
-/// ``render(_:prices:)`` that also counts formatting work in `probe` (for tests and benchmarks).
-public func render(_ state: AppState, prices: PriceMemo = PriceMemo(), probe: RenderProbe?) -> ScreenBuffer {
+/// ``render(_:prices:)`` that also counts formatting work in `probe` (for tests and benchmarks;
+/// package-only, like ``RenderProbe``).
+package func render(_ state: AppState, prices: PriceMemo = PriceMemo(), probe: RenderProbe?) -> ScreenBuffer {
   var buffer = ScreenBuffer(size: state.size)
   let layout = AppLayout(size: state.size)
   if layout.isTooSmall {
