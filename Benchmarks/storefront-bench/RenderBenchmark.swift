@@ -4,6 +4,8 @@ import StoreTUI
 
 /// `render_10k_vs_10`: `render(state)` at 200×60 for a 10k-product store vs a 10-product one.
 ///
+/// Every render gets one ``PriceMemo`` for the whole run, as the app's runtime keeps one.
+///
 /// Both states come from generated catalogs (``CatalogGenerator``) through ``StoreStates``; the two
 /// alternate within every repetition, each timed over a batch of renders (one render is tens of
 /// microseconds). A third store with exactly one screen of rows (53 at 200×60) separates "more
@@ -18,9 +20,10 @@ enum RenderBenchmark {
       ("10k", StoreStates.store(catalog10k)),
     ]
     // Rows formatted per frame: proof that cost follows the screen, not the catalog.
+    let prices = PriceMemo()
     for (name, state) in states {
       let probe = RenderProbe()
-      _ = render(state, probe: probe)
+      _ = render(state, prices: prices, probe: probe)
       report.extra("render_rows_formatted_\(name)", probe.productRowsFormatted)
     }
     var times: [String: [Double]] = [:]
@@ -28,7 +31,7 @@ enum RenderBenchmark {
     for repetition in 0...repeats {
       for (name, state) in states {
         let seconds = Stopwatch.seconds {
-          for _ in 0..<batch { sink &+= render(state).size.width }
+          for _ in 0..<batch { sink &+= render(state, prices: prices).size.width }
         }
         if repetition > 0 { times[name, default: []].append(seconds / Double(batch) * 1e6) }  // first: warm-up
       }
@@ -56,8 +59,9 @@ enum RenderBenchmark {
     do {
       let catalog = try CatalogDecoder().decode(CatalogGenerator.data(products: products), path: "Bench.storekit")
       let state = StoreStates.store(catalog)
+      let prices = PriceMemo()
       var sink = 0
-      for _ in 0..<renders { sink &+= render(state).size.width }
+      for _ in 0..<renders { sink &+= render(state, prices: prices).size.width }
       return sink > 0 ? 0 : 1
     } catch {
       FileHandle.standardError.write(Data("profile: \(error)\n".utf8))

@@ -23,6 +23,19 @@ import Testing
     for _ in 0..<row { press(runtime, .down) }
   }
 
+  /// The runtime keeps one price memo for its frames, so a price is formatted once per run.
+  @Test func framesShareTheRuntimesPriceMemo() throws {
+    let store = try TestStore()
+    let runtime = try AppRuntime(queue: store.queue, size: standardSize)
+    #expect(runtime.prices.count == 0)
+    let first = runtime.render()
+    let remembered = runtime.prices.count
+    #expect(remembered > 0)
+    press(runtime, .down)
+    #expect(runtime.render().plainText != first.plainText)
+    #expect(runtime.prices.count == remembered)
+  }
+
   @Test func buyANonConsumableThroughTheSheet() throws {
     let store = try TestStore(dialogs: true)
     let runtime = try AppRuntime(queue: store.queue, size: standardSize)

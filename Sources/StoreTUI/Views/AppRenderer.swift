@@ -1,15 +1,24 @@
 import StoreEngine
 
-/// Draws the whole screen for `state` (its size included). Pure.
+/// Draws the whole screen for `state` (its size included), formatting prices afresh. Pure.
 ///
-/// Built from small view functions, one per region: header, tabs, the focused pane, the status
-/// line, the hint bar, then the sheet on top.
+/// For one-off frames (tests, snapshots); something that draws frame after frame passes the
+/// ``PriceMemo`` it keeps to ``render(_:prices:)``, as ``AppRuntime/render()`` does.
 public func render(_ state: AppState) -> ScreenBuffer {
-  render(state, probe: nil)
+  render(state, prices: PriceMemo())
 }
 
-/// ``render(_:)`` that also counts formatting work in `probe` (for tests and benchmarks).
-public func render(_ state: AppState, probe: RenderProbe?) -> ScreenBuffer {
+/// Draws the whole screen for `state` (its size included), with prices remembered in `prices`.
+///
+/// Built from small view functions, one per region: header, tabs, the focused pane, the status
+/// line, the hint bar, then the sheet on top. Pure apart from filling the memo.
+public func render(_ state: AppState, prices: PriceMemo) -> ScreenBuffer {
+  render(state, prices: prices, probe: nil)
+}
+
+/// ``render(_:prices:)`` that also counts formatting work in `probe` (for tests and benchmarks;
+/// package-only, like ``RenderProbe``).
+package func render(_ state: AppState, prices: PriceMemo = PriceMemo(), probe: RenderProbe?) -> ScreenBuffer {
   var buffer = ScreenBuffer(size: state.size)
   let layout = AppLayout(size: state.size)
   if layout.isTooSmall {
@@ -21,7 +30,7 @@ public func render(_ state: AppState, probe: RenderProbe?) -> ScreenBuffer {
   buffer.draw { TabsView.draw(state, layout: layout, in: &$0) }
   buffer.draw(in: layout.body) { canvas in
     switch state.focus {
-    case .store: StoreView.draw(state, layout: layout, probe: probe, in: &canvas)
+    case .store: StoreView.draw(state, layout: layout, prices: prices, probe: probe, in: &canvas)
     case .transactions: TransactionsView.draw(state, layout: layout, probe: probe, in: &canvas)
     case .settings: SettingsView.draw(state, layout: layout, in: &canvas)
     case .log: LogView.draw(state, layout: layout, in: &canvas)

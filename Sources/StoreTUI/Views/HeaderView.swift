@@ -57,15 +57,9 @@ enum StatusLineView {
     canvas.text(" " + notice.text, x: 0, y: 0, style: style)
   }
 
+  /// The hint of the sheet that is up, else of the focused pane (both from ``KeyBindings``).
   static func hints(_ state: AppState, in canvas: inout Canvas) {
-    let hint: String
-    switch state.sheet {
-    case .signIn, .export: hint = "Type to edit  Tab next field  Enter confirm  Esc cancel"
-    case .help, .jws: hint = "↑↓ PgUp/PgDn scroll  Esc close"
-    case .some: hint = "Enter/y confirm  Esc/n cancel"
-    case nil: hint = KeyBindings.hint(for: state.focus)
-    }
     canvas.fill(style: .reverse)
-    canvas.text(" " + hint, x: 0, y: 0, style: .reverse)
+    canvas.text(" " + KeyBindings.hint(for: KeyScope(state)), x: 0, y: 0, style: .reverse)
   }
 }

@@ -3,9 +3,9 @@ import StoreEngine
 /// The product table: name, kind, price, status and a `[ Buy ]` button per row, then
 /// `[ Restore Purchases ]`. Only visible rows are formatted.
 enum StoreView {
-  static func draw(_ state: AppState, layout: AppLayout, probe: RenderProbe?, in canvas: inout Canvas) {
+  static func draw(_ state: AppState, layout: AppLayout, prices: PriceMemo, probe: RenderProbe?, in canvas: inout Canvas) {
     let table = StoreTable.layout
-    let (rows, widths) = StoreTable.formattedVisible(state, probe: probe)
+    let (rows, widths) = StoreTable.formattedVisible(state, prices: prices, probe: probe)
     table.drawHeader(in: &canvas, y: 0, widths: widths, style: Style([.bold, .underline]))
     if state.products.isEmpty {
       canvas.text("The catalog has no products. Start with --catalog PATH to load a .storekit file.", x: 1, y: 1, style: .muted)

@@ -42,7 +42,8 @@ extension AppReducer {
     guard let index = viewport.index(atOffset: event.y - list.y, count: count(pane, state)) else { return [] }
     select(index, in: pane, &state)
     if pane == .store {
-      let widths = StoreTable.formattedVisible(state).widths
+      // The reducer owns no memo: the visible prices are formatted again (once each) for the widths.
+      let widths = StoreTable.formattedVisible(state, prices: PriceMemo()).widths
       if StoreTable.buyColumn(widths: widths, in: layout.body).contains(event.x) {
         return [.buy(state.products[index].id)]
       }

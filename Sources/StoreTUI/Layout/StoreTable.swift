@@ -3,8 +3,8 @@ import StoreEngine
 
 /// The Store pane's table: columns, and the cells of one row, formatted on demand.
 ///
-/// Only rows on screen are ever formatted (by ``render(_:)`` and by mouse hit-testing); a
-/// ``RenderProbe`` counts them so tests can prove it.
+/// Only rows on screen are ever formatted (by ``render(_:prices:)`` and by mouse hit-testing), their
+/// prices through a ``PriceMemo``; a `RenderProbe` (package-only) counts them so tests can prove it.
 public enum StoreTable {
   public static let buyTitle = "Buy"
   /// `[ Buy ]`, built once rather than on every row.
@@ -21,9 +21,9 @@ public enum StoreTable {
   ])
 
   /// The cells of row `index`: name, kind, price, status (the Buy column is drawn as a button).
-  public static func cells(_ state: AppState, row index: Int, probe: RenderProbe? = nil) -> [String] {
-    var formatter = RowFormatter(state)
-    return formatter.row(index, probe: probe).cells
+  public static func cells(_ state: AppState, row index: Int, prices: PriceMemo = PriceMemo()) -> [String] {
+    var formatter = RowFormatter(state, prices: prices)
+    return formatter.row(index, probe: nil).cells
   }
 
   /// The viewport of the Store list for the state's size.
@@ -34,16 +34,21 @@ public enum StoreTable {
   }
 
   /// The formatted visible rows and the column widths they produce.
-  public static func visible(_ state: AppState, probe: RenderProbe? = nil) -> (rows: [(index: Int, cells: [String])], widths: [Int]) {
-    let (rows, widths) = formattedVisible(state, probe: probe)
+  public static func visible(
+    _ state: AppState, prices: PriceMemo = PriceMemo()
+  ) -> (rows: [(index: Int, cells: [String])], widths: [Int]) {
+    let (rows, widths) = formattedVisible(state, prices: prices)
     return (rows.map { (index: $0.index, cells: $0.cells) }, widths)
   }
 
-  /// ``visible(_:probe:)`` with each row's status kept for styling, so it is looked up once.
-  static func formattedVisible(_ state: AppState, probe: RenderProbe? = nil) -> (rows: [FormattedRow], widths: [Int]) {
+  /// ``visible(_:prices:)`` with each row's status kept for styling, so it is looked up once, and
+  /// the rows formatted counted in `probe`.
+  static func formattedVisible(
+    _ state: AppState, prices: PriceMemo, probe: RenderProbe? = nil
+  ) -> (rows: [FormattedRow], widths: [Int]) {
     let layout = AppLayout(size: state.size)
     let range = viewport(state).visibleRange(count: state.products.count)
-    var formatter = RowFormatter(state)
+    var formatter = RowFormatter(state, prices: prices)
     let rows = range.map { formatter.row($0, probe: probe) }
     let widths = Self.layout.columnWidths(totalWidth: layout.body.width, rows: rows.map(\.cells))
     return (rows, widths)
@@ -67,10 +72,12 @@ struct FormattedRow {
 /// Formats Store rows, looking up what all rows share (locale, currency) once.
 struct RowFormatter {
   let state: AppState
+  let prices: PriceMemo
   let currency: String
 
-  init(_ state: AppState) {
+  init(_ state: AppState, prices: PriceMemo) {
     self.state = state
+    self.prices = prices
     self.currency = StorefrontChoices.currency(for: state.controls.storefront)
   }
 
@@ -85,12 +92,12 @@ struct RowFormatter {
   }
 
   /// Prices already formatted this frame. A screen shows few distinct prices, and a hit here costs
-  /// a byte comparison, where the shared cache costs a lock and hashing a Decimal and two strings.
+  /// a byte comparison, where the memo costs a lock and hashing a Decimal and two strings.
   private var recentPrices: [(amount: Decimal, text: String)] = []
 
   private mutating func price(_ amount: Decimal) -> String {
     if let known = recentPrices.first(where: { Self.sameBytes($0.amount, amount) }) { return known.text }
-    let text = formatPrice(amount, currency: currency, locale: state.controls.locale)
+    let text = prices.format(amount, currency: currency, locale: state.controls.locale)
     if recentPrices.count < 16 { recentPrices.append((amount, text)) }
     return text
   }
@@ -105,14 +112,4 @@ struct RowFormatter {
       }
     }
   }
-}
-
-/// Counts formatting work during a render, for tests that prove cost follows what is visible.
-public final class RenderProbe {
-  /// Store rows formatted.
-  public var productRowsFormatted = 0
-  /// Transactions rows formatted.
-  public var transactionRowsFormatted = 0
-
-  public init() {}
 }

@@ -24,6 +24,8 @@ public final class AppRuntime {
   public internal(set) var wantsQuit = false
   /// Relative export paths resolve here.
   public let exportDirectory: URL
+  /// Prices formatted for earlier frames, kept for the runtime's lifetime (``render()`` uses it).
+  public let prices = PriceMemo()
 
   private var inbox: [Inbound] = []
   private var isHandling = false
@@ -82,7 +84,7 @@ public final class AppRuntime {
 
   /// The current frame.
   public func render() -> ScreenBuffer {
-    StoreTUI.render(state)
+    StoreTUI.render(state, prices: prices)
   }
 
   /// A real-time tick: the virtual clock moves by the real time elapsed since the last tick (in

@@ -2,6 +2,8 @@ import Foundation
 import StoreEngine
 
 extension AppReducer {
+  /// A key: looked up in ``KeyBindings`` for the sheet that is up or the focused pane, then its
+  /// intent is carried out.
   static func key(_ key: Key, _ state: inout AppState) -> [AppCommand] {
     switch key {
     case .mouse(let event): return mouse(event, &state)
@@ -9,33 +11,44 @@ extension AppReducer {
     default: break
     }
     if let sheet = state.sheet { return sheetKey(key, sheet, &state) }
+    let pane = state.focus
+    let intent = KeyBindings.intent(for: key, in: .pane(pane))
     if AppLayout(size: state.size).isTooSmall {
       // Nothing else is visible, so only quitting is allowed.
-      return key == .char("q") ? quit(&state) : []
+      return intent == .quit ? quit(&state) : []
     }
-    let pane = state.focus
-    switch key {
-    case .tab: state.focus = pane.next
-    case .backTab: state.focus = pane.previous
-    case .char(let c) where Pane.allCases.contains(where: { $0.shortcut == c }):
-      state.focus = Pane.allCases.first { $0.shortcut == c } ?? pane
-    case .char("?"), .function(1): state.sheet = .help(firstRow: 0)
-    case .char("q"): return quit(&state)
-    case .char("r"): return restore(&state)
-    case .char("i"): state.sheet = .signIn(SignInSheet(purpose: nil, account: state.account ?? ""))
-    case .char("+"): return [.advance(3_600)]
-    case .char("]"): return [.advance(86_400)]
-    case .char("}"): return [.advance(30 * 86_400)]
-    case .char("L"):
+    guard let intent else { return [] }
+    switch intent {
+    case .nextPane: state.focus = pane.next
+    case .previousPane: state.focus = pane.previous
+    case .focus(let target): state.focus = target
+    case .help: state.sheet = .help(firstRow: 0)
+    case .quit: return quit(&state)
+    case .restore: return restore(&state)
+    case .signIn: state.sheet = .signIn(SignInSheet(purpose: nil, account: state.account ?? ""))
+    case .advanceClock(let seconds): return [.advance(seconds)]
+    case .relaunch:
       state.sheet = nil
       return [.relaunch]
-    case .up, .char("k"): move(by: -1, &state)
-    case .down, .char("j"): move(by: 1, &state)
+    case .moveUp: move(by: -1, &state)
+    case .moveDown: move(by: 1, &state)
     case .pageUp: move(by: -pageStep(pane, state), &state)
     case .pageDown: move(by: pageStep(pane, state), &state)
-    case .home: select(0, in: pane, &state)
-    case .end: select(count(pane, state) - 1, in: pane, &state)
-    default: return paneKey(key, pane, &state)
+    case .top: select(0, in: pane, &state)
+    case .bottom: select(count(pane, state) - 1, in: pane, &state)
+    case .buy:
+      guard let product = state.selectedProduct else { return [] }
+      return [.buy(product.id)]
+    case .finish, .approve, .decline, .resolve, .refund, .viewJWS, .exportJWS, .toggleAutoRenew, .expireNow,
+      .renewNow:
+      return transactionIntent(intent, &state)
+    case .nextValue: return changeSetting(at: state.scroll(of: .settings).selection, step: 1, &state)
+    case .previousValue: return changeSetting(at: state.scroll(of: .settings).selection, step: -1, &state)
+    case .panRight: state.logColumn = min(state.logColumn + logStep, 10 * logStep)
+    case .panLeft: state.logColumn = max(0, state.logColumn - logStep)
+    case .confirm, .cancel, .dismiss, .close, .nextField, .erase, .type:
+      // Sheet intents: only bound while a sheet is up, and then ``sheetKey(_:_:_:)`` has the key.
+      break
     }
     return []
   }
@@ -70,32 +83,6 @@ extension AppReducer {
     return [.restore]
   }
 
-  static func paneKey(_ key: Key, _ pane: Pane, _ state: inout AppState) -> [AppCommand] {
-    switch pane {
-    case .store:
-      guard key == .enter || key == .char("b") else { return [] }
-      guard let product = state.selectedProduct else { return [] }
-      return [.buy(product.id)]
-    case .transactions:
-      return transactionKey(key, &state)
-    case .settings:
-      let step: Int
-      switch key {
-      case .enter, .char(" "), .right, .char("l"): step = 1
-      case .left, .char("h"): step = -1
-      default: return []
-      }
-      return changeSetting(at: state.scroll(of: .settings).selection, step: step, &state)
-    case .log:
-      switch key {
-      case .right, .char("l"): state.logColumn = min(state.logColumn + logStep, 10 * logStep)
-      case .left, .char("h"): state.logColumn = max(0, state.logColumn - logStep)
-      default: break
-      }
-      return []
-    }
-  }
-
   static func changeSetting(at index: Int, step: Int, _ state: inout AppState) -> [AppCommand] {
     guard SettingsItem.all.indices.contains(index) else { return [] }
     switch SettingsItem.all[index].change(in: state, step: step) {
@@ -109,54 +96,51 @@ extension AppReducer {
     }
   }
 
-  static func transactionKey(_ key: Key, _ state: inout AppState) -> [AppCommand] {
-    guard case .char = key else {
-      return key == .enter ? transactionKey(.char("v"), &state) : []
-    }
-    let known: Set<Key> = [.char("f"), .char("a"), .char("d"), .char("R"), .char("x"), .char("v"), .char("e"),
-      .char("A"), .char("E"), .char("N")]
-    guard known.contains(key) else { return [] }
+  /// A Transactions pane intent, carried out on the selected transaction.
+  static func transactionIntent(_ intent: KeyIntent, _ state: inout AppState) -> [AppCommand] {
     guard let transaction = state.selectedTransaction else {
       state.notice = Notice("No transaction selected: buy something in the Store pane first.", kind: .error)
       return []
     }
     let id = transaction.id
     let record = state.subscriptions.first { $0.originalID == transaction.originalID }
-    switch key {
-    case .char("f"): return [.finish(id)]
-    case .char("a"): return [.approve(id)]
-    case .char("d"): return [.decline(id)]
-    case .char("x"): return [.refund(id)]
-    case .char("R"):
+    switch intent {
+    case .finish: return [.finish(id)]
+    case .approve: return [.approve(id)]
+    case .decline: return [.decline(id)]
+    case .refund: return [.refund(id)]
+    case .resolve:
       if !transaction.needsResolution, let record, record.status == .inBillingRetry || record.status == .inGracePeriod {
         return [.resolveBillingIssue(id)]
       }
       return [.resolve(id)]
-    case .char("v"), .char("e"):
+    case .viewJWS, .exportJWS:
       guard let jws = transaction.signedTransaction else {
         state.notice = Notice(
           "Transaction \(id) is \(transaction.state.name) and has no signed transaction; only purchased, restored and renewed ones are signed.",
           kind: .error)
         return []
       }
-      if key == .char("v") {
+      if intent == .viewJWS {
         state.sheet = .jws(JWSSheet(transaction: id, lines: jwsLines(jws)))
       } else {
         state.sheet = .export(ExportSheet(transaction: id, path: "transaction-\(id).jws"))
       }
       return []
-    default:
+    case .toggleAutoRenew, .expireNow, .renewNow:
       guard let record else {
         state.notice = Notice(
           "Transaction \(id) (\(state.displayName(of: transaction.productID))) is not an auto-renewable subscription.",
           kind: .error)
         return []
       }
-      switch key {
-      case .char("A"): return [.setAutoRenew(id, !record.autoRenew)]
-      case .char("E"): return [.expireSubscription(id)]
+      switch intent {
+      case .toggleAutoRenew: return [.setAutoRenew(id, !record.autoRenew)]
+      case .expireNow: return [.expireSubscription(id)]
       default: return [.renewNow(id)]
       }
+    default:
+      return []
     }
   }
 }

@@ -1,4 +1,5 @@
-/// The four panes of the storefront, switched with Tab, Shift-Tab or `1`…`4`.
+/// The storefront's panes, in tab order: Tab and Shift-Tab cycle through them, each ``shortcut``
+/// digit jumps to one (``KeyBindings`` binds the digits from `allCases`).
 public enum Pane: Int, CaseIterable, Hashable, Sendable {
   case store
   case transactions

@@ -1,0 +1,151 @@
+import StoreEngine
+
+extension AppReducer {
+  /// Keys while a sheet is up: the sheet gets them all, looked up in its ``KeyScope/sheet(_:)`` scope.
+  static func sheetKey(_ key: Key, _ sheet: Sheet, _ state: inout AppState) -> [AppCommand] {
+    guard let intent = KeyBindings.intent(for: key, in: .sheet(SheetKind(sheet))) else {
+      // A reader also closes with the key that opened it (`?` the help, `v` the decoded JWS).
+      if reopens(sheet, key) { state.sheet = nil }
+      return []
+    }
+    switch sheet {
+    case .purchase:
+      switch intent {
+      case .confirm:
+        state.sheet = nil
+        return [.confirm]
+      case .cancel:
+        state.sheet = nil
+        return [.cancel]
+      default:
+        return []
+      }
+    case .askToBuy:
+      if intent == .confirm || intent == .cancel || intent == .dismiss { state.sheet = nil }
+      return []
+    case .confirm(let question):
+      switch intent {
+      case .confirm:
+        state.sheet = nil
+        return [question.command]
+      case .cancel:
+        state.sheet = nil
+        return []
+      default:
+        return []
+      }
+    case .signIn(var form):
+      return signInIntent(intent, &form, &state)
+    case .export(var export):
+      return exportIntent(intent, &export, &state)
+    case .help(let first):
+      if intent == .close {
+        state.sheet = nil
+        return []
+      }
+      let limit = SheetLayout.scrollLimit(sheet: sheet, size: state.size)
+      state.sheet = .help(firstRow: scrolled(first, intent, limit: limit, page: pageOf(sheet, state)))
+      return []
+    case .jws(var detail):
+      if intent == .close {
+        state.sheet = nil
+        return []
+      }
+      let limit = SheetLayout.scrollLimit(sheet: sheet, size: state.size)
+      detail.firstRow = scrolled(detail.firstRow, intent, limit: limit, page: pageOf(sheet, state))
+      state.sheet = .jws(detail)
+      return []
+    }
+  }
+
+  /// Whether `key` is the one that opened the reader `sheet`.
+  private static func reopens(_ sheet: Sheet, _ key: Key) -> Bool {
+    switch sheet {
+    case .help: KeyBindings.intent(for: key, in: .global) == .help
+    case .jws: KeyBindings.intent(for: key, in: .pane(.transactions)) == .viewJWS
+    default: false
+    }
+  }
+
+  private static func exportIntent(_ intent: KeyIntent, _ export: inout ExportSheet, _ state: inout AppState) -> [AppCommand] {
+    switch intent {
+    case .cancel:
+      state.sheet = nil
+    case .confirm:
+      state.sheet = nil
+      let path = export.path.trimmingCharacters(in: .whitespaces)
+      guard !path.isEmpty else {
+        state.notice = Notice("Type a file path to export the JWS to.", kind: .error)
+        return []
+      }
+      return [.exportJWS(export.transaction, path: path)]
+    case .erase:
+      if !export.path.isEmpty { export.path.removeLast() }
+      state.sheet = .export(export)
+    case .type(let character):
+      export.path.append(character)
+      state.sheet = .export(export)
+    default:
+      // One field: nothing to move to.
+      break
+    }
+    return []
+  }
+
+  private static func signInIntent(_ intent: KeyIntent, _ form: inout SignInSheet, _ state: inout AppState) -> [AppCommand] {
+    switch intent {
+    case .cancel:
+      state.sheet = nil
+      return form.purpose == nil ? [] : [.cancel]
+    case .confirm:
+      let name = form.account.trimmingCharacters(in: .whitespaces)
+      if name.isEmpty {
+        form.error = "Type the sandbox tester's account name."
+        form.field = .account
+        state.sheet = .signIn(form)
+        return []
+      }
+      if form.field == .account && form.password.isEmpty {
+        // Enter in the name field moves on to the password, as sign-in forms do.
+        form.field = .password
+        state.sheet = .signIn(form)
+        return []
+      }
+      form.error = nil
+      state.sheet = .signIn(form)
+      return [.signIn(name: name, password: form.password)]
+    case .nextField:
+      form.field = form.field == .account ? .password : .account
+    case .erase:
+      if form.field == .account {
+        if !form.account.isEmpty { form.account.removeLast() }
+      } else if !form.password.isEmpty {
+        form.password.removeLast()
+      }
+    case .type(let character):
+      if form.field == .account { form.account.append(character) } else { form.password.append(character) }
+    default:
+      return []
+    }
+    state.sheet = .signIn(form)
+    return []
+  }
+
+  private static func pageOf(_ sheet: Sheet, _ state: AppState) -> Int {
+    max(1, SheetLayout(sheet: sheet, size: state.size).visibleLines - 1)
+  }
+
+  private static func scrolled(_ first: Int, _ intent: KeyIntent, limit: Int, page: Int) -> Int {
+    let target: Int
+    switch intent {
+    case .moveUp: target = first - 1
+    case .moveDown: target = first + 1
+    case .pageUp: target = first - page
+    case .pageDown: target = first + page
+    case .top: target = 0
+    case .bottom: target = limit
+    default: target = first
+    }
+    return min(max(0, target), limit)
+  }
+}
