@@ -1,11 +1,12 @@
 import Foundation
+import StorefrontProcessTestSupport
 import XCTest
 
 /// `storefront verify` on what `storefront run --json` printed, as a backend would check it.
 final class SignedOutputVerificationTests: XCTestCase {
   /// A data directory that ran `example` with --json; the output is saved as `events.jsonl`.
   private struct SignedRun {
-    var directory: TestDirectory
+    var directory: TemporaryDirectory
     var data: String
     var eventsFile: String
     var events: [EventLine]
@@ -19,7 +20,7 @@ final class SignedOutputVerificationTests: XCTestCase {
   }
 
   private func signedRun(_ example: String) throws -> SignedRun {
-    let directory = try TestDirectory(self)
+    let directory = try TemporaryDirectory(self)
     let data = directory.path("data")
     let script = try ExampleScenarios.named(example).path
     let result = try StorefrontBinary.run(["run", script, "--json", "--data-dir", data], in: directory)
@@ -118,7 +119,7 @@ final class SignedOutputVerificationTests: XCTestCase {
   }
 
   func testBundleIDGivenToRunIsTheOneThatVerifies() throws {
-    let directory = try TestDirectory(self)
+    let directory = try TemporaryDirectory(self)
     let data = directory.path("data")
     let script = try ExampleScenarios.named("02").path
     let result = try StorefrontBinary.run(["run", script, "--json", "--bundle-id", "org.example.game", "--data-dir", data], in: directory)
@@ -129,7 +130,7 @@ final class SignedOutputVerificationTests: XCTestCase {
   }
 
   func testVerifyingAFileWithoutSignedDataExits65() throws {
-    let directory = try TestDirectory(self)
+    let directory = try TemporaryDirectory(self)
     let script = try ExampleScenarios.named("03").path
     let data = directory.path("data")
     let result = try StorefrontBinary.run(["run", script, "--json", "--data-dir", data], in: directory)
