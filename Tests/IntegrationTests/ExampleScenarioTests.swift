@@ -108,7 +108,7 @@ final class ExampleScenarioTests: XCTestCase {
       let jws = event.object["signedTransaction"] as? String ?? ""
       let parts = jws.split(separator: ".", omittingEmptySubsequences: false)
       XCTAssertEqual(parts.count, 3, "\(place): signedTransaction is not a compact JWS", file: file, line: line)
-      if parts.count == 3, let payload = Base64URL.decodeJSON(String(parts[1])) {
+      if parts.count == 3, let payload = EventLine.jsonSegment(parts[1]) {
         XCTAssertEqual(payload["transactionId"] as? String, event.transactionID, "\(place): JWS transactionId", file: file, line: line)
         XCTAssertEqual(payload["productId"] as? String, event.productID, "\(place): JWS productId", file: file, line: line)
       } else {

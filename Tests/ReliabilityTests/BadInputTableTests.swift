@@ -1,4 +1,5 @@
 import Foundation
+import StoreEngine
 import XCTest
 
 /// One table of bad inputs to the real binary: catalogs, scenarios, command lines and `verify` input.
@@ -31,15 +32,11 @@ final class BadInputTableTests: XCTestCase {
 
   /// A base64url segment of `object` as JSON.
   static func segment(_ object: Any) -> String {
-    let data = (try? JSONSerialization.data(withJSONObject: object)) ?? Data()
-    return data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-      .replacingOccurrences(of: "=", with: "")
+    ((try? JSONSerialization.data(withJSONObject: object)) ?? Data()).base64URLEncoded
   }
 
   static func decodeSegment(_ text: Substring) -> [String: Any] {
-    var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-    while base64.count % 4 != 0 { base64 += "=" }
-    return Data(base64Encoded: base64).flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] } ?? [:]
+    Data(base64URLEncoded: text).flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] } ?? [:]
   }
 
   // MARK: The rows

@@ -96,10 +96,7 @@ func makeTransaction(
 
 /// A well-formed (unsigned) compact JWS with a small payload, for the JWS sheet.
 func sampleJWS(transactionID: String) -> String {
-  func encode(_ text: String) -> String {
-    Data(text.utf8).base64EncodedString().replacingOccurrences(of: "+", with: "-")
-      .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
-  }
+  func encode(_ text: String) -> String { Data(text.utf8).base64URLEncoded }
   let header = encode(#"{"alg":"ES256","typ":"JWT"}"#)
   let payload = encode(#"{"bundleId":"com.example.app","environment":"Sandbox","transactionId":"\#(transactionID)"}"#)
   return "\(header).\(payload).\(encode("signature-bytes"))"
