@@ -3,7 +3,7 @@ import StorefrontProcessTestSupport
 import XCTest
 
 /// Several storefront processes sharing one data directory (issue 3: "two processes at once").
-final class ConcurrentProcessesTests: XCTestCase {
+final class SharedDataDirectoryTests: XCTestCase {
   static let purchasesPerProcess = 50
 
   func testTwoProcessesAtOnce() throws {
