@@ -30,10 +30,13 @@ let package = Package(
     ),
     .executableTarget(name: "storefront", dependencies: ["StorefrontCLI"]),
     .target(name: "StorefrontTestSupport", dependencies: ["StoreEngine"]),
+    // Foundation only: the real binary (and other programs) as child processes, temporary
+    // directories, Apple's Python verifier; for the process-driving tests and the benchmark.
+    .target(name: "StorefrontProcessTestSupport"),
     // `swift run -c release storefront-bench [--json] [--quick]`: issue 7's figures and baselines.
     .executableTarget(
       name: "storefront-bench",
-      dependencies: ["StoreEngine", "SQLiteLedger", "StoreTUI", "NcursesTerminal", "CSQLite", "StorefrontTestSupport"],
+      dependencies: ["StoreEngine", "SQLiteLedger", "StoreTUI", "NcursesTerminal", "CSQLite", "StorefrontTestSupport", "StorefrontProcessTestSupport"],
       path: "Benchmarks/storefront-bench"
     ),
 
@@ -43,19 +46,19 @@ let package = Package(
     ),
     .testTarget(name: "NcursesTerminalTests", dependencies: ["NcursesTerminal", "CNcursesw"]),
     .testTarget(name: "SQLiteLedgerTests", dependencies: ["SQLiteLedger", "StorefrontTestSupport"]),
-    .testTarget(name: "SandboxSigningTests", dependencies: ["SandboxSigning", "StorefrontTestSupport"]),
+    .testTarget(name: "SandboxSigningTests", dependencies: ["SandboxSigning", "StorefrontTestSupport", "StorefrontProcessTestSupport"]),
     .testTarget(
       name: "StorefrontCLITests",
       dependencies: ["StorefrontCLI", "StorefrontTestSupport", "SQLiteLedger", "SandboxSigning"]
     ),
     // Runs the real binary (processes, tmux); depending on the executable makes `swift test` build it.
-    .testTarget(name: "IntegrationTests", dependencies: ["storefront", "StorefrontTestSupport"]),
+    .testTarget(name: "IntegrationTests", dependencies: ["storefront", "StorefrontTestSupport", "StorefrontProcessTestSupport", "StoreEngine"]),
     // The real binary in a private tmux server: keys in, screen text and the ledger out.
     .testTarget(name: "TerminalEndToEndTests", dependencies: ["storefront"]),
     // Crash, fault, concurrency, bad-input and security tests of the real binary, plus fuzz regressions.
     .testTarget(
       name: "ReliabilityTests",
-      dependencies: ["storefront", "StorefrontTestSupport", "StoreEngine", "SQLiteLedger", "SandboxSigning"],
+      dependencies: ["storefront", "StorefrontTestSupport", "StorefrontProcessTestSupport", "StoreEngine", "SQLiteLedger", "SandboxSigning"],
       exclude: ["README.md"]
     ),
   ]

@@ -39,7 +39,7 @@ enum ProcessBenchmark {
 
   static let keys = ["first_frame_ms", "first_frame_vs_version", "key_latency_p50_ms", "key_latency_p99_ms", "peak_rss_mb_10k"]
 
-  static func run(binary: StorefrontBinary?, catalogPath: String, plan: Plan, into report: Report) throws {
+  static func run(binary: PtyStorefront?, catalogPath: String, plan: Plan, into report: Report) throws {
     guard let binary else {
       let why = "the storefront binary was not found next to storefront-bench; build it first with `swift build -c release --product storefront` (scripts/bench does), or set STOREFRONT_BIN."
       for key in keys { report.note(key, why) }
@@ -123,7 +123,7 @@ enum ProcessBenchmark {
 /// One kind of TUI session of the real binary on a pty.
 struct TUISession {
   let probe: ProcessBenchmark.TUIProbe
-  let binary: StorefrontBinary
+  let binary: PtyStorefront
 
   /// Milliseconds from spawn to the first complete frame; quits and reaps the child.
   func firstFrame(catalog: String?) throws -> Double {

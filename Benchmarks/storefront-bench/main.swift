@@ -115,7 +115,7 @@ do {
       try LoadMemory.run(benchPath: me, catalogPath: catalogURL.path, scratch: scratch, into: report)
     }
     try ProcessBenchmark.run(
-      binary: StorefrontBinary.locate(scratch: scratch), catalogPath: catalogURL.path, plan: plan.process, into: report)
+      binary: PtyStorefront.locate(scratch: scratch), catalogPath: catalogURL.path, plan: plan.process, into: report)
   }
 } catch {
   failures.append("setup: \(error)")

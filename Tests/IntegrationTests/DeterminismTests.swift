@@ -1,4 +1,5 @@
 import Foundation
+import StorefrontProcessTestSupport
 import XCTest
 
 /// A scenario with the same --seed replays identically on fresh data directories (DESIGN.md:
@@ -12,7 +13,7 @@ final class DeterminismTests: XCTestCase {
   }()
 
   func testSameSeedGivesIdenticalOutputApartFromSignatures() throws {
-    let directory = try TestDirectory(self)
+    let directory = try TemporaryDirectory(self)
     let flips = try directory.write("flips.scenario", Self.coinFlips)
     let scripts = try ExampleScenarios.all().map(\.path) + [flips]
     // The second data directory trusts the same CA, so the JWS headers (x5c) must match byte for byte.
@@ -41,7 +42,7 @@ final class DeterminismTests: XCTestCase {
   }
 
   func testSameSeedOnFreshDataDirectoriesEachWithItsOwnCA() throws {
-    let directory = try TestDirectory(self)
+    let directory = try TemporaryDirectory(self)
     let script = try ExampleScenarios.named("07").path
     let a = try StorefrontBinary.run(["run", script, "--json", "--seed", "7", "--data-dir", directory.path("a")], in: directory)
     let b = try StorefrontBinary.run(["run", script, "--json", "--seed", "7", "--data-dir", directory.path("b")], in: directory)
@@ -53,7 +54,7 @@ final class DeterminismTests: XCTestCase {
   }
 
   func testTheSeedDecidesSimulatedFailures() throws {
-    let directory = try TestDirectory(self)
+    let directory = try TemporaryDirectory(self)
     let script = try directory.write("flips.scenario", Self.coinFlips)
     var outcomes: [String: [String]] = [:]
     for seed in ["1", "2"] {

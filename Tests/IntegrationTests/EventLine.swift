@@ -1,4 +1,5 @@
 import Foundation
+import StoreEngine
 import XCTest
 
 /// One `--json` output line, parsed with Foundation's JSONSerialization.
@@ -44,7 +45,7 @@ struct EventLine {
       var parts = jws.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
       guard parts.count == 3 else { continue }
       parts[2] = "<signature>"
-      if dropCertificates, var header = Base64URL.decodeJSON(parts[0]) {
+      if dropCertificates, var header = Self.jsonSegment(parts[0]) {
         header["x5c"] = (header["x5c"] as? [Any]).map { "<\($0.count) certificates>" }
         parts[0] = Self.encode(header)
       }
@@ -57,22 +58,9 @@ struct EventLine {
     guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else { return "<unencodable>" }
     return String(decoding: data, as: UTF8.self)
   }
-}
 
-/// base64url (RFC 7515 §2) through Foundation's base64.
-enum Base64URL {
-  static func decode(_ text: String) -> Data? {
-    var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-    while base64.count % 4 != 0 { base64 += "=" }
-    return Data(base64Encoded: base64)
-  }
-
-  static func encode(_ data: Data) -> String {
-    data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-      .replacingOccurrences(of: "=", with: "")
-  }
-
-  static func decodeJSON(_ text: String) -> [String: Any]? {
-    decode(text).flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }
+  /// A base64url JWS segment (header or payload) decoded as a JSON object.
+  static func jsonSegment(_ text: some StringProtocol) -> [String: Any]? {
+    Data(base64URLEncoded: Substring(text)).flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }
   }
 }

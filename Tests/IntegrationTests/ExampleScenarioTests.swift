@@ -1,4 +1,5 @@
 import Foundation
+import StorefrontProcessTestSupport
 import XCTest
 
 /// Every checked-in example runs through the real binary on a fresh data directory (issue 3: the
@@ -11,7 +12,7 @@ final class ExampleScenarioTests: XCTestCase {
     XCTAssertGreaterThanOrEqual(examples.count, 8, "expected the examples 01…08 in \(ExampleScenarios.directory.path)")
     for example in examples {
       let name = example.lastPathComponent
-      let directory = try TestDirectory(self)
+      let directory = try TemporaryDirectory(self)
       let result = try StorefrontBinary.run(["run", example.path, "--json", "--data-dir", directory.path("data")], in: directory)
       XCTAssertEqual(result.status, 0, result.summary)
       XCTAssertEqual(result.stderr, "", "\(name) wrote to stderr")
@@ -36,7 +37,7 @@ final class ExampleScenarioTests: XCTestCase {
     ]
     for (prefix, wanted) in expected.sorted(by: { $0.key < $1.key }) {
       let example = try ExampleScenarios.named(prefix)
-      let directory = try TestDirectory(self)
+      let directory = try TemporaryDirectory(self)
       let result = try StorefrontBinary.run(["run", example.path, "--json", "--data-dir", directory.path("data")], in: directory)
       XCTAssertEqual(result.status, 0, result.summary)
       let events = EventLine.parse(result.stdout, source: example.lastPathComponent)
@@ -52,7 +53,7 @@ final class ExampleScenarioTests: XCTestCase {
 
   func testRestoreCountsAndEventOrderOfTheRestoreExample() throws {
     let example = try ExampleScenarios.named("03")
-    let directory = try TestDirectory(self)
+    let directory = try TemporaryDirectory(self)
     let result = try StorefrontBinary.run(["run", example.path, "--json", "--data-dir", directory.path("data")], in: directory)
     XCTAssertEqual(result.status, 0, result.summary)
     let events = EventLine.parse(result.stdout, source: "03")
@@ -67,7 +68,7 @@ final class ExampleScenarioTests: XCTestCase {
 
   func testEveryExampleAlsoRunsWithReadableOutput() throws {
     for example in try ExampleScenarios.all() {
-      let directory = try TestDirectory(self)
+      let directory = try TemporaryDirectory(self)
       let result = try StorefrontBinary.run(["run", example.path, "--data-dir", directory.path("data")], in: directory)
       XCTAssertEqual(result.status, 0, result.summary)
       XCTAssertFalse(result.lines.isEmpty)
@@ -107,7 +108,7 @@ final class ExampleScenarioTests: XCTestCase {
       let jws = event.object["signedTransaction"] as? String ?? ""
       let parts = jws.split(separator: ".", omittingEmptySubsequences: false)
       XCTAssertEqual(parts.count, 3, "\(place): signedTransaction is not a compact JWS", file: file, line: line)
-      if parts.count == 3, let payload = Base64URL.decodeJSON(String(parts[1])) {
+      if parts.count == 3, let payload = EventLine.jsonSegment(parts[1]) {
         XCTAssertEqual(payload["transactionId"] as? String, event.transactionID, "\(place): JWS transactionId", file: file, line: line)
         XCTAssertEqual(payload["productId"] as? String, event.productID, "\(place): JWS productId", file: file, line: line)
       } else {

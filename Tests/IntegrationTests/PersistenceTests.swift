@@ -1,4 +1,5 @@
 import Foundation
+import StorefrontProcessTestSupport
 import XCTest
 
 /// The SQLite ledger across separate processes (issue 3): unfinished transactions survive and are
@@ -7,7 +8,7 @@ final class PersistenceTests: XCTestCase {
   static let coins500 = "com.jake.sample.ExInAppPurchase.coins500"
 
   func testUnfinishedPurchaseSurvivesTheProcessAndIsRedeliveredUntilFinished() throws {
-    let directory = try TestDirectory(self)
+    let directory = try TemporaryDirectory(self)
     let data = directory.path("data")
     let buy = try directory.write(
       "1-buy.scenario",
@@ -70,7 +71,7 @@ final class PersistenceTests: XCTestCase {
   }
 
   func testEachLaunchRedeliversAndNothingIsStoredTwice() throws {
-    let directory = try TestDirectory(self)
+    let directory = try TemporaryDirectory(self)
     let data = directory.path("data")
     let buy = try directory.write("buy.scenario", "account kim\nset dialogs off\nbuy \(Self.coins500) quantity=3\n")
     XCTAssertEqual(try StorefrontBinary.run(["run", buy, "--data-dir", data], in: directory).status, 0)
@@ -87,7 +88,7 @@ final class PersistenceTests: XCTestCase {
   }
 
   func testFinishingInALaterProcessIsIdempotent() throws {
-    let directory = try TestDirectory(self)
+    let directory = try TemporaryDirectory(self)
     let data = directory.path("data")
     let buy = try directory.write("buy.scenario", "account lee\nset dialogs off\nbuy com.jake.sample.ExInAppPurchase.shopping\nfinish last\n")
     XCTAssertEqual(try StorefrontBinary.run(["run", buy, "--data-dir", data], in: directory).status, 0)
@@ -118,7 +119,7 @@ final class PersistenceTests: XCTestCase {
   }
 
   func testTheVirtualClockContinuesFromTheLedger() throws {
-    let directory = try TestDirectory(self)
+    let directory = try TemporaryDirectory(self)
     let data = directory.path("data")
     let first = try directory.write("first.scenario", "account tim\nset dialogs off\nadvance P10D\nbuy com.jake.sample.ExInAppPurchase.coins100\nfinish last\n")
     XCTAssertEqual(try StorefrontBinary.run(["run", first, "--data-dir", data], in: directory).status, 0)

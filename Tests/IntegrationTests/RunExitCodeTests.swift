@@ -1,10 +1,11 @@
 import Foundation
+import StorefrontProcessTestSupport
 import XCTest
 
 /// `storefront run` exit codes and messages, through the real process (sysexits; issue 6).
 final class RunExitCodeTests: XCTestCase {
   func testScenarioWithErrorsExits65ListingEveryProblemAndRunsNothing() throws {
-    let directory = try TestDirectory(self)
+    let directory = try TemporaryDirectory(self)
     let script = try directory.write(
       "bad.scenario",
       """
@@ -30,7 +31,7 @@ final class RunExitCodeTests: XCTestCase {
   }
 
   func testFailingExpectExits1NamingTheLineWithExpectedAndActual() throws {
-    let directory = try TestDirectory(self)
+    let directory = try TemporaryDirectory(self)
     let script = try directory.write(
       "expect.scenario",
       """
@@ -53,7 +54,7 @@ final class RunExitCodeTests: XCTestCase {
   }
 
   func testFailingExpectInReadableModeAlsoExits1() throws {
-    let directory = try TestDirectory(self)
+    let directory = try TemporaryDirectory(self)
     let script = try directory.write("owned.scenario", "account ana\nexpect owned com.jake.sample.ExInAppPurchase.shopping\n")
     let result = try StorefrontBinary.run(["run", script, "--data-dir", directory.path("data")], in: directory)
     XCTAssertEqual(result.status, 1, result.summary)
@@ -63,7 +64,7 @@ final class RunExitCodeTests: XCTestCase {
   }
 
   func testExpectAboutATransactionThatDoesNotExistFails() throws {
-    let directory = try TestDirectory(self)
+    let directory = try TemporaryDirectory(self)
     let script = try directory.write("none.scenario", "account ana\nexpect state last purchased\n")
     let result = try StorefrontBinary.run(["run", script, "--data-dir", directory.path("data")], in: directory)
     XCTAssertEqual(result.status, 1, "an expect about a missing transaction must not pass: \(result.summary)\nstdout:\n\(result.stdout)")
@@ -71,7 +72,7 @@ final class RunExitCodeTests: XCTestCase {
   }
 
   func testMissingScriptExits66NamingThePath() throws {
-    let directory = try TestDirectory(self)
+    let directory = try TemporaryDirectory(self)
     let missing = directory.path("nope.scenario")
     let result = try StorefrontBinary.run(["run", missing, "--data-dir", directory.path("data")], in: directory)
     XCTAssertEqual(result.status, 66, result.summary)
@@ -80,7 +81,7 @@ final class RunExitCodeTests: XCTestCase {
   }
 
   func testDashReadsTheScenarioFromStandardInput() throws {
-    let directory = try TestDirectory(self)
+    let directory = try TemporaryDirectory(self)
     let script = """
       account stdin-user
       set dialogs off
@@ -96,7 +97,7 @@ final class RunExitCodeTests: XCTestCase {
   }
 
   func testErrorsInStandardInputAreReportedAsStdin() throws {
-    let directory = try TestDirectory(self)
+    let directory = try TemporaryDirectory(self)
     let result = try StorefrontBinary.run(
       ["run", "-", "--data-dir", directory.path("data")], stdin: Data("account a\nexpect unfinished lots\n".utf8), in: directory)
     XCTAssertEqual(result.status, 65, result.summary)
@@ -104,7 +105,7 @@ final class RunExitCodeTests: XCTestCase {
   }
 
   func testUnknownOptionExits64WithUsage() throws {
-    let directory = try TestDirectory(self)
+    let directory = try TemporaryDirectory(self)
     let script = try directory.write("ok.scenario", "account a\n")
     let result = try StorefrontBinary.run(["run", script, "--jsonn", "--data-dir", directory.path("data")], in: directory)
     XCTAssertEqual(result.status, 64, result.summary)
@@ -114,7 +115,7 @@ final class RunExitCodeTests: XCTestCase {
   }
 
   func testMissingScriptOperandExits64() throws {
-    let directory = try TestDirectory(self)
+    let directory = try TemporaryDirectory(self)
     let result = try StorefrontBinary.run(["run", "--json", "--data-dir", directory.path("data")], in: directory)
     XCTAssertEqual(result.status, 64, result.summary)
     XCTAssertTrue(result.stderr.contains("Missing SCRIPT"), result.stderr)

@@ -1,11 +1,13 @@
 import Foundation
+import StoreEngine
+import StorefrontProcessTestSupport
 import XCTest
 
 /// `storefront verify` on what `storefront run --json` printed, as a backend would check it.
 final class SignedOutputVerificationTests: XCTestCase {
   /// A data directory that ran `example` with --json; the output is saved as `events.jsonl`.
   private struct SignedRun {
-    var directory: TestDirectory
+    var directory: TemporaryDirectory
     var data: String
     var eventsFile: String
     var events: [EventLine]
@@ -19,7 +21,7 @@ final class SignedOutputVerificationTests: XCTestCase {
   }
 
   private func signedRun(_ example: String) throws -> SignedRun {
-    let directory = try TestDirectory(self)
+    let directory = try TemporaryDirectory(self)
     let data = directory.path("data")
     let script = try ExampleScenarios.named(example).path
     let result = try StorefrontBinary.run(["run", script, "--json", "--data-dir", data], in: directory)
@@ -39,7 +41,7 @@ final class SignedOutputVerificationTests: XCTestCase {
     let payloads = EventLine.parse(result.stdout, source: "verify")
     XCTAssertEqual(payloads.count, signed.count, "one decoded payload per signed field")
     for (payload, source) in zip(payloads, signed) {
-      let expected = try XCTUnwrap(Base64URL.decodeJSON(String(source.jws.split(separator: ".")[1])))
+      let expected = try XCTUnwrap(EventLine.jsonSegment(source.jws.split(separator: ".")[1]))
       XCTAssertEqual(payload.object["originalTransactionId"] as? String, expected["originalTransactionId"] as? String)
       XCTAssertEqual(payload.object["productId"] as? String, expected["productId"] as? String)
       XCTAssertEqual(payload.object["environment"] as? String, "Sandbox")
@@ -71,13 +73,13 @@ final class SignedOutputVerificationTests: XCTestCase {
     let transactions = signed.filter { $0.field == "signedTransaction" }
     let target = transactions[transactions.count / 2]
     var parts = target.jws.split(separator: ".").map(String.init)
-    var payload = try XCTUnwrap(Base64URL.decode(parts[1]))
+    var payload = try XCTUnwrap(Data(base64URLEncoded: Substring(parts[1])))
     // Change one byte of the payload: a digit of the quoted transactionId stays valid JSON.
     let text = String(decoding: payload, as: UTF8.self)
     let marker = try XCTUnwrap(text.range(of: "\"transactionId\":\""))
     let offset = text.utf8.distance(from: text.startIndex, to: marker.upperBound)
     payload[offset] = payload[offset] == UInt8(ascii: "2") ? UInt8(ascii: "3") : UInt8(ascii: "2")
-    parts[1] = Base64URL.encode(payload)
+    parts[1] = payload.base64URLEncoded
     let tampered = parts.joined(separator: ".")
     var lines = run.events.map(\.text)
     lines[target.line - 1] = lines[target.line - 1].replacingOccurrences(of: target.jws, with: tampered)
@@ -118,7 +120,7 @@ final class SignedOutputVerificationTests: XCTestCase {
   }
 
   func testBundleIDGivenToRunIsTheOneThatVerifies() throws {
-    let directory = try TestDirectory(self)
+    let directory = try TemporaryDirectory(self)
     let data = directory.path("data")
     let script = try ExampleScenarios.named("02").path
     let result = try StorefrontBinary.run(["run", script, "--json", "--bundle-id", "org.example.game", "--data-dir", data], in: directory)
@@ -129,7 +131,7 @@ final class SignedOutputVerificationTests: XCTestCase {
   }
 
   func testVerifyingAFileWithoutSignedDataExits65() throws {
-    let directory = try TestDirectory(self)
+    let directory = try TemporaryDirectory(self)
     let script = try ExampleScenarios.named("03").path
     let data = directory.path("data")
     let result = try StorefrontBinary.run(["run", script, "--json", "--data-dir", data], in: directory)

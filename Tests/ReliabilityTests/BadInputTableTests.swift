@@ -1,4 +1,5 @@
 import Foundation
+import StoreEngine
 import XCTest
 
 /// One table of bad inputs to the real binary: catalogs, scenarios, command lines and `verify` input.
@@ -31,15 +32,11 @@ final class BadInputTableTests: XCTestCase {
 
   /// A base64url segment of `object` as JSON.
   static func segment(_ object: Any) -> String {
-    let data = (try? JSONSerialization.data(withJSONObject: object)) ?? Data()
-    return data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-      .replacingOccurrences(of: "=", with: "")
+    ((try? JSONSerialization.data(withJSONObject: object)) ?? Data()).base64URLEncoded
   }
 
   static func decodeSegment(_ text: Substring) -> [String: Any] {
-    var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-    while base64.count % 4 != 0 { base64 += "=" }
-    return Data(base64Encoded: base64).flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] } ?? [:]
+    Data(base64URLEncoded: text).flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] } ?? [:]
   }
 
   // MARK: The rows
@@ -167,7 +164,7 @@ final class BadInputTableTests: XCTestCase {
     let data = scratch.appendingPathComponent("data")
     let setup = try StorefrontProcess.run(
       ["run", "-", "--json", "--data-dir", data.path], input: Self.text("account jake\nset dialogs off\nbuy \(Self.product)\n"))
-    XCTAssertEqual(setup.status, 0, setup.errorOutput)
+    XCTAssertEqual(setup.status, 0, setup.stderr)
     let jws = try XCTUnwrap(setup.lines.compactMap { jsonObject($0)?["signedTransaction"] as? String }.first)
 
     let rows = Self.catalogRows() + Self.scenarioRows() + Self.argumentRows() + Self.verifyRows(jws: jws)
@@ -185,13 +182,13 @@ final class BadInputTableTests: XCTestCase {
       let result = try StorefrontProcess.run(row.arguments.map(fill), input: row.stdin)
       let seconds = Date().timeIntervalSince(started)
       if seconds > 1 { print("Bad input '\(row.name)' took \(String(format: "%.1f", seconds)) s") }
-      XCTAssertFalse(result.signalled, "\(row.name): crashed with signal \(result.status)\n\(result.errorOutput.prefix(2000))")
-      XCTAssertEqual(result.status, row.exitCode, "\(row.name): exit code; stderr:\n\(result.errorOutput.prefix(1000))")
+      XCTAssertFalse(result.signalled, "\(row.name): crashed with signal \(result.status)\n\(result.stderr.prefix(2000))")
+      XCTAssertEqual(result.status, row.exitCode, "\(row.name): exit code; stderr:\n\(result.stderr.prefix(1000))")
       for mention in row.mentions.map(fill) {
-        XCTAssertTrue(result.errorOutput.contains(mention), "\(row.name): stderr does not mention '\(mention)':\n\(result.errorOutput.prefix(1000))")
+        XCTAssertTrue(result.stderr.contains(mention), "\(row.name): stderr does not mention '\(mention)':\n\(result.stderr.prefix(1000))")
       }
       if !row.echoesHugeInput {
-        XCTAssertLessThan(result.errorOutput.utf8.count, 64_000, "\(row.name): stderr should not echo a huge input back")
+        XCTAssertLessThan(result.stderr.utf8.count, 64_000, "\(row.name): stderr should not echo a huge input back")
       }
     }
     print("Bad inputs: \(rows.count) rows (\(byKind.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")))")

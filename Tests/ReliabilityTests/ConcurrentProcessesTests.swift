@@ -1,6 +1,7 @@
 import Foundation
 import SQLiteLedger
 import StoreEngine
+import StorefrontProcessTestSupport
 import XCTest
 
 /// Two to four `storefront run` processes buying and finishing on one data directory at once: every
@@ -57,8 +58,8 @@ final class ConcurrentProcessesTests: XCTestCase {
           XCTFail("\(processes) processes: process \(index) could not be started")
           continue
         }
-        XCTAssertEqual(result.status, 0, "\(processes) processes: process \(index) exited \(result.status): \(result.errorOutput)")
-        XCTAssertFalse(result.errorOutput.contains("locked"), "\(processes) processes: process \(index): \(result.errorOutput)")
+        XCTAssertEqual(result.status, 0, "\(processes) processes: process \(index) exited \(result.status): \(result.stderr)")
+        XCTAssertFalse(result.stderr.contains("locked"), "\(processes) processes: process \(index): \(result.stderr)")
         for event in result.lines.compactMap(jsonObject) where event["event"] as? String == "transactionUpdated" && event["line"] != nil {
           guard let record = TransactionRecord(json: event), record.state == "purchased", record.id == record.originalID else { continue }
           if let other = reported[record.id], other != "\(index)" {
@@ -100,7 +101,7 @@ final class ConcurrentProcessesTests: XCTestCase {
         results.set(index, try? StorefrontProcess.run(["run", "-", "--json", "--data-dir", dataDir.path], input: Data(scripts[index].utf8)))
       }
       for (index, result) in results.values.enumerated() {
-        XCTAssertEqual(result?.status, 0, "attempt \(attempt): process \(index): \(result?.errorOutput ?? "could not be started")")
+        XCTAssertEqual(result?.status, 0, "attempt \(attempt): process \(index): \(result?.stderr ?? "could not be started")")
         let sheets = result?.lines.filter { $0.contains("\"sheetPresented\"") } ?? []
         XCTAssertEqual(sheets, [], "attempt \(attempt): process \(index) showed another process's purchase sheet")
       }
@@ -117,12 +118,12 @@ final class ConcurrentProcessesTests: XCTestCase {
     func run(_ script: String) throws -> ProcessResult {
       let result = try StorefrontProcess.run(
         ["run", "-", "--json", "--data-dir", dataDir.path, "--account", "jake"], input: Data(script.utf8))
-      XCTAssertEqual(result.status, 0, result.errorOutput)
+      XCTAssertEqual(result.status, 0, result.stderr)
       return result
     }
     // A storefront leaves its sheet up and exits.
     let left = try run("set dialogs on\nbuy \(shopping)\n")
-    let id = try XCTUnwrap(Self.sheets(in: left).first, left.outputText)
+    let id = try XCTUnwrap(Self.sheets(in: left).first, left.stdout)
     let abandoned = try XCTUnwrap(Self.stored(id, in: dataDir))
     XCTAssertEqual(abandoned.state, .purchasing)
     XCTAssertNotNil(abandoned.ownerSession)
@@ -130,8 +131,8 @@ final class ConcurrentProcessesTests: XCTestCase {
     let live = try Self.runnerSession()
     try Self.setOwner(of: id, to: live, in: dataDir)
     let bystander = try run("set dialogs off\nbuy \(coins)\nfinish last\n")
-    XCTAssertEqual(Self.sheets(in: bystander), [], bystander.outputText)
-    XCTAssertFalse(bystander.lines.contains { $0.contains("\"transactionId\":\"\(id)\"") }, "delivered a live process's purchase:\n\(bystander.outputText)")
+    XCTAssertEqual(Self.sheets(in: bystander), [], bystander.stdout)
+    XCTAssertFalse(bystander.lines.contains { $0.contains("\"transactionId\":\"\(id)\"") }, "delivered a live process's purchase:\n\(bystander.stdout)")
     XCTAssertTrue(bystander.lines.contains { $0.contains("\"productId\":\"\(coins)\"") && $0.contains("\"state\":\"purchased\"") })
     XCTAssertEqual(try Self.stored(id, in: dataDir)?.ownerSession, live)
     XCTAssertEqual(try Self.stored(id, in: dataDir)?.state, .purchasing)
@@ -139,14 +140,14 @@ final class ConcurrentProcessesTests: XCTestCase {
     let dead = try Self.runnerSession(startTimeOffset: 1)
     try Self.setOwner(of: id, to: dead, in: dataDir)
     let recovering = try run("")
-    XCTAssertEqual(Self.sheets(in: recovering), [id], recovering.outputText)
+    XCTAssertEqual(Self.sheets(in: recovering), [id], recovering.stdout)
     let owner = try XCTUnwrap(Self.stored(id, in: dataDir)?.ownerSession)
     XCTAssertNotEqual(owner, dead)
     XCTAssertNotEqual(owner, live)
 
     // That storefront exited with the sheet up: the next one takes it over and answers it.
     let answering = try run("confirm\nfinish last\n")
-    XCTAssertEqual(Self.sheets(in: answering), [id], answering.outputText)
+    XCTAssertEqual(Self.sheets(in: answering), [id], answering.stdout)
     let bought = try XCTUnwrap(Self.stored(id, in: dataDir))
     XCTAssertEqual(bought.state, .purchased)
     XCTAssertTrue(bought.isFinished)

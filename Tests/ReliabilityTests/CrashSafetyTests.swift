@@ -69,11 +69,11 @@ final class CrashSafetyTests: XCTestCase {
         figures.runs += 1
         figures.linesRead += result.lines.count
         if result.signalled {
-          XCTAssertEqual(result.status, SIGKILL, "\(context): ended by signal \(result.status)\n\(result.errorOutput)")
+          XCTAssertEqual(result.status, SIGKILL, "\(context): ended by signal \(result.status)\n\(result.stderr)")
           kills += 1
           figures.killPoints += 1
         } else {
-          XCTAssertEqual(result.status, 0, "\(context): exit \(result.status)\n\(result.errorOutput)\n\(script)")
+          XCTAssertEqual(result.status, 0, "\(context): exit \(result.status)\n\(result.stderr)\n\(script)")
           figures.completedRuns += 1
         }
         let events = result.lines.compactMap(jsonObject)

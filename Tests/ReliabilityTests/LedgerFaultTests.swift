@@ -1,4 +1,5 @@
 import Foundation
+import StorefrontProcessTestSupport
 import XCTest
 
 /// Hostile data directories through the real binary: each gives its documented exit code, a message
@@ -10,7 +11,7 @@ final class LedgerFaultTests: XCTestCase {
   private func preparedDataDir(_ label: String) throws -> URL {
     let dir = try Scratch.directory(self, label)
     let result = try StorefrontProcess.run(["run", "-", "--data-dir", dir.path], input: Data(Self.buy.utf8))
-    XCTAssertEqual(result.status, 0, result.errorOutput)
+    XCTAssertEqual(result.status, 0, result.stderr)
     return dir
   }
 
@@ -29,11 +30,11 @@ final class LedgerFaultTests: XCTestCase {
     _ result: ProcessResult, exitCode: Int32, naming path: String, saying words: [String],
     file: StaticString = #filePath, line: UInt = #line
   ) {
-    XCTAssertFalse(result.signalled, "crashed: \(result.errorOutput)", file: file, line: line)
-    XCTAssertEqual(result.status, exitCode, "stderr: \(result.errorOutput)", file: file, line: line)
-    XCTAssertTrue(result.errorOutput.contains(path), "stderr does not name '\(path)': \(result.errorOutput)", file: file, line: line)
+    XCTAssertFalse(result.signalled, "crashed: \(result.stderr)", file: file, line: line)
+    XCTAssertEqual(result.status, exitCode, "stderr: \(result.stderr)", file: file, line: line)
+    XCTAssertTrue(result.stderr.contains(path), "stderr does not name '\(path)': \(result.stderr)", file: file, line: line)
     for word in words {
-      XCTAssertTrue(result.errorOutput.contains(word), "stderr does not say '\(word)': \(result.errorOutput)", file: file, line: line)
+      XCTAssertTrue(result.stderr.contains(word), "stderr does not say '\(word)': \(result.stderr)", file: file, line: line)
     }
   }
 
@@ -48,7 +49,7 @@ final class LedgerFaultTests: XCTestCase {
     let dataDir = blocker.appendingPathComponent("data")
     let result = try purchase(dataDir)
     assertFails(result, exitCode: 73, naming: dataDir.path, saying: ["could not be created"])
-    XCTAssertEqual(result.output.count, 0, "nothing may be reported when nothing can be stored")
+    XCTAssertEqual(result.stdoutData.count, 0, "nothing may be reported when nothing can be stored")
   }
 
   func testReadOnlyDataDirectoryChangesNothing() throws {
@@ -60,7 +61,7 @@ final class LedgerFaultTests: XCTestCase {
     let result = try purchase(dir)
     XCTAssertTrue(try chattr("-i", [dir, ledger(dir)]))
     assertFails(result, exitCode: 73, naming: ledger(dir).path, saying: ["read-only"])
-    XCTAssertFalse(result.outputText.contains("\"purchased\"") && result.outputText.contains("\"line\""), "no purchase may be reported")
+    XCTAssertFalse(result.stdout.contains("\"purchased\"") && result.stdout.contains("\"line\""), "no purchase may be reported")
     XCTAssertEqual(try Data(contentsOf: ledger(dir)), bytes)
     XCTAssertEqual(try contents(dir), before)
   }
@@ -70,8 +71,8 @@ final class LedgerFaultTests: XCTestCase {
     guard try chattr("+i", [dir]) else { throw XCTSkip("chattr +i is not supported here") }
     let result = try purchase(dir)
     XCTAssertTrue(try chattr("-i", [dir]))
-    XCTAssertEqual(result.status, 73, result.errorOutput)
-    XCTAssertTrue(result.errorOutput.contains(dir.path), result.errorOutput)
+    XCTAssertEqual(result.status, 73, result.stderr)
+    XCTAssertTrue(result.stderr.contains(dir.path), result.stderr)
     XCTAssertFalse(FileManager.default.fileExists(atPath: ledger(dir).path))
   }
 
@@ -120,7 +121,7 @@ final class LedgerFaultTests: XCTestCase {
     let result = try purchase(dir)
     holder.release()
     assertFails(result, exitCode: 75, naming: ledger(dir).path, saying: ["locked by another process"])
-    XCTAssertFalse(result.outputText.contains("\"line\":3"), "the purchase on line 3 must not be reported: \(result.outputText)")
+    XCTAssertFalse(result.stdout.contains("\"line\":3"), "the purchase on line 3 must not be reported: \(result.stdout)")
     XCTAssertEqual(try contents(dir), before)
     XCTAssertEqual(try LedgerView.integrity(dir), "ok")
   }
@@ -131,7 +132,7 @@ final class LedgerFaultTests: XCTestCase {
   private func smallDisk(_ kilobytes: Int) throws -> URL {
     let mountPoint = try Scratch.directory(self, "tmpfs")
     let mount = try Shell.run("/usr/bin/mount", ["-t", "tmpfs", "-o", "size=\(kilobytes)k", "tmpfs", mountPoint.path])
-    guard mount.status == 0 else { throw XCTSkip("cannot mount a tmpfs here (\(mount.errorOutput.trimmingCharacters(in: .whitespacesAndNewlines))); needs root") }
+    guard mount.status == 0 else { throw XCTSkip("cannot mount a tmpfs here (\(mount.stderr.trimmingCharacters(in: .whitespacesAndNewlines))); needs root") }
     addTeardownBlock { _ = try? Shell.run("/usr/bin/umount", ["-l", mountPoint.path]) }
     return mountPoint
   }
@@ -158,16 +159,16 @@ final class LedgerFaultTests: XCTestCase {
     for free in [16_384, 65_536, 98_304, 131_072, 196_608, 262_144] {
       let dir = disk.appendingPathComponent("data-\(free)")
       let prepared = try StorefrontProcess.run(["run", "-", "--data-dir", dir.path], input: Data(Self.buy.utf8))
-      XCTAssertEqual(prepared.status, 0, prepared.errorOutput)
+      XCTAssertEqual(prepared.status, 0, prepared.stderr)
       try fill(disk, leaving: free)
       var script = "account jake\nset dialogs off\n"
       for _ in 0..<400 { script += "buy \(ScenarioGenerator.prefix)coins100\nfinish last\n" }
       let result = try StorefrontProcess.run(["run", "-", "--json", "--data-dir", dir.path], input: Data(script.utf8))
       try FileManager.default.removeItem(at: disk.appendingPathComponent("filler"))
-      XCTAssertFalse(result.signalled, "free \(free): crashed: \(result.errorOutput)")
-      XCTAssertEqual(result.status, 74, "free \(free): \(result.errorOutput)")
-      XCTAssertTrue(result.errorOutput.contains(ledger(dir).path), "free \(free): \(result.errorOutput)")
-      XCTAssertTrue(result.errorOutput.contains("disk"), "free \(free): the message should say the disk is full: \(result.errorOutput)")
+      XCTAssertFalse(result.signalled, "free \(free): crashed: \(result.stderr)")
+      XCTAssertEqual(result.status, 74, "free \(free): \(result.stderr)")
+      XCTAssertTrue(result.stderr.contains(ledger(dir).path), "free \(free): \(result.stderr)")
+      XCTAssertTrue(result.stderr.contains("disk"), "free \(free): the message should say the disk is full: \(result.stderr)")
       let stored = try LedgerView.read(dir)
       for event in result.lines.compactMap(jsonObject) where event["event"] as? String == "transactionUpdated" {
         guard let record = TransactionRecord(json: event) else { continue }
@@ -190,7 +191,7 @@ final class LockHolder {
 
   /// Starts `python3` holding `BEGIN EXCLUSIVE` and returns once it says the lock is held.
   init(_ file: URL) throws {
-    _ = StorefrontProcess.ignoreSIGPIPE
+    ChildProcess.ignoreSIGPIPE()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
     process.arguments = [
       "-c",

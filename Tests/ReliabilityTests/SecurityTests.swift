@@ -1,4 +1,5 @@
 import Foundation
+import StorefrontProcessTestSupport
 import XCTest
 
 /// File modes checked at start-up, no password in clear anywhere, no private key in any output, and
@@ -20,7 +21,7 @@ final class SecurityTests: XCTestCase {
   func testFreshDataDirectoryIsPrivate() throws {
     let dataDir = try Scratch.directory(self, "fresh").appendingPathComponent("data")
     let result = try StorefrontProcess.run(["run", "-", "--data-dir", dataDir.path], input: Data(buy.utf8))
-    XCTAssertEqual(result.status, 0, result.errorOutput)
+    XCTAssertEqual(result.status, 0, result.stderr)
     XCTAssertEqual(try mode(dataDir), 0o700)
     XCTAssertEqual(try mode(dataDir.appendingPathComponent("ledger.sqlite")), 0o600)
     XCTAssertEqual(try mode(dataDir.appendingPathComponent("ca")), 0o700)
@@ -39,10 +40,10 @@ final class SecurityTests: XCTestCase {
     for key in try keyFiles(dataDir) { chmod(key.path, 0o644) }
 
     let result = try StorefrontProcess.run(["run", "-", "--data-dir", dataDir.path], input: Data(buy.utf8))
-    XCTAssertEqual(result.status, 0, result.errorOutput)
-    XCTAssertTrue(result.errorOutput.contains("Warning:"), result.errorOutput)
-    XCTAssertTrue(result.errorOutput.contains("'\(dataDir.path)' was readable by other users (mode 0755); changed it to 0700"), result.errorOutput)
-    XCTAssertTrue(result.errorOutput.contains(ledger.path), "the ledger file's fix is reported too: \(result.errorOutput)")
+    XCTAssertEqual(result.status, 0, result.stderr)
+    XCTAssertTrue(result.stderr.contains("Warning:"), result.stderr)
+    XCTAssertTrue(result.stderr.contains("'\(dataDir.path)' was readable by other users (mode 0755); changed it to 0700"), result.stderr)
+    XCTAssertTrue(result.stderr.contains(ledger.path), "the ledger file's fix is reported too: \(result.stderr)")
     XCTAssertEqual(try mode(dataDir), 0o700)
     XCTAssertEqual(try mode(ledger), 0o600)
     XCTAssertEqual(try mode(dataDir.appendingPathComponent("ca")), 0o700)
@@ -55,10 +56,10 @@ final class SecurityTests: XCTestCase {
     let password = "Sw0rdfish-\(UUID().uuidString)"
     let script = "account tester password=\(password)\nset dialogs off\nbuy \(ScenarioGenerator.prefix)shopping\nsignout\naccount tester password=\(password)\nrestore\n"
     let result = try StorefrontProcess.run(["run", "-", "--json", "--data-dir", dataDir.path], input: Data(script.utf8))
-    XCTAssertEqual(result.status, 0, result.errorOutput)
+    XCTAssertEqual(result.status, 0, result.stderr)
     let listing = try StorefrontProcess.run(["transactions", "--all", "--json", "--data-dir", dataDir.path])
     let needle = Data(password.utf8)
-    for (name, text) in [("run stdout", result.outputText), ("run stderr", result.errorOutput), ("transactions", listing.outputText)] {
+    for (name, text) in [("run stdout", result.stdout), ("run stderr", result.stderr), ("transactions", listing.stdout)] {
       XCTAssertFalse(text.contains(password), "\(name) shows the password")
     }
     // Every file in the data directory, including the WAL before any checkpoint.
@@ -77,9 +78,9 @@ final class SecurityTests: XCTestCase {
   func testNoPrivateKeyInAnyOutput() throws {
     let dataDir = try Scratch.directory(self, "keys")
     let run = try StorefrontProcess.run(["run", "-", "--json", "--data-dir", dataDir.path], input: Data(buy.utf8))
-    XCTAssertEqual(run.status, 0, run.errorOutput)
+    XCTAssertEqual(run.status, 0, run.stderr)
     let events = dataDir.appendingPathComponent("events.json")
-    try run.output.write(to: events)
+    try run.stdoutData.write(to: events)
     let outputs: [(String, ProcessResult)] = [
       ("run --json", run),
       ("run (text)", try StorefrontProcess.run(["run", "-", "--data-dir", dataDir.path], input: Data(buy.utf8))),
@@ -96,25 +97,25 @@ final class SecurityTests: XCTestCase {
     }
     XCTAssertGreaterThanOrEqual(keyLines.count, 3)
     for (name, result) in outputs {
-      XCTAssertEqual(result.status, 0, "\(name): \(result.errorOutput)")
-      let text = result.outputText + result.errorOutput
+      XCTAssertEqual(result.status, 0, "\(name): \(result.stderr)")
+      let text = result.stdout + result.stderr
       XCTAssertFalse(text.contains("PRIVATE KEY"), "\(name) prints a private key")
       for line in keyLines { XCTAssertFalse(text.contains(line), "\(name) prints private key material") }
     }
-    XCTAssertTrue(outputs[4].1.outputText.contains("BEGIN CERTIFICATE"), "certificate prints the root certificate")
+    XCTAssertTrue(outputs[4].1.stdout.contains("BEGIN CERTIFICATE"), "certificate prints the root certificate")
   }
 
   func testSignaturesFromAnotherSandboxAreRejected() throws {
     let mine = try Scratch.directory(self, "mine")
     let theirs = try Scratch.directory(self, "theirs")
     let run = try StorefrontProcess.run(["run", "-", "--json", "--data-dir", theirs.path], input: Data(buy.utf8))
-    XCTAssertEqual(run.status, 0, run.errorOutput)
+    XCTAssertEqual(run.status, 0, run.stderr)
     let events = mine.appendingPathComponent("events.json")
-    try run.output.write(to: events)
+    try run.stdoutData.write(to: events)
     XCTAssertEqual(try StorefrontProcess.run(["certificate", "--data-dir", mine.path]).status, 0)
     let result = try StorefrontProcess.run(["verify", events.path, "--data-dir", mine.path])
-    XCTAssertEqual(result.status, 1, result.errorOutput)
-    XCTAssertTrue(result.errorOutput.contains("\(events.path):"), result.errorOutput)
+    XCTAssertEqual(result.status, 1, result.stderr)
+    XCTAssertTrue(result.stderr.contains("\(events.path):"), result.stderr)
     XCTAssertEqual(try StorefrontProcess.run(["verify", events.path, "--data-dir", theirs.path]).status, 0)
   }
 }

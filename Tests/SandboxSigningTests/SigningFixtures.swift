@@ -1,6 +1,7 @@
 import Foundation
 import SandboxSigning
 import StoreEngine
+import StorefrontProcessTestSupport
 import XCTest
 
 /// Shared dates, transactions and temporary directories for the signing tests.
@@ -57,12 +58,9 @@ enum SigningFixtures {
       renewalPrice: Decimal(string: "10.99") ?? 0)
   }
 
-  /// A fresh empty directory under the system temporary directory; removed by `cleanUp`.
+  /// A fresh empty directory under the system temporary directory; the test removes it.
   static func temporaryDirectory(_ label: String) throws -> URL {
-    let url = FileManager.default.temporaryDirectory
-      .appendingPathComponent("storefront-signing-\(label)-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    return url
+    try TemporaryDirectory(label: "signing-\(label)").url
   }
 
   /// The payload JSON of a compact JWS as a dictionary, for checking JSON types.

@@ -4,39 +4,13 @@ import StoreTUI
 import StorefrontTestSupport
 import Testing
 
-/// Asserts a frame's text equals `__Snapshots__/<name>.txt`; records it (and fails) when missing
-/// or when `RECORD_SNAPSHOTS=1`, so a new baseline never passes silently.
+/// Asserts a frame's text equals `__Snapshots__/<name>.txt`: `assertScreen(_:named:)`
+/// (Support/SnapshotAssertion.swift), which records a missing baseline and fails.
 func assertAppSnapshot(
   _ buffer: ScreenBuffer, named name: String, filePath: String = #filePath,
   sourceLocation: SourceLocation = #_sourceLocation
 ) {
-  let folder = URL(fileURLWithPath: filePath).deletingLastPathComponent().appendingPathComponent("__Snapshots__")
-  let file = folder.appendingPathComponent("\(name).txt")
-  let actual = buffer.plainText + "\n"
-  let record = ProcessInfo.processInfo.environment["RECORD_SNAPSHOTS"] == "1"
-  let existing = try? String(contentsOf: file, encoding: .utf8)
-  guard let existing, !record else {
-    do {
-      try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-      try actual.write(to: file, atomically: true, encoding: .utf8)
-      Issue.record("Recorded snapshot \(file.path); check it, then re-run without RECORD_SNAPSHOTS.", sourceLocation: sourceLocation)
-    } catch {
-      Issue.record("Could not record snapshot \(file.path): \(error)", sourceLocation: sourceLocation)
-    }
-    return
-  }
-  guard actual != existing else { return }
-  let got = actual.components(separatedBy: "\n")
-  let want = existing.components(separatedBy: "\n")
-  let line = zip(got, want).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(got.count, want.count)
-  Issue.record(
-    """
-    Snapshot \(name) differs at line \(line + 1) (re-record with RECORD_SNAPSHOTS=1 if intended).
-    --- actual ---
-    \(actual)
-    --- expected ---
-    \(existing)
-    """, sourceLocation: sourceLocation)
+  assertScreen(buffer, named: name, filePath: filePath, sourceLocation: sourceLocation)
 }
 
 let standardSize = Size(width: 80, height: 24)
@@ -96,10 +70,7 @@ func makeTransaction(
 
 /// A well-formed (unsigned) compact JWS with a small payload, for the JWS sheet.
 func sampleJWS(transactionID: String) -> String {
-  func encode(_ text: String) -> String {
-    Data(text.utf8).base64EncodedString().replacingOccurrences(of: "+", with: "-")
-      .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
-  }
+  func encode(_ text: String) -> String { Data(text.utf8).base64URLEncoded }
   let header = encode(#"{"alg":"ES256","typ":"JWT"}"#)
   let payload = encode(#"{"bundleId":"com.example.app","environment":"Sandbox","transactionId":"\#(transactionID)"}"#)
   return "\(header).\(payload).\(encode("signature-bytes"))"

@@ -41,11 +41,11 @@ struct LedgerView {
       ["transactions", "--json", "--data-dir", dataDir.path] + (all ? ["--all"] : []))
     if result.status == 66 { return LedgerView(transactions: [], byID: [:]) }
     guard result.status == 0 else {
-      throw Failure("transactions exited \(result.status): \(result.errorOutput)")
+      throw Failure("transactions exited \(result.status): \(result.stderr)")
     }
     let records = result.lines.compactMap { jsonObject($0).flatMap(TransactionRecord.init(json:)) }
     guard records.count == result.lines.count else {
-      throw Failure("transactions printed a line that is not a transaction: \(result.outputText.prefix(300))")
+      throw Failure("transactions printed a line that is not a transaction: \(result.stdout.prefix(300))")
     }
     var byID: [String: TransactionRecord] = [:]
     for record in records {

@@ -1,8 +1,9 @@
 import Foundation
+import StorefrontProcessTestSupport
 import XCTest
 
 /// Several storefront processes sharing one data directory (issue 3: "two processes at once").
-final class ConcurrentProcessesTests: XCTestCase {
+final class SharedDataDirectoryTests: XCTestCase {
   static let purchasesPerProcess = 50
 
   func testTwoProcessesAtOnce() throws {
@@ -14,7 +15,7 @@ final class ConcurrentProcessesTests: XCTestCase {
   }
 
   private func runConcurrently(processes count: Int, file: StaticString = #filePath, line: UInt = #line) throws {
-    let directory = try TestDirectory(self)
+    let directory = try TemporaryDirectory(self)
     let data = directory.path("data")
     var lines = ["set dialogs off"]
     for _ in 0..<Self.purchasesPerProcess { lines += ["buy com.jake.sample.ExInAppPurchase.coins100", "finish last"] }
@@ -56,25 +57,13 @@ final class ConcurrentProcessesTests: XCTestCase {
       XCTAssertTrue(mine.allSatisfy { $0.object["finished"] as? Bool == true }, "buyer\(index) has unfinished transactions", file: file, line: line)
     }
 
-    let integrity = try Self.sqlite(["\(data)/ledger.sqlite", "PRAGMA integrity_check"], in: directory)
+    let integrity = try Self.sqlite(["\(data)/ledger.sqlite", "PRAGMA integrity_check"])
     XCTAssertEqual(integrity.status, 0, integrity.stderr, file: file, line: line)
     XCTAssertEqual(integrity.stdout, "ok\n", file: file, line: line)
   }
 
   /// The sqlite3 command-line shell.
-  static func sqlite(_ arguments: [String], in directory: TestDirectory) throws -> ProcessResult {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["sqlite3"] + arguments
-    let out = directory.url.appendingPathComponent("sqlite.out")
-    let err = directory.url.appendingPathComponent("sqlite.err")
-    process.standardOutput = try OutputFile.create(out)
-    process.standardError = try OutputFile.create(err)
-    process.standardInput = FileHandle.nullDevice
-    try process.run()
-    process.waitUntilExit()
-    return ProcessResult(
-      arguments: arguments, status: process.terminationStatus, stdout: try String(contentsOf: out, encoding: .utf8),
-      stderr: try String(contentsOf: err, encoding: .utf8))
+  static func sqlite(_ arguments: [String]) throws -> ProcessResult {
+    try ChildProcess.run("/usr/bin/env", ["sqlite3"] + arguments)
   }
 }

@@ -1,27 +1,26 @@
 import Foundation
+import StorefrontProcessTestSupport
 
-/// Finds the real `storefront` executable and runs it on a pty the way a user's terminal would.
-struct StorefrontBinary {
+/// The real `storefront` executable, run on a pty the way a user's terminal would.
+struct PtyStorefront {
   let path: String
   let environment: [String: String]
   /// This executable, which serves as the small intermediate process of ``RSSProbe``.
   let benchPath: String
   let scratch: URL
 
-  /// `$STOREFRONT_BIN`, else `storefront` next to this executable (same build configuration).
-  static func locate(scratch: URL) -> StorefrontBinary? {
-    let inherited = ProcessInfo.processInfo.environment
-    var candidates: [String] = []
-    if let explicit = inherited["STOREFRONT_BIN"], !explicit.isEmpty { candidates.append(explicit) }
-    guard let me = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") else { return nil }
-    candidates.append(URL(fileURLWithPath: me).deletingLastPathComponent().appendingPathComponent("storefront").path)
-    guard let path = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else { return nil }
+  /// `$STOREFRONT_BIN`, else `storefront` next to this executable (same build configuration; never
+  /// a debug build found elsewhere).
+  static func locate(scratch: URL) -> PtyStorefront? {
+    guard let me = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"),
+      let binary = try? StorefrontBinary.locate(overrideVariable: "STOREFRONT_BIN", searchDebugBuild: false)
+    else { return nil }
     // A clean environment: a private data dir, a known terminal, UTF-8, no colour surprises.
-    let environment = [
-      "PATH": inherited["PATH"] ?? "/usr/bin:/bin", "HOME": scratch.path, "TERM": "xterm-256color",
-      "LANG": "C.UTF-8", "STOREFRONT_DATA_DIR": scratch.appendingPathComponent("data").path,
-    ]
-    return StorefrontBinary(path: path, environment: environment, benchPath: me, scratch: scratch)
+    var environment = StorefrontBinary.isolatedEnvironment(home: scratch)
+    environment["TERM"] = "xterm-256color"
+    environment["LANG"] = "C.UTF-8"
+    environment["STOREFRONT_DATA_DIR"] = scratch.appendingPathComponent("data").path
+    return PtyStorefront(path: binary.path, environment: environment, benchPath: me, scratch: scratch)
   }
 
   /// Starts `storefront arguments…` on a 200×60 pty.

@@ -1,0 +1,207 @@
+import Foundation
+
+/// Apple's App Store Server Library (`app-store-server-library`, the versions pinned in
+/// `Tests/python/requirements.txt`) in a Python virtual environment that the tests create
+/// themselves in `.build/apple-verifier-venv`, driven through `Tests/python/verify_with_apple.py`.
+///
+/// The environment is made once and reused while `requirements.txt` is unchanged.
+public struct AppleVerifier: Sendable {
+  /// One JWS for Apple's `SignedDataVerifier`.
+  public struct Case: Encodable, Sendable {
+    /// Which `verify_and_decode_…` call checks it.
+    public enum Kind: String, Encodable, Sendable {
+      /// `verify_and_decode_signed_transaction`.
+      case transaction
+      /// `verify_and_decode_renewal_info`.
+      case renewal
+    }
+
+    /// Names the verdict.
+    public var name: String
+    /// Transaction or renewal info.
+    public var kind: Kind
+    /// The compact JWS.
+    public var jws: String
+    /// Path of the trusted root certificate, DER.
+    public var rootDER: String
+    /// The bundle id the verifier expects.
+    public var bundleID: String
+    /// Apple's `Environment` name.
+    public var environment: String
+
+    /// A case for `verify_with_apple.py`.
+    public init(name: String, kind: Kind, jws: String, rootDER: String, bundleID: String, environment: String = "SANDBOX") {
+      self.name = name
+      self.kind = kind
+      self.jws = jws
+      self.rootDER = rootDER
+      self.bundleID = bundleID
+      self.environment = environment
+    }
+
+    // The keys verify_with_apple.py reads.
+    private enum CodingKeys: String, CodingKey {
+      case name, kind, jws, environment
+      case rootDER = "root_der"
+      case bundleID = "bundle_id"
+    }
+  }
+
+  /// Apple's verdict on one case.
+  public struct Verdict: Decodable, Sendable {
+    /// A few fields of the model Apple's library decoded, to cross-check.
+    public struct Decoded: Decodable, Equatable, Sendable {
+      /// `transactionId`.
+      public var transactionId: String?
+      /// `originalTransactionId`.
+      public var originalTransactionId: String?
+      /// `bundleId`.
+      public var bundleId: String?
+      /// `productId`.
+      public var productId: String?
+      /// `price`, in milliunits.
+      public var price: Int64?
+      /// `currency`.
+      public var currency: String?
+      /// `quantity`.
+      public var quantity: Int?
+      /// `rawType` (`Consumable`, `Auto-Renewable Subscription`, …).
+      public var rawType: String?
+      /// `environment` (`Sandbox`).
+      public var environment: String?
+      /// `signedDate`, in milliseconds since 1970.
+      public var signedDate: Int64?
+      /// `autoRenewProductId` (renewal info).
+      public var autoRenewProductId: String?
+      /// `autoRenewStatus` (renewal info).
+      public var autoRenewStatus: Int?
+      /// `renewalPrice` (renewal info), in milliunits.
+      public var renewalPrice: Int64?
+
+      /// Decoded fields, for comparing with what Apple's library returned.
+      public init(
+        transactionId: String? = nil, originalTransactionId: String? = nil, bundleId: String? = nil,
+        productId: String? = nil, price: Int64? = nil, currency: String? = nil, quantity: Int? = nil,
+        rawType: String? = nil, environment: String? = nil, signedDate: Int64? = nil,
+        autoRenewProductId: String? = nil, autoRenewStatus: Int? = nil, renewalPrice: Int64? = nil
+      ) {
+        self.transactionId = transactionId
+        self.originalTransactionId = originalTransactionId
+        self.bundleId = bundleId
+        self.productId = productId
+        self.price = price
+        self.currency = currency
+        self.quantity = quantity
+        self.rawType = rawType
+        self.environment = environment
+        self.signedDate = signedDate
+        self.autoRenewProductId = autoRenewProductId
+        self.autoRenewStatus = autoRenewStatus
+        self.renewalPrice = renewalPrice
+      }
+    }
+
+    /// The case's name.
+    public var name: String
+    /// 0 when `SignedDataVerifier` accepted the JWS, else its `VerificationStatus`.
+    public var status: Int
+    /// The underlying exception, when rejected.
+    public var cause: String?
+    /// What was decoded, when accepted.
+    public var decoded: Decoded?
+  }
+
+  /// Apple's library cannot be set up here; the test decides whether that skips or fails it.
+  public struct Unavailable: Error, CustomStringConvertible {
+    /// What is missing.
+    public enum Reason: Sendable {
+      /// `python3 -m venv` failed: no Python 3, or no `venv` module (Debian: `python3-venv`).
+      case noVirtualEnvironment
+      /// pip could not install the requirements (PyPI unreachable, offline).
+      case packagesNotInstalled
+    }
+
+    /// What is missing.
+    public var reason: Reason
+    /// The tool's output.
+    public var output: String
+
+    /// A sentence for the test log, with the tail of the tool's output.
+    public var description: String {
+      switch reason {
+      case .noVirtualEnvironment:
+        "python3 -m venv failed (install python3-venv), so Apple's verifier cannot run:\n\(output.suffix(2_000))"
+      case .packagesNotInstalled:
+        "Could not install Apple's app-store-server-library from PyPI (offline?), so the check against "
+          + "Apple's SignedDataVerifier cannot run. pip said:\n\(output.suffix(2_000))"
+      }
+    }
+  }
+
+  /// `verify_with_apple.py` did not finish its work.
+  public struct Failure: Error, CustomStringConvertible {
+    /// What happened.
+    public var description: String
+  }
+
+  /// The pinned requirements.
+  public static let requirements = StorefrontBinary.packageRoot.appendingPathComponent("Tests/python/requirements.txt")
+  /// The driver script.
+  public static let script = StorefrontBinary.packageRoot.appendingPathComponent("Tests/python/verify_with_apple.py")
+  /// The virtual environment.
+  public static let venv = StorefrontBinary.packageRoot.appendingPathComponent(".build/apple-verifier-venv")
+  /// The file in ``venv`` holding the requirements it was made from.
+  static let marker = "storefront-requirements.txt"
+
+  /// The environment's Python.
+  public let python: URL
+
+  /// The cached environment, made (`python3 -m venv`, then `pip install -r requirements.txt`) when
+  /// it is missing, incomplete or made from other requirements. It is built beside its final place
+  /// and renamed, so a half-made environment is never used.
+  ///
+  /// - Throws: ``Unavailable`` when Python's `venv` or PyPI is unavailable.
+  public static func prepare() throws -> AppleVerifier {
+    let wanted = try String(contentsOf: requirements, encoding: .utf8)
+    let python = venv.appendingPathComponent("bin/python")
+    let made = try? String(contentsOf: venv.appendingPathComponent(marker), encoding: .utf8)
+    if made == wanted, FileManager.default.isExecutableFile(atPath: python.path) {
+      return AppleVerifier(python: python)
+    }
+    let staging = venv.deletingLastPathComponent()
+      .appendingPathComponent("apple-verifier-venv.staging-\(ProcessInfo.processInfo.processIdentifier)")
+    try? FileManager.default.removeItem(at: staging)
+    defer { try? FileManager.default.removeItem(at: staging) }
+    let created = try ChildProcess.run("/usr/bin/env", ["python3", "-m", "venv", staging.path], timeout: 300)
+    guard created.status == 0, !created.signalled else {
+      throw Unavailable(reason: .noVirtualEnvironment, output: created.stdout + created.stderr)
+    }
+    let installed = try ChildProcess.run(
+      staging.appendingPathComponent("bin/python").path,
+      [
+        "-m", "pip", "install", "--disable-pip-version-check", "--no-input", "--timeout", "30", "--retries", "2",
+        "-r", requirements.path,
+      ],
+      timeout: 900)
+    guard installed.status == 0, !installed.signalled else {
+      throw Unavailable(reason: .packagesNotInstalled, output: installed.stdout + installed.stderr)
+    }
+    try Data(wanted.utf8).write(to: staging.appendingPathComponent(marker))
+    try? FileManager.default.removeItem(at: venv)
+    try FileManager.default.moveItem(at: staging, to: venv)
+    return AppleVerifier(python: python)
+  }
+
+  /// Runs every case through Apple's library; the verdicts by case name.
+  ///
+  /// - Throws: ``Failure`` when the script fails or prints something else than verdicts.
+  public func verify(_ cases: [Case]) throws -> [String: Verdict] {
+    let request = try JSONEncoder().encode(["cases": cases])
+    let result = try ChildProcess.run(python.path, [Self.script.path], stdin: request, timeout: 300)
+    guard result.status == 0, !result.signalled else {
+      throw Failure(description: "verify_with_apple.py: \(result.summary)")
+    }
+    let verdicts = try JSONDecoder().decode([Verdict].self, from: result.stdoutData)
+    return Dictionary(verdicts.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+  }
+}
