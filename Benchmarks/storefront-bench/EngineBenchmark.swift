@@ -14,10 +14,9 @@ struct CycleDriver {
       throw BenchError.failed("the catalog has no consumable product to buy")
     }
     self.product = product
-    let environment = StoreEnvironment(
-      ledger: ledger, signTransaction: { transaction, _ in "signed.\(transaction.id.rawValue)" },
-      passwordHasher: InsecureTestHasher(), start: TestStore.start, firstTransactionID: 1_000_000_001, seed: 7)
-    queue = try PaymentQueue(catalog: catalog, environment: environment)
+    queue = try BenchStore.open(
+      catalog: catalog, ledger: ledger, signing: .string, passwordHasher: InsecureTestHasher(), start: TestStore.start,
+      firstTransactionID: 1_000_000_001, seed: 7)
     queue.add(observer)
     try queue.signIn("bench")
     queue.updateControls { $0.dialogsEnabled = false }
