@@ -33,10 +33,14 @@ let package = Package(
     // Foundation only: the real binary (and other programs) as child processes, temporary
     // directories, Apple's Python verifier; for the process-driving tests and the benchmark.
     .target(name: "StorefrontProcessTestSupport"),
-    // `swift run -c release storefront-bench [--json] [--quick]`: issue 7's figures and baselines.
+    // `swift run -c release storefront-bench [--json] [--quick]`: issue 7's figures and baselines, and the
+    // engine rewrite's (launch, advance; they sign with SandboxSigning like the live store).
     .executableTarget(
       name: "storefront-bench",
-      dependencies: ["StoreEngine", "SQLiteLedger", "StoreTUI", "NcursesTerminal", "CSQLite", "StorefrontTestSupport", "StorefrontProcessTestSupport"],
+      dependencies: [
+        "StoreEngine", "SQLiteLedger", "SandboxSigning", "StoreTUI", "NcursesTerminal", "CSQLite", "StorefrontTestSupport",
+        "StorefrontProcessTestSupport",
+      ],
       path: "Benchmarks/storefront-bench"
     ),
 

@@ -5,6 +5,8 @@ import StoreEngine
 final class CountingLedger: LedgerStore {
   let base: any LedgerStore
   private(set) var commits = 0
+  /// Id reservations (each a write transaction of its own).
+  private(set) var reservations = 0
   /// The batches committed while ``recording`` was on.
   private(set) var recorded: [[LedgerChange]] = []
   var recording = false
@@ -15,7 +17,9 @@ final class CountingLedger: LedgerStore {
 
   /// Id reservations are write transactions too (one per 64 ids); they are not counted as commits.
   func reserveTransactionIDs(count: UInt64, atLeast floor: UInt64) throws(LedgerError) -> UInt64 {
-    try base.reserveTransactionIDs(count: count, atLeast: floor)
+    let start = try base.reserveTransactionIDs(count: count, atLeast: floor)
+    reservations += 1
+    return start
   }
 
   func history(account: String) throws(LedgerError) -> [PaymentTransaction] { try base.history(account: account) }

@@ -14,10 +14,9 @@ struct CycleDriver {
       throw BenchError.failed("the catalog has no consumable product to buy")
     }
     self.product = product
-    let environment = StoreEnvironment(
-      signer: UnsignedTestSigner(), passwordHasher: InsecureTestHasher(), start: TestStore.start,
+    queue = try BenchStore.open(
+      catalog: catalog, ledger: ledger, signing: .string, passwordHasher: InsecureTestHasher(), start: TestStore.start,
       firstTransactionID: 1_000_000_001, seed: 7)
-    queue = try PaymentQueue(catalog: catalog, ledger: ledger, environment: environment)
     queue.add(observer)
     try queue.signIn("bench")
     try queue.set(.dialogs(false))

@@ -14,14 +14,18 @@ if arguments.first == LoadMemory.flag {
 if arguments.first == RenderBenchmark.profileFlag {
   exit(RenderBenchmark.profile(Array(arguments.dropFirst())))
 }
+if arguments.first == AdvanceBenchmark.profileFlag {
+  exit(AdvanceBenchmark.profile(Array(arguments.dropFirst())))
+}
 if arguments.first == CatalogGenerator.flag {
   exit(CatalogGenerator.main(Array(arguments.dropFirst())))
 }
 if arguments.first == RSSProbe.flag {
   exit(RSSProbe.main(Array(arguments.dropFirst())))
 }
-let usage = "usage: storefront-bench [--json] [--quick] [--only catalog,engine,ledger,bus,frames,render,process]"
-let suites = ["catalog", "engine", "ledger", "bus", "frames", "render", "process"]
+let usage =
+  "usage: storefront-bench [--json] [--quick] [--only catalog,engine,ledger,bus,frames,render,process,launch,advance]"
+let suites = ["catalog", "engine", "ledger", "bus", "frames", "render", "process", "launch", "advance"]
 var json = false
 var quick = false
 var only = Set(suites)
@@ -55,15 +59,25 @@ struct Plan {
   var busPosts: Int
   var renderBatch: Int
   var process: ProcessBenchmark.Plan
+  var launchRepeats: Int
+  /// Real ES256 signatures in the launch ledgers (~90 s for 100,000), or the same bytes unsigned.
+  var launchSigned: Bool
+  /// Virtual seconds of the every-2s advance: a day, or an hour in --quick mode.
+  var advanceInterval: TimeInterval
+  var advanceRepeats: Int
   static let quick = Plan(
     repeats: 3, engineCycles: 5_000, ledgerCycles: 50, busPosts: 20_000, renderBatch: 50,
-    process: .init(repeats: 3, keySessions: 1, keysPerSession: 60, rssRuns: 1))
+    process: .init(repeats: 3, keySessions: 1, keysPerSession: 60, rssRuns: 1),
+    launchRepeats: 2, launchSigned: false, advanceInterval: 3_600, advanceRepeats: 1)
   static let full = Plan(
     repeats: 9, engineCycles: 50_000, ledgerCycles: 400, busPosts: 200_000, renderBatch: 200,
-    process: .init(repeats: 9, keySessions: 3, keysPerSession: 120, rssRuns: 3))
+    process: .init(repeats: 9, keySessions: 3, keysPerSession: 120, rssRuns: 3),
+    launchRepeats: 7, launchSigned: true, advanceInterval: AdvanceBenchmark.day, advanceRepeats: 3)
 }
 let plan = quick ? Plan.quick : Plan.full
-let command = "swift run -c release storefront-bench" + (json ? " --json" : "") + (quick ? " --quick" : "")
+let command =
+  "swift run -c release storefront-bench" + (json ? " --json" : "") + (quick ? " --quick" : "")
+  + (only == Set(suites) ? "" : " --only " + suites.filter(only.contains).joined(separator: ","))
 let report = Report()
 let began = Stopwatch.nanoseconds()
 report.extra("load_average_at_start", Machine.loadAverage())
@@ -116,6 +130,14 @@ do {
     }
     try ProcessBenchmark.run(
       binary: PtyStorefront.locate(scratch: scratch), catalogPath: catalogURL.path, plan: plan.process, into: report)
+  }
+  attempt("launch", ["launch_100_ms", "launch_100k_ms", "launch_100k_vs_100"]) {
+    try LaunchBenchmark.run(
+      catalog: catalog, repeats: plan.launchRepeats, signed: plan.launchSigned, scratch: scratch, into: report)
+  }
+  attempt("advance", ["advance_day_every_2s_s", "ledger_bytes_per_renewal"]) {
+    try AdvanceBenchmark.run(
+      catalog: catalog, interval: plan.advanceInterval, repeats: plan.advanceRepeats, scratch: scratch, into: report)
   }
 } catch {
   failures.append("setup: \(error)")

@@ -32,8 +32,10 @@ public final class PaymentQueue {
   public func perform(_ command: StoreCommand) throws(EngineError) -> StoreStep {
     switch command {
     case .relaunch:
-      do { machine.load(try ledger.load()) } catch { throw .ledger(error) }
-      return try launchStep()
+      // A new process: memory is re-read from the ledger, then it launches; kept only if that commits.
+      var fresh = machine
+      do { fresh.load(try ledger.load()) } catch { throw .ledger(error) }
+      return try launchStep(from: fresh)
     case .storePayment(let product):
       // StoreKit asks the observers first; a "no" means the app adds the payment itself later.
       emit([.shouldAddStorePayment(product)])
@@ -41,15 +43,18 @@ public final class PaymentQueue {
       let step = try commit { machine throws(EngineError) in try machine.handle(.buy(Payment(productID: product))) }
       announce(step)
       return step
-    case .restore:
-      // The store restores from its records, which another process may have added to.
-      if let account = machine.currentAccount { try bringIn { ledger throws(LedgerError) in try ledger.history(account: account) } }
     default:
-      if let id = command.transactionID, machine.transaction(id) == nil {
-        try bringIn { ledger throws(LedgerError) in try ledger.transactions([id]) }
-      }
+      break
     }
-    let step = try commit { machine throws(EngineError) in try machine.handle(command) }
+    // Rows the command needs from the ledger join a copy of the machine, kept only with the step.
+    var base = machine
+    if case .restore = command, let account = machine.currentAccount {
+      // The store restores from its records, which another process may have added to.
+      try bringIn(into: &base) { ledger throws(LedgerError) in try ledger.history(account: account) }
+    } else if let id = command.transactionID, machine.transaction(id) == nil {
+      try bringIn(into: &base) { ledger throws(LedgerError) in try ledger.transactions([id]) }
+    }
+    let step = try commit(from: base) { machine throws(EngineError) in try machine.handle(command) }
     announce(step)
     return step
   }
@@ -61,10 +66,11 @@ public final class PaymentQueue {
   }
 
   @discardableResult
-  private func launchStep() throws(EngineError) -> StoreStep {
+  private func launchStep(from base: StoreMachine? = nil) throws(EngineError) -> StoreStep {
     var claims: [PaymentTransaction.ID: PaymentTransaction] = [:]
-    let session = machine.environment.session.id
-    for transaction in machine.abandonedPurchases() {
+    let start = base ?? machine
+    let session = start.environment.session.id
+    for transaction in start.abandonedPurchases() {
       do {
         if let claimed = try ledger.claimPurchase(transaction.id, from: transaction.ownerSession, for: session) {
           claims[claimed.id] = claimed
@@ -74,7 +80,7 @@ public final class PaymentQueue {
         emit([.misuse(.ledger(error))])
       }
     }
-    let step = try commit { machine throws(EngineError) in try machine.handleLaunch(claims: claims) }
+    let step = try commit(from: start) { machine throws(EngineError) in try machine.handleLaunch(claims: claims) }
     announce(step)
     return step
   }
@@ -82,14 +88,17 @@ public final class PaymentQueue {
   /// Works out a step on a copy of the machine, commits it, and keeps the copy only then. When the
   /// machine runs out of reserved ids it gets more from the ledger and the step starts over from the
   /// unchanged machine.
-  private func commit(_ body: (inout StoreMachine) throws(EngineError) -> StoreStep) throws(EngineError) -> StoreStep {
+  private func commit(
+    from base: StoreMachine? = nil, _ body: (inout StoreMachine) throws(EngineError) -> StoreStep
+  ) throws(EngineError) -> StoreStep {
+    var start = base ?? machine
     while true {
-      var next = machine
+      var next = start
       let step: StoreStep
       do {
         step = try body(&next)
       } catch .transactionIDsExhausted(let drawn) {
-        try reserveIDs(count: UInt64(max(Self.idBlock, drawn * 2)))
+        try reserveIDs(count: UInt64(max(Self.idBlock, drawn * 2)), into: &start)
         continue
       }
       if !step.changes.isEmpty {
@@ -100,10 +109,10 @@ public final class PaymentQueue {
     }
   }
 
-  private func reserveIDs(count: UInt64) throws(EngineError) {
+  private func reserveIDs(count: UInt64, into target: inout StoreMachine) throws(EngineError) {
     do {
-      let start = try ledger.reserveTransactionIDs(count: count, atLeast: machine.ids.floor)
-      machine.addReservedIDs(start..<(start + count))
+      let first = try ledger.reserveTransactionIDs(count: count, atLeast: target.ids.floor)
+      target.addReservedIDs(first..<(first + count))
     } catch {
       throw .ledger(error)
     }
@@ -113,8 +122,10 @@ public final class PaymentQueue {
   static let idBlock = 64
 
   /// Takes rows from the ledger into the working set before a step that needs them.
-  private func bringIn(_ read: (any LedgerStore) throws(LedgerError) -> [PaymentTransaction]) throws(EngineError) {
-    do { machine.absorb(try read(ledger)) } catch { throw .ledger(error) }
+  private func bringIn(
+    into target: inout StoreMachine, _ read: (any LedgerStore) throws(LedgerError) -> [PaymentTransaction]
+  ) throws(EngineError) {
+    do { target.absorb(try read(ledger)) } catch { throw .ledger(error) }
   }
 
   // MARK: Observers and announcing

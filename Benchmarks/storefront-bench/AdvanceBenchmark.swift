@@ -1,0 +1,161 @@
+import Foundation
+import SQLiteLedger
+import StoreEngine
+
+/// `advance_day_every_2s_s` and `ledger_bytes_per_renewal`: on a fresh live-like store
+/// (``BenchStore/live(in:catalog:authority:wrap:)``: SQLite ledger, the sandbox CA's OpenSSL
+/// signer), the tester buys one auto-renewable subscription with auto-renew on at time rate
+/// `every-2s` (dialogs off) and finishes it; then `advance(by:)` one day of virtual time delivers
+/// 43,200 renewals, which the app hears of (one counting observer) but does not finish.
+///
+/// The ledger's size (database file + WAL, each time right after a `wal_checkpoint(TRUNCATE)`) is
+/// taken before and after the advance; its growth over the renewals is `ledger_bytes_per_renewal`.
+enum AdvanceBenchmark {
+  static let timeRate = 1005  // every-2s
+  static let period: TimeInterval = 2
+  static let day: TimeInterval = 86_400
+
+  struct Outcome {
+    var seconds: Double
+    var renewals: Int
+    var ledgerGrowth: Int
+    var writes: Int
+    var signedBytes: Int
+  }
+
+  /// `interval` is a day, or a shorter span in `--quick` mode (then the day's key stays null).
+  static func run(catalog: Catalog, interval: TimeInterval, repeats: Int, scratch: URL, into report: Report) throws {
+    var outcomes: [Outcome] = []
+    for repetition in 0..<repeats {
+      outcomes.append(try advance(interval, catalog: catalog, in: scratch.appendingPathComponent("advance-\(repetition)")))
+    }
+    let renewals = outcomes.first?.renewals ?? 0
+    let seconds = Sample(values: outcomes.map(\.seconds), unit: "s")
+    let bytes = Sample(values: outcomes.map { Double($0.ledgerGrowth) / Double($0.renewals) }, unit: "B/renewal")
+    let name = interval == day ? "day" : "\(Format.number(interval / 3600, digits: 2))h"
+    report.record("advance_\(name)_every_2s", seconds)
+    report.record("advance_\(name)_ledger_bytes_per_renewal", bytes)
+    report.set("ledger_bytes_per_renewal", bytes.median)
+    report.extra("advance_renewals", renewals)
+    report.extra("advance_renewals_per_s", Double(renewals) / seconds.median)
+    report.extra("advance_ledger_writes_per_renewal", Double(outcomes.first?.writes ?? 0) / Double(max(1, renewals)))
+    report.extra("advance_signed_bytes_per_renewal", Double(outcomes.first?.signedBytes ?? 0) / Double(max(1, renewals)))
+    let how =
+      "One every-2s subscription (auto-renew on) on a fresh SQLite ledger with the sandbox CA's ES256 signer; advance(by: \(Int(interval))) = \(renewals) renewals, delivered to one counting observer, not finished; ledger growth = database + WAL after wal_checkpoint(TRUNCATE), after minus before the advance. n=\(repeats), each on a fresh data directory."
+    if interval == day {
+      report.set("advance_day_every_2s_s", seconds.median)
+      report.note("advance_day_every_2s_s", how)
+    } else {
+      report.note(
+        "advance_day_every_2s_s",
+        "--quick advances \(Format.number(interval / 3600, digits: 2)) h (\(renewals) renewals), not a day, so this stays null: \(Format.number(seconds.median, digits: 2)) s for that span (×\(Format.number(day / interval, digits: 0)) would be \(Format.number(seconds.median * day / interval, digits: 1)) s). Run without --quick for the figure. \(how)")
+    }
+    report.note("ledger_bytes_per_renewal", "From advance_\(name)_every_2s (\(renewals) renewals). \(how)")
+  }
+
+  private static func advance(_ interval: TimeInterval, catalog: Catalog, in directory: URL) throws -> Outcome {
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let subscribed = try Subscribed(catalog: catalog, in: directory)
+    defer { subscribed.store.ledger.close() }
+    let before = try LedgerFiles.checkpointedBytes(in: directory)
+    let writesBefore = subscribed.writes
+    let seconds = try Stopwatch.seconds { try subscribed.store.queue.advance(by: interval) }
+    let writes = subscribed.writes - writesBefore
+    let after = try LedgerFiles.checkpointedBytes(in: directory)
+
+    let renewals = subscribed.observer.renewals
+    let expected = Int(interval / period)
+    guard renewals == expected else {
+      throw BenchError.failed("advancing \(Int(interval)) s at every-2s delivered \(renewals) renewals, not \(expected)")
+    }
+    return Outcome(
+      seconds: seconds, renewals: renewals, ledgerGrowth: after - before, writes: writes,
+      signedBytes: subscribed.observer.signedBytes)
+  }
+
+  /// A live-like store in `directory` whose tester has just bought (and finished) one every-2s
+  /// subscription with auto-renew on; its ledger writes are counted, its renewals observed.
+  struct Subscribed {
+    let store: BenchStore.Live
+    let counting: CountingLedger
+    let observer = RenewalObserver()
+
+    /// Commits and id reservations so far.
+    var writes: Int { counting.commits + counting.reservations }
+
+    init(catalog: Catalog, in directory: URL) throws {
+      guard let product = catalog.products.first(where: { $0.kind == .autoRenewableSubscription }) else {
+        throw BenchError.failed("the catalog has no auto-renewable subscription")
+      }
+      let authority = try BenchStore.authority(in: directory)
+      var counting: CountingLedger?
+      store = try BenchStore.live(in: directory, catalog: catalog, authority: authority) { ledger in
+        let wrapper = CountingLedger(ledger)
+        counting = wrapper
+        return wrapper
+      }
+      guard let counting else { throw BenchError.failed("the store did not take the counting ledger") }
+      self.counting = counting
+      let queue = store.queue
+      try queue.signIn(LedgerHistory.account)
+      try queue.set(.dialogs(false))
+      try queue.set(.timeRate(timeRate))
+      let id = try queue.add(Payment(productID: product.id))
+      guard try queue.transaction(id)?.state == .purchased,
+        queue.subscriptions().first(where: { $0.originalID == id })?.autoRenew == true
+      else {
+        throw BenchError.failed("the subscription \(product.id) was not purchased with auto-renew on")
+      }
+      try queue.finish(id)
+      queue.add(observer)
+    }
+  }
+
+  static let profileFlag = "--profile-advance"
+
+  /// `storefront-bench --profile-advance SECONDS [STEP]`: only the every-2s advance (for `perf` or
+  /// callgrind), in steps of STEP virtual seconds (default 3600), printing each step's time and the
+  /// ledger's size (checkpointed, untimed) to stderr, so a cost that grows with the ledger shows.
+  static func profile(_ arguments: [String]) -> Int32 {
+    guard (1...2).contains(arguments.count), let total = TimeInterval(arguments[0]), total > 0,
+      let step = arguments.count == 2 ? TimeInterval(arguments[1]) : 3_600, step > 0
+    else { return 64 }
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("storefront-bench-advance-\(getpid())")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    do {
+      // The catalog the benchmark uses (the 10k one every suite shares).
+      let catalog = try CatalogDecoder().decode(CatalogGenerator.data(products: 10_000), path: "Bench10000.storekit")
+      let subscribed = try Subscribed(catalog: catalog, in: directory)
+      defer { subscribed.store.ledger.close() }
+      var done: TimeInterval = 0
+      while done < total {
+        let span = min(step, total - done)
+        let renewals = subscribed.observer.renewals
+        let seconds = try Stopwatch.seconds { try subscribed.store.queue.advance(by: span) }
+        done += span
+        let count = subscribed.observer.renewals - renewals
+        FileHandle.standardError.write(Data(
+          "advance \(Int(done)) s: \(count) renewals in \(Format.number(seconds, digits: 2)) s (\(Format.number(Double(count) / seconds, digits: 0))/s), ledger \(try LedgerFiles.checkpointedBytes(in: directory)) B after a checkpoint\n".utf8))
+      }
+      return 0
+    } catch {
+      FileHandle.standardError.write(Data("profile-advance: \(error)\n".utf8))
+      return 1
+    }
+  }
+}
+
+/// Counts the renewals the app hears of and the size of their JWS.
+final class RenewalObserver: PaymentTransactionObserver {
+  var renewals = 0
+  var signedBytes = 0
+  func updatedTransactions(_ transactions: [PaymentTransaction]) {
+    for transaction in transactions where transaction.reason == .renewal {
+      renewals += 1
+      signedBytes += (transaction.signedTransaction?.utf8.count ?? 0) + (transaction.signedRenewalInfo?.utf8.count ?? 0)
+    }
+  }
+  func removedTransactions(_ transactions: [PaymentTransaction]) {}
+  func restoreCompletedTransactionsFinished() {}
+  func restoreCompletedTransactionsFailed(with error: StoreKitError) {}
+}
