@@ -293,7 +293,9 @@ public final class SQLiteLedgerStore: LedgerStore {
         }
       }
       try connection.execute("PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON;")
-      if options.checkAtOpen {
+      // A full check reads every page; past a size it would make a launch cost grow with the
+      // history, so large ledgers rely on SQLite reporting damage where it is read (→ .corrupt).
+      if options.checkAtOpen, Self.fileSize(path) <= Self.fullCheckLimit {
         let problems = try connection.texts("PRAGMA quick_check")
         guard problems == ["ok"] else {
           throw LedgerError.corrupt(path: path, reason: problems.prefix(3).joined(separator: "; "))
@@ -370,6 +372,13 @@ public final class SQLiteLedgerStore: LedgerStore {
         )
       }
     }
+  }
+
+  /// Ledgers up to this size are fully checked (`PRAGMA quick_check`) at open.
+  public static let fullCheckLimit = 32 << 20
+
+  private static func fileSize(_ path: String) -> Int {
+    ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.intValue ?? 0
   }
 
   private static func makeFilesPrivate(_ path: String) throws(LedgerError) -> [String] {
