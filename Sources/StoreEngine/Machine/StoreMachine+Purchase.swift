@@ -164,6 +164,9 @@ extension StoreMachine {
     if transaction.state == .purchasing { throw .cannotFinishPurchasing(id) }
     transaction.isFinished = true
     step.emit(.transactionsRemoved([try put(transaction)]))
+    // A finished consumable leaves the working set, as it is left out at launch: nothing the store
+    // decides depends on it, and a small working set keeps every step's copy of the machine cheap.
+    if transaction.productKind == .consumable { forget(id) }
   }
 
   /// Ask to Buy: the parent approves (the deferred transaction becomes purchased) or declines (it

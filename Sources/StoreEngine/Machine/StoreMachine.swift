@@ -184,6 +184,12 @@ public struct StoreMachine: Sendable {
     }
   }
 
+  /// Drops a transaction from the working set (it stays in the ledger).
+  mutating func forget(_ id: PaymentTransaction.ID) {
+    guard transactions.removeValue(forKey: id) != nil else { return }
+    if order.last == id { order.removeLast() } else if let index = order.lastIndex(of: id) { order.remove(at: index) }
+  }
+
   /// The JWS with its signature replaced by zeros: still well formed, never verifiable.
   static func breakingSignature(_ jws: String) -> String {
     var parts = jws.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
