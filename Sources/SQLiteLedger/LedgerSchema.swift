@@ -118,13 +118,18 @@ enum LedgerSchema {
   static let insertHeader = "INSERT INTO jws_headers (hash, header) VALUES (?1, ?2) ON CONFLICT (hash) DO NOTHING"
   static let selectHeaders = "SELECT hash, header FROM jws_headers"
 
-  /// What a launch needs: unfinished rows, and the first and current row of every chain.
+  /// What a launch needs: unfinished rows, and the first and current row of every chain that still
+  /// matters (a non-consumable's or a non-renewing subscription's, or an auto-renewable one whose
+  /// record is not expired or revoked). An ended subscription's rows stay in the history.
   static let selectWorkingSet = """
     SELECT seq, id, json FROM transactions WHERE is_finished = 0
     UNION
-    SELECT t.seq, t.id, t.json FROM chains c JOIN transactions t ON t.seq = c.first_seq
-    UNION
-    SELECT t.seq, t.id, t.json FROM chains c JOIN transactions t ON t.seq = c.current_seq
+    SELECT t.seq, t.id, t.json FROM chains c
+      JOIN transactions f ON f.seq = c.first_seq
+      LEFT JOIN subscriptions s ON s.original_id = c.original_id
+      JOIN transactions t ON t.seq = c.first_seq OR t.seq = c.current_seq
+      WHERE f.product_kind <> 'autoRenewableSubscription' OR s.original_id IS NULL
+        OR json_extract(s.json, '$.status') NOT IN ('expired', 'revoked')
     ORDER BY 1
     """
   static let selectHistory = "SELECT id, json FROM transactions WHERE account = ?1 ORDER BY seq"

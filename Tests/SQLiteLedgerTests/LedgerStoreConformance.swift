@@ -65,6 +65,14 @@ struct LedgerStoreConformance {
     try store.commit(changes)
     XCTAssertEqual(try store.load().transactions.map(\.id.rawValue), [100, 110, 200])
     XCTAssertEqual(try store.allTransactions().count, 32)
+    // While its record says it is active the chain is loaded; once it ended, only the history has it.
+    var record = LedgerFixtures.subscription(100, account: first.account)
+    try store.commit([.putSubscription(record)])
+    XCTAssertEqual(try store.load().transactions.map(\.id.rawValue), [100, 110, 200])
+    record.status = .expired
+    try store.commit([.putSubscription(record)])
+    XCTAssertEqual(try store.load().transactions.map(\.id.rawValue), [200])
+    XCTAssertEqual(try store.history(account: first.account).count, 32)
   }
 
   func replayingABatchChangesNothing() throws {

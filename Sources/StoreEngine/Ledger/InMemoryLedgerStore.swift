@@ -32,7 +32,7 @@ public final class InMemoryLedgerStore: LedgerStore {
 
   public func load() throws(LedgerError) -> LedgerSnapshot {
     var snapshot = everything
-    snapshot.transactions = LedgerSnapshot.workingSet(of: snapshot.transactions)
+    snapshot.transactions = LedgerSnapshot.workingSet(of: snapshot.transactions, subscriptions: snapshot.subscriptions)
     return snapshot
   }
 

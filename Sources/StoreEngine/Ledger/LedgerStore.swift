@@ -7,8 +7,8 @@ import Foundation
 /// > about a change only after its commit succeeded. Applying the same change twice does nothing.
 public protocol LedgerStore: AnyObject {
   /// What a launch needs: every unfinished transaction, the first and the current transaction of
-  /// each non-consumable and subscription chain, every account and subscription record, the
-  /// signed-in account and the clock. Not the whole history: a launch costs the same on a ledger of
+  /// each non-consumable chain and of each subscription that has not ended, every account and
+  /// subscription record, the signed-in account and the clock. Not the whole history: a launch costs the same on a ledger of
   /// a hundred transactions and of a hundred thousand.
   func load() throws(LedgerError) -> LedgerSnapshot
   /// Applies `changes` in order as one atomic unit.
@@ -86,16 +86,22 @@ public struct LedgerSnapshot: Sendable, Equatable {
 
 extension LedgerSnapshot {
   /// The launch working set out of `all` transactions (in ledger order): unfinished ones, and the
-  /// first and the newest purchased-with-an-expiry (the current period) of each chain that is not a
-  /// consumable's.
-  public static func workingSet(of all: [PaymentTransaction]) -> [PaymentTransaction] {
-    var first: [PaymentTransaction.ID: Int] = [:]
+  /// first and the current period (the newest purchased row with an expiry) of each chain that
+  /// still matters: a non-consumable's, a non-renewing subscription's, or an auto-renewable one
+  /// whose record in `subscriptions` is not expired or revoked (or that has no record).
+  public static func workingSet(of all: [PaymentTransaction], subscriptions: [SubscriptionRecord]) -> [PaymentTransaction] {
+    let ended = Set(subscriptions.filter { $0.status == .expired || $0.status == .revoked }.map(\.originalID))
+    var first: [PaymentTransaction.ID: (offset: Int, kind: ProductKind)] = [:]
     var current: [PaymentTransaction.ID: Int] = [:]
     for (offset, transaction) in all.enumerated() where transaction.productKind != .consumable {
-      if first[transaction.originalID] == nil { first[transaction.originalID] = offset }
+      if first[transaction.originalID] == nil { first[transaction.originalID] = (offset, transaction.productKind) }
       if transaction.state == .purchased, transaction.expiresDate != nil { current[transaction.originalID] = offset }
     }
-    let keep = Set(first.values).union(current.values)
+    var keep: Set<Int> = []
+    for (original, chain) in first where chain.kind != .autoRenewableSubscription || !ended.contains(original) {
+      keep.insert(chain.offset)
+      if let offset = current[original] { keep.insert(offset) }
+    }
     return all.enumerated().filter { !$0.element.isFinished || keep.contains($0.offset) }.map(\.element)
   }
 }

@@ -112,11 +112,9 @@ extension StoreMachine {
   }
 
   /// Whether `account` may still use an introductory offer in `group` (once per group per account).
+  /// Every subscription bought in a group has a record, which lives as long as the history does, so
+  /// the records answer this without the transactions of ended subscriptions.
   public func isEligibleForIntroOffer(group: String, account: String) -> Bool {
-    !order.contains { id in
-      guard let transaction = transactions[id] else { return false }
-      return transaction.account == account && transaction.subscriptionGroupID == group
-        && (transaction.state == .purchased || transaction.state == .restored)
-    }
+    !subscriptionRecords.values.contains { $0.account == account && $0.groupID == group }
   }
 }
