@@ -52,7 +52,8 @@ enum LedgerSchema {
     CREATE TABLE subscriptions (
       original_id INTEGER PRIMARY KEY,
       account TEXT NOT NULL,
-      json TEXT NOT NULL
+      json TEXT NOT NULL,
+      changed INTEGER NOT NULL DEFAULT 0
     );
     INSERT INTO subscriptions (original_id, account, json)
       SELECT CAST(substr(key, 14) AS INTEGER), coalesce(json_extract(value, '$.account'), ''), value
@@ -60,6 +61,8 @@ enum LedgerSchema {
     DELETE FROM kv WHERE key LIKE 'subscription.%';
     ALTER TABLE transactions ADD COLUMN product_kind TEXT NOT NULL DEFAULT '';
     ALTER TABLE transactions ADD COLUMN has_expiry INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE transactions ADD COLUMN changed INTEGER NOT NULL DEFAULT 0;
+    CREATE INDEX transactions_changed ON transactions(changed);
     UPDATE transactions SET product_kind = coalesce(json_extract(json, '$.productKind'), ''),
       has_expiry = (json_extract(json, '$.expiresDate') IS NOT NULL);
     CREATE TABLE chains (
@@ -81,13 +84,13 @@ enum LedgerSchema {
 
   static let upsertTransaction = """
     INSERT INTO transactions
-      (id, account, product_id, state, is_finished, original_id, purchase_date, json, product_kind, has_expiry)
-    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)
+      (id, account, product_id, state, is_finished, original_id, purchase_date, json, product_kind, has_expiry, changed)
+    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
     ON CONFLICT (id) DO UPDATE SET
       account = excluded.account, product_id = excluded.product_id, state = excluded.state,
       is_finished = excluded.is_finished, original_id = excluded.original_id,
       purchase_date = excluded.purchase_date, json = excluded.json,
-      product_kind = excluded.product_kind, has_expiry = excluded.has_expiry
+      product_kind = excluded.product_kind, has_expiry = excluded.has_expiry, changed = excluded.changed
     WHERE transactions.json IS NOT excluded.json
     """
 
@@ -110,9 +113,18 @@ enum LedgerSchema {
     """
 
   static let upsertSubscription = """
-    INSERT INTO subscriptions (original_id, account, json) VALUES (?1, ?2, ?3)
-    ON CONFLICT (original_id) DO UPDATE SET account = excluded.account, json = excluded.json
+    INSERT INTO subscriptions (original_id, account, json, changed) VALUES (?1, ?2, ?3, ?4)
+    ON CONFLICT (original_id) DO UPDATE SET account = excluded.account, json = excluded.json, changed = excluded.changed
+    WHERE subscriptions.json IS NOT excluded.json
     """
+  /// Every commit counts one up; the rows it wrote carry the count, so a reader asks what changed since.
+  static let bumpChangeCounter = """
+    INSERT INTO kv (key, value) VALUES ('change-counter', '1')
+    ON CONFLICT (key) DO UPDATE SET value = CAST(kv.value AS INTEGER) + 1
+    """
+  static let selectChangeCounter = "SELECT coalesce((SELECT CAST(value AS INTEGER) FROM kv WHERE key = 'change-counter'), 0)"
+  static let selectChangedTransactions = "SELECT id, json FROM transactions WHERE changed > ?1 ORDER BY seq"
+  static let selectChangedSubscriptions = "SELECT original_id, json FROM subscriptions WHERE changed > ?1 ORDER BY original_id"
   static let deleteSubscription = "DELETE FROM subscriptions WHERE original_id = ?1"
   static let selectSubscriptions = "SELECT original_id, json FROM subscriptions ORDER BY original_id"
   static let insertHeader = "INSERT INTO jws_headers (hash, header) VALUES (?1, ?2) ON CONFLICT (hash) DO NOTHING"

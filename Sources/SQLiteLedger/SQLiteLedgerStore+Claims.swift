@@ -34,7 +34,7 @@ extension SQLiteLedgerStore {
     claimed.ownerSession = session
     let encoded = try encode([.putTransaction(claimed)])
     do {
-      for change in encoded { try apply(change, with: statements) }
+      try apply(encoded, with: statements)
       try statements.commit.run()
     } catch {
       throw LedgerError(error, path: path, while: .writing)

@@ -35,6 +35,10 @@ extension SQLiteLedgerStore {
     let selectValues: SQLiteStatement
     let selectSubscriptions: SQLiteStatement
     let selectHeaders: SQLiteStatement
+    let bumpChangeCounter: SQLiteStatement
+    let selectChangeCounter: SQLiteStatement
+    let selectChangedTransactions: SQLiteStatement
+    let selectChangedSubscriptions: SQLiteStatement
 
     init(_ connection: SQLiteConnection) throws(SQLiteFailure) {
       begin = try connection.prepare("BEGIN IMMEDIATE", persistent: true)
@@ -57,6 +61,10 @@ extension SQLiteLedgerStore {
       selectValues = try connection.prepare(LedgerSchema.selectValues, persistent: true)
       selectSubscriptions = try connection.prepare(LedgerSchema.selectSubscriptions, persistent: true)
       selectHeaders = try connection.prepare(LedgerSchema.selectHeaders, persistent: true)
+      bumpChangeCounter = try connection.prepare(LedgerSchema.bumpChangeCounter, persistent: true)
+      selectChangeCounter = try connection.prepare(LedgerSchema.selectChangeCounter, persistent: true)
+      selectChangedTransactions = try connection.prepare(LedgerSchema.selectChangedTransactions, persistent: true)
+      selectChangedSubscriptions = try connection.prepare(LedgerSchema.selectChangedSubscriptions, persistent: true)
     }
   }
 
@@ -97,7 +105,20 @@ extension SQLiteLedgerStore {
     return encoded
   }
 
-  func apply(_ change: EncodedChange, with statements: Statements) throws(SQLiteFailure) {
+  /// Applies `encoded` inside the open write transaction. The rows it writes carry the next value
+  /// of the change counter, which is stored only when a row really changed (a replayed batch
+  /// changes nothing, not even the counter).
+  func apply(_ encoded: [EncodedChange], with statements: Statements) throws(SQLiteFailure) {
+    var current: Int64 = 0
+    try statements.selectChangeCounter.forEachRow { row in current = row.int64(at: 0) }
+    let before = try connection.integer("SELECT total_changes()")
+    for change in encoded { try apply(change, with: statements, commit: current + 1) }
+    if try connection.integer("SELECT total_changes()") != before {
+      try statements.bumpChangeCounter.forEachRow { _ in }
+    }
+  }
+
+  func apply(_ change: EncodedChange, with statements: Statements, commit counter: Int64) throws(SQLiteFailure) {
     switch change {
     case .transaction(let transaction, let json):
       let statement = statements.upsertTransaction
@@ -111,6 +132,7 @@ extension SQLiteLedgerStore {
       try statement.bind(json, at: 8)
       try statement.bind(transaction.productKind.rawValue, at: 9)
       try statement.bind(Int64(transaction.expiresDate == nil ? 0 : 1), at: 10)
+      try statement.bind(counter, at: 11)
       try statement.run()
       guard transaction.productKind != .consumable else { return }
       let chain = statements.noteChain
@@ -131,6 +153,7 @@ extension SQLiteLedgerStore {
       try statements.upsertSubscription.bind(Int64(bitPattern: id.rawValue), at: 1)
       try statements.upsertSubscription.bind(account, at: 2)
       try statements.upsertSubscription.bind(json, at: 3)
+      try statements.upsertSubscription.bind(counter, at: 4)
       try statements.upsertSubscription.run()
     case .removeSubscription(let id):
       try statements.deleteSubscription.bind(Int64(bitPattern: id.rawValue), at: 1)

@@ -136,6 +136,7 @@ public final class SQLiteLedgerStore: LedgerStore {
           undecodable = "subscription record of transaction \(UInt64(bitPattern: row.int64(at: 0)))"
         }
       }
+      try statements.selectChangeCounter.forEachRow { row in snapshot.position = UInt64(clamping: row.int64(at: 0)) }
       try statements.selectValues.forEachRow { row in
         switch row.text(at: 0) {
         case LedgerSchema.accountKey:
@@ -180,6 +181,43 @@ public final class SQLiteLedgerStore: LedgerStore {
     }
     if let undecodable { throw .corrupt(path: path, reason: "the stored transaction \(undecodable) could not be decoded") }
     return list
+  }
+
+  /// What other connections (other processes) committed after `position`: the transactions and
+  /// subscription records they wrote, and the new position.
+  public func changes(since position: UInt64) throws(LedgerError) -> LedgerChanges {
+    let statements = try openStatements()
+    var changes = LedgerChanges(position: position)
+    var undecodable: String?
+    do {
+      try statements.beginRead.run()
+      defer { if !connection.isAutocommit { try? statements.rollback.run() } }
+      try statements.selectChangeCounter.forEachRow { row in changes.position = UInt64(clamping: row.int64(at: 0)) }
+      if changes.position != position {
+        let since = Int64(clamping: position)
+        try statements.selectChangedTransactions.bind(since, at: 1)
+        try statements.selectChangedTransactions.forEachRow { row in
+          if let transaction = decodeTransaction(row.text(at: 1)) {
+            changes.transactions.append(transaction)
+          } else if undecodable == nil {
+            undecodable = "transaction \(UInt64(bitPattern: row.int64(at: 0)))"
+          }
+        }
+        try statements.selectChangedSubscriptions.bind(since, at: 1)
+        try statements.selectChangedSubscriptions.forEachRow { row in
+          if let record = try? recordCoder.decode(SubscriptionRecord.self, from: row.text(at: 1)) {
+            changes.subscriptions.append(record)
+          } else if undecodable == nil {
+            undecodable = "subscription record of transaction \(UInt64(bitPattern: row.int64(at: 0)))"
+          }
+        }
+      }
+      try statements.commit.run()
+    } catch {
+      throw LedgerError(error, path: path, while: .reading)
+    }
+    if let undecodable { throw .corrupt(path: path, reason: "the stored \(undecodable) could not be decoded") }
+    return changes
   }
 
   /// Every stored transaction of every account, in first-insertion order (`storefront transactions --all`).
@@ -251,9 +289,7 @@ public final class SQLiteLedgerStore: LedgerStore {
     let encoded = try encode(changes)
     do {
       try statements.begin.run()
-      for change in encoded {
-        try apply(change, with: statements)
-      }
+      try apply(encoded, with: statements)
       try statements.commit.run()
     } catch {
       // SQLite may already have rolled back (SQLITE_FULL, I/O errors); roll back only if not.

@@ -122,7 +122,7 @@ final class SQLiteLedgerStoreTests: XCTestCase {
     )
     XCTAssertEqual(
       indexed,
-      ["account", "id", "is_finished", "original_id", "product_id", "purchase_date", "state"])
+      ["account", "changed", "id", "is_finished", "original_id", "product_id", "purchase_date", "state"])
     XCTAssertEqual(SQLiteLedgerStore.schemaVersion, 2)
     XCTAssertEqual(
       try store.connection.texts("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY 1"),

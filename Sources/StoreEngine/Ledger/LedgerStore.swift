@@ -32,9 +32,28 @@ public protocol LedgerStore: AnyObject {
   func claimPurchase(
     _ id: PaymentTransaction.ID, from expectedOwner: String?, for session: String
   ) throws(LedgerError) -> PaymentTransaction?
+  /// What was committed after `position` (a ``LedgerSnapshot/position`` or an earlier answer's):
+  /// the transactions and subscription records written since. The default, for a ledger only one
+  /// process uses, has nothing to report.
+  func changes(since position: UInt64) throws(LedgerError) -> LedgerChanges
+}
+
+/// What other users of a ledger committed since a position.
+public struct LedgerChanges: Sendable, Equatable {
+  public var position: UInt64
+  public var transactions: [PaymentTransaction] = []
+  public var subscriptions: [SubscriptionRecord] = []
+
+  public init(position: UInt64, transactions: [PaymentTransaction] = [], subscriptions: [SubscriptionRecord] = []) {
+    self.position = position
+    self.transactions = transactions
+    self.subscriptions = subscriptions
+  }
 }
 
 extension LedgerStore {
+  public func changes(since position: UInt64) throws(LedgerError) -> LedgerChanges { LedgerChanges(position: position) }
+
   public func claimPurchase(
     _ id: PaymentTransaction.ID, from expectedOwner: String?, for session: String
   ) throws(LedgerError) -> PaymentTransaction? {
@@ -71,6 +90,8 @@ public struct LedgerSnapshot: Sendable, Equatable {
   public var subscriptions: [SubscriptionRecord]
   public var currentAccount: String?
   public var clock: Date?
+  /// Where the ledger's change feed stood when this was read (``LedgerStore/changes(since:)``).
+  public var position: UInt64 = 0
 
   public init(
     transactions: [PaymentTransaction] = [], accounts: [SandboxAccount] = [], subscriptions: [SubscriptionRecord] = [],

@@ -15,7 +15,7 @@ import Foundation
 /// the subscription records) plus what this process touched. History queries go to the ledger.
 public struct StoreMachine: Sendable {
   public let catalog: Catalog
-  public let environment: StoreEnvironment
+  public internal(set) var environment: StoreEnvironment
   /// The sandbox switches, seeded from the catalog's settings and changed at run time.
   public internal(set) var controls: SandboxControls
   /// The virtual clock.
@@ -92,8 +92,28 @@ public struct StoreMachine: Sendable {
     }
   }
 
+  /// Takes the ledger's versions of subscription records in (another process changed them).
+  public mutating func absorb(_ records: [SubscriptionRecord]) {
+    for record in records {
+      subscriptionRecords[record.originalID] = record
+      noteLineItem(record.webOrderLineItemID)
+    }
+  }
+
+  /// A subscription chain's record, by its original transaction id.
+  public func subscriptionRecord(_ original: PaymentTransaction.ID) -> SubscriptionRecord? { subscriptionRecords[original] }
+
   /// Gives the machine more reserved ids (the shell got them from the ledger).
   mutating func addReservedIDs(_ range: Range<UInt64>) { ids.add(range) }
+
+  /// This machine as a quick stand-in for counting the ids a step will draw: it does not sign
+  /// (the slow part) and counts ids up from the reserved floor instead of running out.
+  var probe: StoreMachine {
+    var copy = self
+    copy.environment.signer = nil
+    copy.ids = TransactionIDPool(next: ids.floor, reserved: false)
+    return copy
+  }
 
   /// Runs `command` and returns what it did. On a thrown error nothing of the command happened:
   /// a caller that keeps the machine only on success (as ``PaymentQueue`` does) loses nothing.

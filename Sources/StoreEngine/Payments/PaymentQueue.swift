@@ -18,13 +18,35 @@ public final class PaymentQueue {
   public private(set) var machine: StoreMachine
   private var observers: [(id: ObjectIdentifier, observer: any PaymentTransactionObserver)] = []
   private var productCallbacks: [Int: (Result<ProductsResponse, StoreKitError>) -> Void] = [:]
+  /// How far this process has read the ledger's change feed.
+  private var ledgerPosition: UInt64 = 0
 
   /// Opens the store on `catalog` with what `ledger` holds (accounts, unfinished and current
   /// transactions, subscription records, the clock).
   public init(catalog: Catalog, ledger: any LedgerStore, environment: StoreEnvironment, bus: EventBus = EventBus()) throws(LedgerError) {
     self.ledger = ledger
     self.bus = bus
-    machine = StoreMachine(catalog: catalog, environment: environment, snapshot: try ledger.load())
+    let snapshot = try ledger.load()
+    ledgerPosition = snapshot.position
+    machine = StoreMachine(catalog: catalog, environment: environment, snapshot: snapshot)
+  }
+
+  /// Takes in what other processes committed to the ledger since the last look, and announces it:
+  /// their transactions as ``StoreEvent/transactionsAmended(_:)``, their subscription records as
+  /// ``StoreEvent/subscriptionChanged(_:reason:)``. Front ends call it on their tick; it costs one
+  /// indexed query when nothing changed.
+  public func refresh() throws(EngineError) {
+    let changes: LedgerChanges
+    do { changes = try ledger.changes(since: ledgerPosition) } catch { throw .ledger(error) }
+    ledgerPosition = changes.position
+    let transactions = changes.transactions.filter { machine.transaction($0.id) != $0 }
+    let records = changes.subscriptions.filter { machine.subscriptionRecord($0.originalID) != $0 }
+    guard !transactions.isEmpty || !records.isEmpty else { return }
+    machine.absorb(transactions)
+    machine.absorb(records)
+    var events: [StoreEvent] = transactions.isEmpty ? [] : [.transactionsAmended(transactions)]
+    events += records.map { .subscriptionChanged($0, reason: "changed by another process") }
+    emit(events)
   }
 
   /// Runs `command` as one step and announces it. Returns the step that was committed.
@@ -34,8 +56,12 @@ public final class PaymentQueue {
     case .relaunch:
       // A new process: memory is re-read from the ledger, then it launches; kept only if that commits.
       var fresh = machine
-      do { fresh.load(try ledger.load()) } catch { throw .ledger(error) }
-      return try launchStep(from: fresh)
+      let snapshot: LedgerSnapshot
+      do { snapshot = try ledger.load() } catch { throw .ledger(error) }
+      fresh.load(snapshot)
+      let step = try launchStep(from: fresh)
+      ledgerPosition = max(ledgerPosition, snapshot.position)
+      return step
     case .storePayment(let product):
       // StoreKit asks the observers first; a "no" means the app adds the payment itself later.
       emit([.shouldAddStorePayment(product)])
@@ -98,7 +124,11 @@ public final class PaymentQueue {
       do {
         step = try body(&next)
       } catch .transactionIDsExhausted(let drawn) {
-        try reserveIDs(count: UInt64(max(Self.idBlock, drawn * 2)), into: &start)
+        // Count what the step needs on an unsigned stand-in (a long advance draws thousands), then
+        // reserve that many at once so the step runs for real only once more.
+        var probe = start.probe
+        let needed = (try? body(&probe)).map { _ in probe.ids.drawnInStep } ?? drawn * 2
+        try reserveIDs(count: UInt64(max(Self.idBlock, needed + Self.idBlock)), into: &start)
         continue
       }
       if !step.changes.isEmpty {

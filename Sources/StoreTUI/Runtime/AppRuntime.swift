@@ -95,6 +95,12 @@ public final class AppRuntime {
       pendingSeconds += max(0, now.timeIntervalSince(lastTick))
     }
     lastTick = now
+    // Another storefront on the same data directory may have bought or finished something.
+    do {
+      try queue.refresh()
+    } catch {
+      send(.commandFailed(.relaunch, message: TUIErrorText.message(for: error)))
+    }
     let whole = pendingSeconds.rounded(.down)
     if whole >= 1 {
       pendingSeconds -= whole

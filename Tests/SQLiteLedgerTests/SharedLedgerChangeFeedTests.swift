@@ -1,0 +1,64 @@
+import Foundation
+import SQLiteLedger
+import StoreEngine
+import StorefrontTestSupport
+import XCTest
+
+/// Changes another process commits reach this one as events from the ledger, not by re-reading it.
+final class SharedLedgerChangeFeedTests: XCTestCase {
+  private func engine(_ directory: TemporaryDirectory) throws -> PaymentQueue {
+    let environment = StoreEnvironment(passwordHasher: InsecureTestHasher(), start: TestStore.start, firstTransactionID: 1)
+    let queue = try PaymentQueue(
+      catalog: FixtureCatalog.make(), ledger: try SQLiteLedgerStore(directory: directory.url), environment: environment)
+    try queue.signIn("shared")
+    try queue.set(.dialogs(false))
+    return queue
+  }
+
+  func testAnotherProcesssPurchaseArrivesAsAnAmendmentAndASubscriptionChange() throws {
+    let directory = try TemporaryDirectory()
+    let mine = try engine(directory)
+    let other = try engine(directory)
+    let events = Locked<[StoreEvent]>([])
+    let subscription = mine.bus.subscribe(StoreEvent.self) { event in events.withLock { $0.append(event) } }
+    defer { subscription.cancel() }
+    try mine.refresh()
+    XCTAssertEqual(events.withLock { $0 }, [], "nothing changed yet")
+
+    let bought = try other.add(Payment(productID: FixtureCatalog.monthly))
+    try mine.refresh()
+    let seen = events.withLock { $0 }
+    let amended = seen.compactMap { if case .transactionsAmended(let list) = $0 { list } else { nil } }.flatMap { $0 }
+    XCTAssertEqual(amended.map(\.id), [bought])
+    XCTAssertEqual(amended.first?.state, .purchased)
+    XCTAssertTrue(seen.contains { if case .subscriptionChanged(let record, _) = $0 { record.originalID == bought } else { false } })
+    XCTAssertEqual(mine.subscriptions().map(\.originalID), [bought])
+    XCTAssertEqual(mine.machine.transaction(bought)?.state, .purchased)
+
+    // Its own commits are not announced twice, and a quiet ledger announces nothing.
+    events.withLock { $0 = [] }
+    try mine.finish(bought)
+    events.withLock { $0 = [] }
+    try mine.refresh()
+    try mine.refresh()
+    XCTAssertEqual(events.withLock { $0 }, [])
+  }
+
+  func testTheFeedReportsOnlyWhatChangedSinceThePosition() throws {
+    let directory = try TemporaryDirectory()
+    let writer = try SQLiteLedgerStore(directory: directory.url)
+    let reader = try SQLiteLedgerStore(directory: directory.url)
+    let start = try reader.load().position
+    try writer.commit([.putTransaction(LedgerFixtures.transaction(1))])
+    let first = try reader.changes(since: start)
+    XCTAssertEqual(first.transactions.map(\.id.rawValue), [1])
+    try writer.commit([.putTransaction(LedgerFixtures.transaction(2)), .putSubscription(LedgerFixtures.subscription(2, account: "a"))])
+    let second = try reader.changes(since: first.position)
+    XCTAssertEqual(second.transactions.map(\.id.rawValue), [2])
+    XCTAssertEqual(second.subscriptions.map(\.originalID.rawValue), [2])
+    XCTAssertEqual(try reader.changes(since: second.position), LedgerChanges(position: second.position))
+    // Writing a row again unchanged does not report it again.
+    try writer.commit([.putTransaction(LedgerFixtures.transaction(2))])
+    XCTAssertEqual(try reader.changes(since: second.position).transactions, [])
+  }
+}
