@@ -10,8 +10,12 @@ struct BenchSigning {
   var signer: (any TransactionSigner)?
   var bundleID = BenchStore.bundleID
 
-  /// A constant string for every JWS (the engine-cycle benchmarks): the payload is still built.
-  static var string: BenchSigning { BenchSigning(signer: ConstantSigner()) }
+  /// No signing (the engine-cycle benchmarks): the engine's own work, as the figures before the
+  /// rewrite measured it (their string signer built no payload either).
+  static var string: BenchSigning { BenchSigning(signer: nil) }
+
+  /// A constant string for every JWS: the engine builds each payload (JSON) and hands it over.
+  static var constant: BenchSigning { BenchSigning(signer: ConstantSigner()) }
 
   /// What `LiveStore` wires: the sandbox CA's ES256 signer (OpenSSL), a three-certificate `x5c`
   /// chain in every header.

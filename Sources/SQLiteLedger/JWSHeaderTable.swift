@@ -22,20 +22,32 @@ final class JWSHeaderTable {
     return (stored, new)
   }
 
+  /// The header last compacted and its hash: a signer writes the same header every time, and
+  /// comparing two equal native strings is a memcmp, far cheaper than hashing 3.5 KB again.
+  private var last: (header: String, hash: String)?
+
   private func compact(_ jws: String, into new: inout [(String, String)]) -> String {
-    guard let dot = jws.firstIndex(of: "."), jws.first != Self.marker else { return jws }
+    let utf8 = jws.utf8
+    guard utf8.first != UInt8(ascii: "~"), let dot = utf8.firstIndex(of: UInt8(ascii: ".")) else { return jws }
     let header = String(jws[..<dot])
     guard header.utf8.count > 64 else { return jws }
-    let hash = Self.hash(header)
-    if let known = headers[hash], known != header { return jws }
-    headers[hash] = header
+    let hash: String
+    if let last, last.header == header {
+      hash = last.hash
+    } else {
+      hash = Self.hash(header)
+      if let known = headers[hash], known != header { return jws }
+      headers[hash] = header
+      last = (header, hash)
+    }
     if !new.contains(where: { $0.0 == hash }) { new.append((hash, header)) }
     return String(Self.marker) + hash + jws[dot...]
   }
 
   /// The transaction with its JWS headers put back; nil when a referenced header is unknown.
   func expand(_ transaction: PaymentTransaction, reload: () -> [String: String]) -> PaymentTransaction? {
-    guard transaction.signedTransaction?.first == Self.marker || transaction.signedRenewalInfo?.first == Self.marker
+    guard transaction.signedTransaction?.utf8.first == UInt8(ascii: "~")
+      || transaction.signedRenewalInfo?.utf8.first == UInt8(ascii: "~")
     else { return transaction }
     var expanded = transaction
     guard let signed = expand(transaction.signedTransaction, reload: reload),
@@ -49,7 +61,9 @@ final class JWSHeaderTable {
   private struct Field { var value: String? }
 
   private func expand(_ jws: String?, reload: () -> [String: String]) -> Field? {
-    guard let jws, jws.first == Self.marker, let dot = jws.firstIndex(of: ".") else { return Field(value: jws) }
+    guard let jws, jws.utf8.first == UInt8(ascii: "~"), let dot = jws.utf8.firstIndex(of: UInt8(ascii: ".")) else {
+      return Field(value: jws)
+    }
     let hash = String(jws[jws.index(after: jws.startIndex)..<dot])
     if headers[hash] == nil { headers.merge(reload()) { mine, _ in mine } }
     guard let header = headers[hash] else { return nil }
