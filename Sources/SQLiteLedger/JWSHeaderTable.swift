@@ -27,6 +27,14 @@ final class JWSHeaderTable {
   private var last: (header: String, hash: String)?
 
   private func compact(_ jws: String, into new: inout [(String, String)]) -> String {
+    // The common case: the same signer's header again, recognised by its prefix without a scan.
+    if let last, jws.utf8.count > last.header.utf8.count + 1, jws.hasPrefix(last.header) {
+      let dot = jws.utf8.index(jws.utf8.startIndex, offsetBy: last.header.utf8.count)
+      if jws.utf8[dot] == UInt8(ascii: ".") {
+        if !new.contains(where: { $0.0 == last.hash }) { new.append((last.hash, last.header)) }
+        return String(Self.marker) + last.hash + jws[dot...]
+      }
+    }
     let utf8 = jws.utf8
     guard utf8.first != UInt8(ascii: "~"), let dot = utf8.firstIndex(of: UInt8(ascii: ".")) else { return jws }
     let header = String(jws[..<dot])

@@ -89,9 +89,18 @@ enum ES256 {
 
   /// The compact JWS of `payload` under `header`: base64url(header).base64url(payload).base64url(r||s).
   static func compactJWS(header: JWSHeaderFields, payload: Data, key: PrivateKey) throws -> String {
+    try compactJWS(encodedHeader: encodedHeader(header), payload: payload, key: key)
+  }
+
+  /// The header as it goes into a JWS: sorted-key JSON, base64url.
+  static func encodedHeader(_ header: JWSHeaderFields) throws -> String {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-    let signingInput = try encoder.encode(header).base64URLEncoded + "." + payload.base64URLEncoded
+    return try encoder.encode(header).base64URLEncoded
+  }
+
+  static func compactJWS(encodedHeader: String, payload: Data, key: PrivateKey) throws -> String {
+    let signingInput = encodedHeader + "." + payload.base64URLEncoded
     let signature = try sign(Data(signingInput.utf8), with: key)
     return signingInput + "." + signature.base64URLEncoded
   }
