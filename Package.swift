@@ -13,11 +13,12 @@ let package = Package(
     .systemLibrary(name: "CNcursesw", path: "Sources/CNcursesw", providers: [.apt(["libncurses-dev"])]),
     .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
     .systemLibrary(name: "COpenSSL", path: "Sources/COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
+    .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
 
     // Foundation only: catalog, payment queue, ledger protocol, event bus, scenario runner.
     .target(name: "StoreEngine"),
     // Adapters implementing the engine's protocols.
-    .target(name: "SQLiteLedger", dependencies: ["StoreEngine", "CSQLite"]),
+    .target(name: "SQLiteLedger", dependencies: ["StoreEngine", "CSQLite", "CZlib"]),
     .target(name: "SandboxSigning", dependencies: ["StoreEngine", "COpenSSL"]),
     // Pure TUI: state, actions, reducer, render → ScreenBuffer. No ncurses.
     .target(name: "StoreTUI", dependencies: ["StoreEngine"]),

@@ -141,4 +141,8 @@ struct LedgerJSONCoder {
   func decode<Value: Decodable>(_ type: Value.Type, from text: String) throws -> Value {
     try decoder.decode(type, from: Data(text.utf8))
   }
+
+  func decode<Value: Decodable>(_ type: Value.Type, from data: Data) throws -> Value {
+    try decoder.decode(type, from: data)
+  }
 }

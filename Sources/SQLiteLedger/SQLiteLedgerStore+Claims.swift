@@ -1,3 +1,4 @@
+import Foundation
 import StoreEngine
 
 extension SQLiteLedgerStore {
@@ -12,12 +13,12 @@ extension SQLiteLedgerStore {
   ) throws(LedgerError) -> PaymentTransaction? {
     guard !options.readOnly else { throw .readOnly(path: path) }
     let statements = try preparedStatements()
-    var json: String?
+    var json: (data: Data, isBlob: Bool)?
     do {
       try statements.begin.run()
       let select = statements.selectTransactionJSON
       try select.bind(Int64(bitPattern: id.rawValue), at: 1)
-      try select.forEachRow { row in json = row.text(at: 0) }
+      try select.forEachRow { row in json = row.bytes(at: 0) }
     } catch {
       if !connection.isAutocommit { try? statements.rollback.run() }
       throw LedgerError(error, path: path, while: .writing)

@@ -4,7 +4,7 @@ import StoreEngine
 extension SQLiteLedgerStore {
   /// A change with its JSON already encoded.
   enum EncodedChange {
-    case transaction(PaymentTransaction, json: String)
+    case transaction(PaymentTransaction, row: Data)
     case account(name: String, json: String)
     case clearHistory(account: String)
     case subscription(PaymentTransaction.ID, account: String, json: String)
@@ -76,12 +76,17 @@ extension SQLiteLedgerStore {
       case .putTransaction(let transaction):
         let (stored, headers) = headers.compact(transaction)
         for (hash, header) in headers { encoded.append(.header(hash: hash, header: header)) }
+        let json: String
         do {
-          encoded.append(.transaction(transaction, json: try coder.encode(stored)))
+          json = try coder.encode(stored)
         } catch {
           throw .writeFailed(
             path: path, reason: "transaction \(transaction.id) could not be encoded (\(error)); report this bug")
         }
+        guard let row = RowCompression.deflate(json) else {
+          throw .writeFailed(path: path, reason: "transaction \(transaction.id) could not be compressed; report this bug")
+        }
+        encoded.append(.transaction(transaction, row: row))
       case .putAccount(let account):
         do {
           encoded.append(.account(name: account.name, json: try coder.encode(account)))
@@ -120,7 +125,7 @@ extension SQLiteLedgerStore {
 
   func apply(_ change: EncodedChange, with statements: Statements, commit counter: Int64) throws(SQLiteFailure) {
     switch change {
-    case .transaction(let transaction, let json):
+    case .transaction(let transaction, let row):
       let statement = statements.upsertTransaction
       try statement.bind(Int64(bitPattern: transaction.id.rawValue), at: 1)
       try statement.bind(transaction.account, at: 2)
@@ -129,7 +134,7 @@ extension SQLiteLedgerStore {
       try statement.bind(Int64(transaction.isFinished ? 1 : 0), at: 5)
       try statement.bind(Int64(bitPattern: transaction.originalID.rawValue), at: 6)
       try statement.bind(transaction.purchaseDate.timeIntervalSince1970, at: 7)
-      try statement.bind(json, at: 8)
+      try statement.bind(row, at: 8)
       try statement.bind(transaction.productKind.rawValue, at: 9)
       try statement.bind(Int64(transaction.expiresDate == nil ? 0 : 1), at: 10)
       try statement.bind(counter, at: 11)

@@ -116,7 +116,7 @@ public final class SQLiteLedgerStore: LedgerStore {
       try statements.beginRead.run()
       defer { if !connection.isAutocommit { try? statements.rollback.run() } }
       try statements.selectWorkingSet.forEachRow { row in
-        if let transaction = decodeTransaction(row.text(at: 2)) {
+        if let transaction = decodeTransaction(row.bytes(at: 2)) {
           snapshot.transactions.append(transaction)
         } else if undecodable == nil {
           undecodable = "transaction \(UInt64(bitPattern: row.int64(at: 1)))"
@@ -170,7 +170,7 @@ public final class SQLiteLedgerStore: LedgerStore {
     do {
       try statements.selectHistory.bind(account, at: 1)
       try statements.selectHistory.forEachRow { row in
-        if let transaction = decodeTransaction(row.text(at: 1)) {
+        if let transaction = decodeTransaction(row.bytes(at: 1)) {
           list.append(transaction)
         } else if undecodable == nil {
           undecodable = UInt64(bitPattern: row.int64(at: 0))
@@ -197,7 +197,7 @@ public final class SQLiteLedgerStore: LedgerStore {
         let since = Int64(clamping: position)
         try statements.selectChangedTransactions.bind(since, at: 1)
         try statements.selectChangedTransactions.forEachRow { row in
-          if let transaction = decodeTransaction(row.text(at: 1)) {
+          if let transaction = decodeTransaction(row.bytes(at: 1)) {
             changes.transactions.append(transaction)
           } else if undecodable == nil {
             undecodable = "transaction \(UInt64(bitPattern: row.int64(at: 0)))"
@@ -229,7 +229,7 @@ public final class SQLiteLedgerStore: LedgerStore {
     do {
       let select = try connection.prepare(LedgerSchema.selectTransactions)
       try select.forEachRow { row in
-        if let transaction = decodeTransaction(row.text(at: 1)) {
+        if let transaction = decodeTransaction(row.bytes(at: 1)) {
           list.append(transaction)
         } else if undecodable == nil {
           undecodable = UInt64(bitPattern: row.int64(at: 0))
@@ -247,10 +247,10 @@ public final class SQLiteLedgerStore: LedgerStore {
     let statements = try openStatements()
     var list: [PaymentTransaction] = []
     for id in ids {
-      var json: String?
+      var json: (data: Data, isBlob: Bool)?
       do {
         try statements.selectTransactionJSON.bind(Int64(bitPattern: id.rawValue), at: 1)
-        try statements.selectTransactionJSON.forEachRow { row in json = row.text(at: 0) }
+        try statements.selectTransactionJSON.forEachRow { row in json = row.bytes(at: 0) }
       } catch {
         throw LedgerError(error, path: path, while: .reading)
       }
@@ -263,10 +263,27 @@ public final class SQLiteLedgerStore: LedgerStore {
     return list
   }
 
-  /// A stored transaction's JSON, with its JWS headers put back; nil when it does not decode.
-  func decodeTransaction(_ json: String) -> PaymentTransaction? {
-    guard let stored = try? coder.decode(PaymentTransaction.self, from: json) else { return nil }
-    return headers.expand(stored) { storedHeaders() }
+  /// The stored JSON of transaction `id` as text (inflated), for inspection and tests.
+  func storedJSON(of id: PaymentTransaction.ID) throws(LedgerError) -> String? {
+    let statements = try openStatements()
+    var found: (data: Data, isBlob: Bool)?
+    do {
+      try statements.selectTransactionJSON.bind(Int64(bitPattern: id.rawValue), at: 1)
+      try statements.selectTransactionJSON.forEachRow { row in found = row.bytes(at: 0) }
+    } catch {
+      throw LedgerError(error, path: path, while: .reading)
+    }
+    guard let found, let json = found.isBlob ? RowCompression.inflate(found.data) : found.data else { return nil }
+    return String(decoding: json, as: UTF8.self)
+  }
+
+  /// A stored transaction row (deflated JSON, or TEXT from schema v1), with its JWS headers put
+  /// back; nil when it does not decode.
+  func decodeTransaction(_ stored: (data: Data, isBlob: Bool)) -> PaymentTransaction? {
+    guard let json = stored.isBlob ? RowCompression.inflate(stored.data) : stored.data,
+      let transaction = try? coder.decode(PaymentTransaction.self, from: json)
+    else { return nil }
+    return headers.expand(transaction) { storedHeaders() }
   }
 
   private func storedHeaders() -> [String: String] {

@@ -1,4 +1,5 @@
 import CSQLite
+import Foundation
 
 /// A prepared statement, prepared once and reused for every call (bindings are overwritten).
 final class SQLiteStatement {
@@ -22,6 +23,13 @@ final class SQLiteStatement {
 
   func bind(_ value: String, at index: Int32) throws(SQLiteFailure) {
     try check(sqlite3_bind_text(handle, index, value, -1, sf_sqlite_transient()))
+  }
+
+  func bind(_ value: Data, at index: Int32) throws(SQLiteFailure) {
+    let code = value.withUnsafeBytes { bytes in
+      sqlite3_bind_blob(handle, index, bytes.baseAddress, Int32(bytes.count), sf_sqlite_transient())
+    }
+    try check(code)
   }
 
   /// Runs a statement that returns no rows, then resets it so it holds no lock.
@@ -48,6 +56,15 @@ final class SQLiteStatement {
     guard let bytes = sqlite3_column_text(handle, column) else { return "" }
     let count = Int(sqlite3_column_bytes(handle, column))
     return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
+  }
+
+  /// A column that may hold a BLOB or TEXT: its bytes, and whether it was a BLOB.
+  func bytes(at column: Int32) -> (data: Data, isBlob: Bool) {
+    let isBlob = sqlite3_column_type(handle, column) == SQLITE_BLOB
+    let count = Int(sqlite3_column_bytes(handle, column))
+    guard let pointer = isBlob ? sqlite3_column_blob(handle, column) : UnsafeRawPointer(sqlite3_column_text(handle, column))
+    else { return (Data(), isBlob) }
+    return (Data(bytes: pointer, count: count), isBlob)
   }
 
   private func check(_ code: Int32) throws(SQLiteFailure) {

@@ -135,7 +135,8 @@ final class SQLiteLedgerStoreTests: XCTestCase {
     var transaction = LedgerFixtures.transaction(7, state: .purchased, secondsAfterBase: 0.25)
     transaction.expiresDate = Date(timeIntervalSinceReferenceDate: 737_000_000.123_456_7)
     try store.commit([.putTransaction(transaction)])
-    let json = try XCTUnwrap(try store.connection.texts("SELECT json FROM transactions").first)
+    XCTAssertEqual(try store.connection.texts("SELECT typeof(json) FROM transactions"), ["blob"], "rows are stored deflated")
+    let json = try XCTUnwrap(try store.storedJSON(of: transaction.id))
     XCTAssertTrue(json.contains(#""purchaseDate":"2024-05-01T12:00:00.250Z""#), json)
     XCTAssertTrue(json.contains(#""expiresDate":737000000.1234567"#), json)
     XCTAssertTrue(json.contains(#""price":0.99"#), json)
@@ -183,5 +184,45 @@ final class SQLiteLedgerStoreTests: XCTestCase {
     let before = try store.connection.integer("SELECT total_changes()")
     try store.commit([.putTransaction(transaction), .setCurrentAccount("v")])
     XCTAssertEqual(try store.connection.integer("SELECT total_changes()"), before)
+  }
+
+  /// A ledger written by schema v1 (rows as JSON text, subscription records in the key/value
+  /// table) opens as v2: its rows still read, its records move to their table, its chains are found.
+  func testAVersion1LedgerIsMigrated() throws {
+    let directory = try TemporaryDirectory()
+    var subscription = LedgerFixtures.transaction(5, state: .purchased)
+    subscription.productKind = .autoRenewableSubscription
+    subscription.expiresDate = LedgerFixtures.baseDate.addingTimeInterval(3600)
+    let consumable = LedgerFixtures.transaction(6, state: .purchased, finished: true)
+    let record = LedgerFixtures.subscription(5, account: subscription.account)
+    do {
+      let store = try SQLiteLedgerStore(directory: directory.url)
+      try store.connection.execute(
+        "DROP TABLE subscriptions; DROP TABLE chains; DROP TABLE jws_headers; DROP INDEX transactions_changed; "
+          + "ALTER TABLE transactions DROP COLUMN product_kind; ALTER TABLE transactions DROP COLUMN has_expiry; "
+          + "ALTER TABLE transactions DROP COLUMN changed; PRAGMA user_version = 1")
+      let coder = LedgerJSONCoder()
+      let recordCoder = LedgerJSONCoder(millisecondDates: true)
+      for (seq, transaction) in [subscription, consumable].enumerated() {
+        let json = try coder.encode(transaction).replacingOccurrences(of: "'", with: "''")
+        try store.connection.execute(
+          "INSERT INTO transactions (seq, id, account, product_id, state, is_finished, original_id, purchase_date, json) "
+            + "VALUES (\(seq + 1), \(transaction.id), '\(transaction.account)', '\(transaction.productID)', "
+            + "\(transaction.state.rawValue), \(transaction.isFinished ? 1 : 0), \(transaction.originalID), 0, '\(json)')")
+      }
+      let recordJSON = try recordCoder.encode(record).replacingOccurrences(of: "'", with: "''")
+      try store.connection.execute(
+        "INSERT INTO kv (key, value) VALUES ('subscription.5', '\(recordJSON)'), ('account', 'alice'), ('clock', '1767225600')")
+      store.close()
+    }
+    let store = try SQLiteLedgerStore(directory: directory.url)
+    XCTAssertEqual(try store.connection.integer("PRAGMA user_version"), Int64(SQLiteLedgerStore.schemaVersion))
+    let snapshot = try store.load()
+    XCTAssertEqual(snapshot.subscriptions, [record])
+    XCTAssertEqual(snapshot.currentAccount, "alice")
+    XCTAssertEqual(snapshot.clock, Date(timeIntervalSince1970: 1_767_225_600))
+    XCTAssertEqual(snapshot.transactions, [subscription], "the chain is found; the finished consumable is history")
+    XCTAssertEqual(try store.allTransactions(), [subscription, consumable])
+    XCTAssertEqual(try store.connection.integer("SELECT count(*) FROM kv WHERE key LIKE 'subscription.%'"), 0)
   }
 }
