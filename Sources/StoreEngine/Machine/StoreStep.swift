@@ -13,4 +13,29 @@ public struct StoreStep: Sendable, Equatable {
   public init() {}
 
   mutating func emit(_ event: StoreEvent) { events.append(event) }
+
+  /// The changes with every put that a later put of the same transaction or record overwrites
+  /// left out (a long advance puts its subscription record once per renewal). Puts before a
+  /// history clear or a record removal are kept, so the batch means the same.
+  public var compactedChanges: [LedgerChange] {
+    var seenTransactions: Set<PaymentTransaction.ID> = []
+    var seenRecords: Set<PaymentTransaction.ID> = []
+    var kept: [LedgerChange] = []
+    kept.reserveCapacity(changes.count)
+    for change in changes.reversed() {
+      switch change {
+      case .putTransaction(let transaction):
+        if !seenTransactions.insert(transaction.id).inserted { continue }
+      case .putSubscription(let record):
+        if !seenRecords.insert(record.originalID).inserted { continue }
+      case .clearHistory, .removeSubscription:
+        seenTransactions = []
+        seenRecords = []
+      case .putAccount, .setCurrentAccount, .setClock:
+        break
+      }
+      kept.append(change)
+    }
+    return kept.reversed()
+  }
 }

@@ -132,7 +132,7 @@ public final class PaymentQueue {
         continue
       }
       if !step.changes.isEmpty {
-        do { try ledger.commit(step.changes) } catch { throw .ledger(error) }
+        do { try ledger.commit(step.compactedChanges) } catch { throw .ledger(error) }
       }
       machine = next
       return step
