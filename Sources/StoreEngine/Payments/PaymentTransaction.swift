@@ -4,6 +4,7 @@ import Foundation
 ///
 /// A transaction is a value: each state change produces a new value with the same ``id`` that the
 /// engine commits to the ledger before any observer hears of it.
+@dynamicMemberLookup
 public struct PaymentTransaction: Sendable, Equatable, Codable, Identifiable, CustomReflectable {
   /// A transaction identifier: a positive number, written as a decimal string in JWS and JSON.
   public struct ID: RawRepresentable, Hashable, Comparable, Sendable, Codable, CustomStringConvertible {
@@ -31,39 +32,55 @@ public struct PaymentTransaction: Sendable, Equatable, Codable, Identifiable, Cu
     case renewal = "RENEWAL"
   }
 
-  /// The stored values; shared between copies until one of them changes (copy on write).
-  struct Fields: Sendable, Equatable, Codable {
-    var id: ID
-    var originalID: ID
-    var account: String
-    var productID: Product.ID
-    var productKind: ProductKind
-    var state: TransactionState
-    var quantity: Int
-    var applicationUsername: String?
-    var appAccountToken: String?
-    var purchaseDate: Date
-    var originalPurchaseDate: Date
-    var expiresDate: Date?
-    var price: Decimal
-    var currency: String
-    var storefront: String
-    var reason: Reason
-    var subscriptionGroupID: String?
-    var webOrderLineItemID: UInt64?
-    var offerType: SubscriptionOffer.Kind?
-    var offerID: String?
-    var offerPaymentMode: SubscriptionOffer.PaymentMode?
-    var revocationDate: Date?
-    var revocationReason: Int?
-    var isUpgraded: Bool
-    var error: StoreKitError?
-    var isFinished: Bool
-    var signedTransaction: String?
-    var signedRenewalInfo: String?
-    var needsResolution: Bool
-    /// Missing in ledgers written before sessions were recorded: decodes as nil ("no owner").
-    var ownerSession: String?
+  /// The stored values; shared between copies until one of them changes (copy on write). Read and
+  /// written through the transaction itself (`transaction.state`), by dynamic member lookup.
+  public struct Fields: Sendable, Equatable, Codable {
+    public var id: ID
+    /// The first purchase this one continues (itself for a first purchase; the first purchase for
+    /// restores, renewals and the "already purchased" path).
+    public var originalID: ID
+    /// The sandbox account the transaction belongs to.
+    public var account: String
+    public var productID: Product.ID
+    public var productKind: ProductKind
+    public var state: TransactionState
+    public var quantity: Int
+    public var applicationUsername: String?
+    /// The StoreKit 2 `appAccountToken`: `applicationUsername` when it is a UUID.
+    public var appAccountToken: String?
+    public var purchaseDate: Date
+    public var originalPurchaseDate: Date
+    public var expiresDate: Date?
+    /// The price charged, in the storefront's currency (zero when re-downloaded for free).
+    public var price: Decimal
+    public var currency: String
+    /// ISO 3166-1 alpha-3 storefront code.
+    public var storefront: String
+    public var reason: Reason
+    public var subscriptionGroupID: String?
+    /// Shared by a subscription's purchase and its renewals' line items.
+    public var webOrderLineItemID: UInt64?
+    public var offerType: SubscriptionOffer.Kind?
+    public var offerID: String?
+    public var offerPaymentMode: SubscriptionOffer.PaymentMode?
+    public var revocationDate: Date?
+    /// 0 other, 1 app issue (App Store Server API numbers).
+    public var revocationReason: Int?
+    public var isUpgraded: Bool
+    /// Set when the transaction failed.
+    public var error: StoreKitError?
+    /// True once the app called `finishTransaction`; unfinished transactions are redelivered.
+    public var isFinished: Bool
+    /// The compact JWS of a purchased, restored or renewed transaction.
+    public var signedTransaction: String?
+    /// The compact JWS of the subscription's renewal info (auto-renewables only).
+    public var signedRenewalInfo: String?
+    /// For an interrupted purchase: it failed and waits for the issue to be resolved.
+    public var needsResolution: Bool
+    /// The app session (process) whose sheet a `purchasing` transaction waits on; nil once it leaves
+    /// `purchasing`, and in ledgers written before sessions were recorded (decodes as nil, "no
+    /// owner"). See ``AppSession``.
+    public var ownerSession: String?
   }
 
   /// Copies of a transaction share one box: the engine passes transactions around a lot, and
@@ -84,141 +101,16 @@ public struct PaymentTransaction: Sendable, Equatable, Codable, Identifiable, Cu
     }
   }
 
+  /// Every field, read and written as if it were a property of the transaction.
+  public subscript<Value>(dynamicMember keyPath: WritableKeyPath<Fields, Value>) -> Value {
+    get { storage.fields[keyPath: keyPath] }
+    set { mutableFields[keyPath: keyPath] = newValue }
+  }
+
+  /// The transaction's identifier (also `Identifiable`'s).
   public var id: ID {
     get { storage.fields.id }
     set { mutableFields.id = newValue }
-  }
-  /// The first purchase this one continues (itself for a first purchase; the first purchase for
-  /// restores, renewals and the "already purchased" path).
-  public var originalID: ID {
-    get { storage.fields.originalID }
-    set { mutableFields.originalID = newValue }
-  }
-  /// The sandbox account the transaction belongs to.
-  public var account: String {
-    get { storage.fields.account }
-    set { mutableFields.account = newValue }
-  }
-  public var productID: Product.ID {
-    get { storage.fields.productID }
-    set { mutableFields.productID = newValue }
-  }
-  public var productKind: ProductKind {
-    get { storage.fields.productKind }
-    set { mutableFields.productKind = newValue }
-  }
-  public var state: TransactionState {
-    get { storage.fields.state }
-    set { mutableFields.state = newValue }
-  }
-  public var quantity: Int {
-    get { storage.fields.quantity }
-    set { mutableFields.quantity = newValue }
-  }
-  public var applicationUsername: String? {
-    get { storage.fields.applicationUsername }
-    set { mutableFields.applicationUsername = newValue }
-  }
-  /// The StoreKit 2 `appAccountToken`: `applicationUsername` when it is a UUID.
-  public var appAccountToken: String? {
-    get { storage.fields.appAccountToken }
-    set { mutableFields.appAccountToken = newValue }
-  }
-  public var purchaseDate: Date {
-    get { storage.fields.purchaseDate }
-    set { mutableFields.purchaseDate = newValue }
-  }
-  public var originalPurchaseDate: Date {
-    get { storage.fields.originalPurchaseDate }
-    set { mutableFields.originalPurchaseDate = newValue }
-  }
-  public var expiresDate: Date? {
-    get { storage.fields.expiresDate }
-    set { mutableFields.expiresDate = newValue }
-  }
-  /// The price charged, in the storefront's currency (zero when re-downloaded for free).
-  public var price: Decimal {
-    get { storage.fields.price }
-    set { mutableFields.price = newValue }
-  }
-  public var currency: String {
-    get { storage.fields.currency }
-    set { mutableFields.currency = newValue }
-  }
-  /// ISO 3166-1 alpha-3 storefront code.
-  public var storefront: String {
-    get { storage.fields.storefront }
-    set { mutableFields.storefront = newValue }
-  }
-  public var reason: Reason {
-    get { storage.fields.reason }
-    set { mutableFields.reason = newValue }
-  }
-  public var subscriptionGroupID: String? {
-    get { storage.fields.subscriptionGroupID }
-    set { mutableFields.subscriptionGroupID = newValue }
-  }
-  /// Shared by a subscription's purchase and its renewals' line items.
-  public var webOrderLineItemID: UInt64? {
-    get { storage.fields.webOrderLineItemID }
-    set { mutableFields.webOrderLineItemID = newValue }
-  }
-  public var offerType: SubscriptionOffer.Kind? {
-    get { storage.fields.offerType }
-    set { mutableFields.offerType = newValue }
-  }
-  public var offerID: String? {
-    get { storage.fields.offerID }
-    set { mutableFields.offerID = newValue }
-  }
-  public var offerPaymentMode: SubscriptionOffer.PaymentMode? {
-    get { storage.fields.offerPaymentMode }
-    set { mutableFields.offerPaymentMode = newValue }
-  }
-  public var revocationDate: Date? {
-    get { storage.fields.revocationDate }
-    set { mutableFields.revocationDate = newValue }
-  }
-  /// 0 other, 1 app issue (App Store Server API numbers).
-  public var revocationReason: Int? {
-    get { storage.fields.revocationReason }
-    set { mutableFields.revocationReason = newValue }
-  }
-  public var isUpgraded: Bool {
-    get { storage.fields.isUpgraded }
-    set { mutableFields.isUpgraded = newValue }
-  }
-  /// Set when the transaction failed.
-  public var error: StoreKitError? {
-    get { storage.fields.error }
-    set { mutableFields.error = newValue }
-  }
-  /// True once the app called `finishTransaction`; unfinished transactions are redelivered.
-  public var isFinished: Bool {
-    get { storage.fields.isFinished }
-    set { mutableFields.isFinished = newValue }
-  }
-  /// The compact JWS of a purchased, restored or renewed transaction.
-  public var signedTransaction: String? {
-    get { storage.fields.signedTransaction }
-    set { mutableFields.signedTransaction = newValue }
-  }
-  /// The compact JWS of the subscription's renewal info (auto-renewables only).
-  public var signedRenewalInfo: String? {
-    get { storage.fields.signedRenewalInfo }
-    set { mutableFields.signedRenewalInfo = newValue }
-  }
-  /// For an interrupted purchase: it failed and waits for the issue to be resolved.
-  public var needsResolution: Bool {
-    get { storage.fields.needsResolution }
-    set { mutableFields.needsResolution = newValue }
-  }
-
-  /// The app session (process) whose sheet a `purchasing` transaction waits on; nil once it leaves
-  /// `purchasing`, and in ledgers written before sessions were recorded. See ``AppSession``.
-  public var ownerSession: String? {
-    get { storage.fields.ownerSession }
-    set { mutableFields.ownerSession = newValue }
   }
 
   public init(
@@ -310,7 +202,7 @@ public struct PaymentTransaction: Sendable, Equatable, Codable, Identifiable, Cu
   }
 
   /// True for states the app can finish (everything but `purchasing`).
-  public var isFinishable: Bool { state != .purchasing }
+  public var isFinishable: Bool { self.state != .purchasing }
 }
 
 /// `SKPaymentTransactionState`, with StoreKit's raw values.
