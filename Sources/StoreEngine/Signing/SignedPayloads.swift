@@ -155,6 +155,10 @@ public enum SignedPayloads {
     var scaled = amount * 1000
     var rounded = Decimal()
     NSDecimalRound(&rounded, &scaled, 0, .plain)
+    // Whole numbers of a safe size convert directly; the text round trip was a tenth of a renewal.
+    if rounded.magnitude < 1_000_000_000_000_000 {
+      return NSDecimalNumber(decimal: rounded).int64Value
+    }
     guard let value = Int64(rounded.description) else {
       throw SignedPayloadError.priceOutOfRange(owner: owner, price: amount)
     }
