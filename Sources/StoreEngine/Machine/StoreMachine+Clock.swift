@@ -41,6 +41,22 @@ extension StoreMachine {
     step.emit(.clockAdvanced(now))
   }
 
+  /// About how many renewals (each a new transaction id) an advance to `target` will deliver: for
+  /// every subscription that renews, the periods between its expiry and `target`. The shell
+  /// reserves that many ids first, so a long advance runs once instead of running out of ids.
+  public func estimatedRenewals(until target: Date) -> Int {
+    var total = 0
+    for record in subscriptionRecords.values where record.autoRenew && (record.status == .subscribed || record.status == .inGracePeriod || record.status == .inBillingRetry) {
+      guard record.expiresDate <= target, let period = catalog.product(record.renewalProductID)?.subscription?.period else { continue }
+      let length = timeRate.end(of: period, from: record.expiresDate).timeIntervalSince(record.expiresDate)
+      guard length > 0 else { continue }
+      var count = Int((target.timeIntervalSince(record.expiresDate) / length).rounded(.down)) + 1
+      if let cap = timeRate.renewalCap { count = min(count, max(0, cap - record.renewalCount)) }
+      total += count
+    }
+    return total + timers.count
+  }
+
   private enum DueWork {
     case timer(ScheduledAction.Entry)
     case subscription(PaymentTransaction.ID)

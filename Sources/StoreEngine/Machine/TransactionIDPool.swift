@@ -29,6 +29,11 @@ struct TransactionIDPool: Sendable, Equatable {
 
   mutating func startStep() { drawnInStep = 0 }
 
+  /// Ids left before the machine must ask for more (unlimited when it counts on its own).
+  var available: Int {
+    reserved ? blocks.reduce(0) { $0 + $1.count } : Int.max
+  }
+
   mutating func add(_ range: Range<UInt64>) {
     blocks.append(range)
     floor = max(floor, range.upperBound)

@@ -80,6 +80,10 @@ public final class PaymentQueue {
     } else if let id = command.transactionID, machine.transaction(id) == nil {
       try bringIn(into: &base) { ledger throws(LedgerError) in try ledger.transactions([id]) }
     }
+    if case .advance(let target) = command {
+      let needed = base.estimatedRenewals(until: target)
+      if needed > base.ids.available { try reserveIDs(count: UInt64(needed + Self.idBlock), into: &base) }
+    }
     let step = try commit(from: base) { machine throws(EngineError) in try machine.handle(command) }
     announce(step)
     return step

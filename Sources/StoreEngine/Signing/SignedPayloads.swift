@@ -130,10 +130,15 @@ public enum SignedPayloads {
 
   /// Compact JSON with sorted keys and unescaped slashes, so equal values give equal bytes.
   public static func encode<Value: Encodable>(_ value: Value) throws -> Data {
+    try encoder.encode(value)
+  }
+
+  // `encode(_:)` keeps no state between calls, so one configured encoder serves every payload.
+  private static let encoder: JSONEncoder = {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-    return try encoder.encode(value)
-  }
+    return encoder
+  }()
 
   /// Milliseconds since 1970, rounded to the nearest millisecond.
   ///
