@@ -1,6 +1,7 @@
 import Foundation
 import SQLiteLedger
 import StoreEngine
+import StoreScenario
 
 /// `storefront transactions [--json] [--account NAME]`: the ledger, newest last.
 enum TransactionsCommand {

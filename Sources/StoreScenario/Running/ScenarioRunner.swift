@@ -1,4 +1,5 @@
 import Foundation
+import StoreEngine
 
 /// How a scenario run ended.
 public enum ScenarioOutcome: Sendable, Equatable {

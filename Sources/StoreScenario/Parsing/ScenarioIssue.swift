@@ -1,3 +1,5 @@
+import StoreEngine
+
 /// A problem in a scenario file, located by line and column (1-based).
 public struct ScenarioIssue: Error, Sendable, Equatable, CustomStringConvertible {
   public var line: Int

@@ -1,3 +1,5 @@
+import StoreEngine
+
 /// The scenario language's (and the CLI's) words for engine errors: the one place that turns an
 /// ``EngineError`` into a sentence that names verbs and commands.
 public enum ScenarioErrorText {

@@ -1,4 +1,5 @@
 import Foundation
+import StoreEngine
 
 /// Which transaction a scenario line means: a number, `last`, or the newest one of a product.
 public enum TransactionReference: Sendable, Equatable {

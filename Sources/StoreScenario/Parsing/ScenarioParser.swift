@@ -1,4 +1,5 @@
 import Foundation
+import StoreEngine
 
 /// Parses scenario text into validated steps, reporting every problem with its line and column.
 public struct ScenarioParser {

@@ -1,4 +1,5 @@
 import Foundation
+import StoreEngine
 
 /// Parses the arguments of one scenario line: positional words, then `key=value` options.
 struct LineParser {

@@ -1,4 +1,5 @@
 import Foundation
+import StoreEngine
 
 /// Turns engine events into output lines: JSON objects (one a line) or readable text like the
 /// `print` lines of the seeds' observer code.
