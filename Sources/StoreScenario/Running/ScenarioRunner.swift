@@ -88,8 +88,9 @@ public final class ScenarioRunner {
   private func report(_ event: StoreEvent, line: Int?) {
     if case .restoreFinished(let count) = event { lastRestoredCountValue = count }
     if case .misuse(let error) = event { lastMisuseValue = error.name }
-    if let name = formatter.fields(for: event).last?.0 { lastEventNameValue = name }
-    for text in formatter.lines(for: event, at: queue.now, line: line) { write(text) }
+    let records = EventRecord.records(for: event)
+    if let name = records.last?.name { lastEventNameValue = name }
+    for text in formatter.lines(for: records, at: queue.now, line: line) { write(text) }
   }
 
   func resolve(_ reference: TransactionReference) throws(StepError) -> PaymentTransaction.ID {
