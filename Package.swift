@@ -22,7 +22,7 @@ let package = Package(
     // Adapters implementing the engine's protocols.
     .target(name: "SQLiteLedger", dependencies: ["StoreEngine", "CSQLite"]),
     .target(name: "SandboxSigning", dependencies: ["StoreEngine", "COpenSSL"]),
-    // Pure TUI: state, actions, reducer, render → ScreenBuffer. No ncurses.
+    // Pure TUI: state, actions, reducer, render → ScreenBuffer, display width. No ncurses.
     .target(name: "StoreTUI", dependencies: ["StoreEngine", "StoreScenario"]),
     // The only ncurses user.
     .target(name: "NcursesTerminal", dependencies: ["StoreTUI", "CNcursesw"]),
@@ -50,14 +50,17 @@ let package = Package(
     .testTarget(name: "StoreEngineTests", dependencies: ["StoreEngine", "StorefrontTestSupport"]),
     .testTarget(name: "StoreScenarioTests", dependencies: ["StoreScenario", "StoreEngine", "StorefrontTestSupport"]),
     .testTarget(
-      name: "StoreTUITests", dependencies: ["StoreTUI", "StorefrontTestSupport"], exclude: ["__Snapshots__"]
+      name: "StoreTUITests", dependencies: ["StoreTUI", "StoreEngine", "StorefrontTestSupport"], exclude: ["__Snapshots__"]
     ),
-    .testTarget(name: "NcursesTerminalTests", dependencies: ["NcursesTerminal", "CNcursesw"]),
-    .testTarget(name: "SQLiteLedgerTests", dependencies: ["SQLiteLedger", "StorefrontTestSupport"]),
-    .testTarget(name: "SandboxSigningTests", dependencies: ["SandboxSigning", "StorefrontTestSupport", "StorefrontProcessTestSupport"]),
+    .testTarget(name: "NcursesTerminalTests", dependencies: ["NcursesTerminal", "StoreTUI", "CNcursesw"]),
+    .testTarget(name: "SQLiteLedgerTests", dependencies: ["SQLiteLedger", "StoreEngine", "StorefrontTestSupport"]),
+    .testTarget(
+      name: "SandboxSigningTests",
+      dependencies: ["SandboxSigning", "StoreEngine", "StorefrontTestSupport", "StorefrontProcessTestSupport"]
+    ),
     .testTarget(
       name: "StorefrontCLITests",
-      dependencies: ["StorefrontCLI", "StorefrontTestSupport", "SQLiteLedger", "SandboxSigning"]
+      dependencies: ["StorefrontCLI", "StorefrontTestSupport", "StoreEngine", "StoreTUI", "SQLiteLedger", "SandboxSigning"]
     ),
     // Runs the real binary (processes, tmux); depending on the executable makes `swift test` build it.
     .testTarget(name: "IntegrationTests", dependencies: ["storefront", "StorefrontTestSupport", "StorefrontProcessTestSupport", "StoreEngine"]),

@@ -2,6 +2,7 @@ import Foundation
 import SQLiteLedger
 import StoreEngine
 import StoreScenario
+import StoreTUI
 
 /// `storefront transactions [--json] [--account NAME]`: the ledger, newest last.
 enum TransactionsCommand {
