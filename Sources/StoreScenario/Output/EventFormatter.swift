@@ -7,6 +7,7 @@ public struct EventFormatter: Sendable {
   /// Whether lines are JSON objects (`--json`) rather than text.
   public var json: Bool
 
+  /// A formatter of JSON lines (`json`) or text lines.
   public init(json: Bool) { self.json = json }
 
   /// The lines for one event (a batch of transactions gives one line each). Clock ticks print nothing.

@@ -30,6 +30,11 @@ struct LineParser {
     ScenarioIssue(line: number, column: column, message: message)
   }
 
+  /// The closest candidate to `word`, if it is close enough to be a likely typo.
+  func suggestion(for word: String, in candidates: [String]) -> String? {
+    NearMatch.closest(to: word, in: candidates)
+  }
+
   /// Column just past the last word, for "missing argument" messages.
   var endColumn: Int {
     let last = positionals.last ?? verb

@@ -10,17 +10,11 @@ public enum ScenarioOutcome: Sendable, Equatable {
   case aborted(line: Int, message: String)
 }
 
-/// Collects bus events synchronously while a step runs.
-final class EventRecorder: Sendable {
-  private let events = Locked<[StoreEvent]>([])
-  func record(_ event: StoreEvent) { events.withLock { $0.append(event) } }
-  func drain() -> [StoreEvent] { events.withLock { list in defer { list = [] }; return list } }
-}
-
 /// Runs parsed scenario steps against a payment queue, writing each event as it happens. Every
 /// line becomes ``StoreCommand``s that the queue performs; only references (`last`, a product) and
 /// `expect` are the runner's own.
 public final class ScenarioRunner {
+  /// The store the steps run against.
   public let queue: PaymentQueue
   private let formatter: EventFormatter
   private let write: (String) -> Void
