@@ -2,7 +2,8 @@
 import PackageDescription
 
 // Layout: see DESIGN.md and DECISIONS.md. Dependency arrows point one way:
-// storefront → StorefrontCLI → {StoreTUI, NcursesTerminal, SQLiteLedger, SandboxSigning} → StoreEngine.
+// storefront → StorefrontCLI → {StoreTUI, NcursesTerminal, SQLiteLedger, SandboxSigning} → StoreEngine;
+// StoreScenario (the scenario language and the event lines) → StoreEngine, used by the CLI and the TUI's log.
 let package = Package(
   name: "Storefront",
   products: [
@@ -15,19 +16,21 @@ let package = Package(
     .systemLibrary(name: "COpenSSL", path: "Sources/COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
     .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
 
-    // Foundation only: catalog, payment queue, ledger protocol, event bus, scenario runner.
+    // Foundation only: catalog, store machine and payment queue, ledger protocol, event bus.
     .target(name: "StoreEngine"),
+    // Foundation only: the scenario language (parser, runner) and the event lines (text and JSON).
+    .target(name: "StoreScenario", dependencies: ["StoreEngine"]),
     // Adapters implementing the engine's protocols.
     .target(name: "SQLiteLedger", dependencies: ["StoreEngine", "CSQLite", "CZlib"]),
     .target(name: "SandboxSigning", dependencies: ["StoreEngine", "COpenSSL"]),
-    // Pure TUI: state, actions, reducer, render → ScreenBuffer. No ncurses.
-    .target(name: "StoreTUI", dependencies: ["StoreEngine"]),
+    // Pure TUI: state, actions, reducer, render → ScreenBuffer, display width. No ncurses.
+    .target(name: "StoreTUI", dependencies: ["StoreEngine", "StoreScenario"]),
     // The only ncurses user.
     .target(name: "NcursesTerminal", dependencies: ["StoreTUI", "CNcursesw"]),
     // Argument parsing and the subcommands, as a library so tests can call them in-process.
     .target(
       name: "StorefrontCLI",
-      dependencies: ["StoreEngine", "SQLiteLedger", "SandboxSigning", "StoreTUI", "NcursesTerminal"]
+      dependencies: ["StoreEngine", "StoreScenario", "SQLiteLedger", "SandboxSigning", "StoreTUI", "NcursesTerminal"]
     ),
     .executableTarget(name: "storefront", dependencies: ["StorefrontCLI"]),
     .target(name: "StorefrontTestSupport", dependencies: ["StoreEngine"]),
@@ -46,15 +49,19 @@ let package = Package(
     ),
 
     .testTarget(name: "StoreEngineTests", dependencies: ["StoreEngine", "StorefrontTestSupport"]),
+    .testTarget(name: "StoreScenarioTests", dependencies: ["StoreScenario", "StoreEngine", "StorefrontTestSupport"]),
     .testTarget(
-      name: "StoreTUITests", dependencies: ["StoreTUI", "StorefrontTestSupport"], exclude: ["__Snapshots__"]
+      name: "StoreTUITests", dependencies: ["StoreTUI", "StoreEngine", "StorefrontTestSupport"], exclude: ["__Snapshots__"]
     ),
-    .testTarget(name: "NcursesTerminalTests", dependencies: ["NcursesTerminal", "CNcursesw"]),
-    .testTarget(name: "SQLiteLedgerTests", dependencies: ["SQLiteLedger", "StorefrontTestSupport"]),
-    .testTarget(name: "SandboxSigningTests", dependencies: ["SandboxSigning", "StorefrontTestSupport", "StorefrontProcessTestSupport"]),
+    .testTarget(name: "NcursesTerminalTests", dependencies: ["NcursesTerminal", "StoreTUI", "CNcursesw"]),
+    .testTarget(name: "SQLiteLedgerTests", dependencies: ["SQLiteLedger", "StoreEngine", "StorefrontTestSupport"]),
+    .testTarget(
+      name: "SandboxSigningTests",
+      dependencies: ["SandboxSigning", "StoreEngine", "StorefrontTestSupport", "StorefrontProcessTestSupport"]
+    ),
     .testTarget(
       name: "StorefrontCLITests",
-      dependencies: ["StorefrontCLI", "StorefrontTestSupport", "SQLiteLedger", "SandboxSigning"]
+      dependencies: ["StorefrontCLI", "StorefrontTestSupport", "StoreEngine", "StoreTUI", "SQLiteLedger", "SandboxSigning"]
     ),
     // Runs the real binary (processes, tmux); depending on the executable makes `swift test` build it.
     .testTarget(name: "IntegrationTests", dependencies: ["storefront", "StorefrontTestSupport", "StorefrontProcessTestSupport", "StoreEngine"]),
@@ -63,7 +70,10 @@ let package = Package(
     // Crash, fault, concurrency, bad-input and security tests of the real binary, plus fuzz regressions.
     .testTarget(
       name: "ReliabilityTests",
-      dependencies: ["storefront", "StorefrontTestSupport", "StorefrontProcessTestSupport", "StoreEngine", "SQLiteLedger", "SandboxSigning"],
+      dependencies: [
+        "storefront", "StorefrontTestSupport", "StorefrontProcessTestSupport", "StoreEngine", "StoreScenario", "SQLiteLedger",
+        "SandboxSigning",
+      ],
       exclude: ["README.md"]
     ),
   ]

@@ -1,5 +1,6 @@
 import Foundation
 import StoreEngine
+import StoreScenario
 
 /// The built-in catalog (`FUZZ_CATALOG`, default Catalog/Default.storekit, read once), so that
 /// product ids in the corpus parse and deeper code is reached.

@@ -1,4 +1,4 @@
-import StoreEngine
+import StoreTUI
 
 /// `--help` text, in swift-argument-parser's layout (OVERVIEW, USAGE, OPTIONS, SUBCOMMANDS).
 enum HelpText {

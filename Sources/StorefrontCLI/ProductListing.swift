@@ -1,5 +1,6 @@
 import Foundation
 import StoreEngine
+import StoreTUI
 
 /// The products of a catalog as a storefront in one locale shows them: localized names and
 /// formatted prices. Rendered as a table or as JSON by `catalog show`.

@@ -1,7 +1,6 @@
 import CNcursesw
 import Glibc
 import NcursesTerminal
-import StoreEngine
 import StoreTUI
 import Testing
 

@@ -1,6 +1,7 @@
 import Foundation
 import SandboxSigning
 import StoreEngine
+import StoreScenario
 import XCTest
 
 /// Every input under Fuzz/regressions/<target>/ (crashes found by the fuzzers and the bad-input

@@ -1,4 +1,3 @@
-import StoreEngine
 import StoreTUI
 import Testing
 

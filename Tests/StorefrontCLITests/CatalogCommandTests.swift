@@ -1,5 +1,6 @@
 import Foundation
 import StoreEngine
+import StoreTUI
 import XCTest
 
 @testable import StorefrontCLI

@@ -1,4 +1,3 @@
-import StoreEngine
 import StoreTUI
 
 /// The text writes that put segments of a frame on screen. Pure: the width function is injected.

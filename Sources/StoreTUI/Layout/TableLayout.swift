@@ -1,5 +1,3 @@
-import StoreEngine
-
 /// Column sizing and aligned drawing of table rows by display width.
 ///
 /// Widths are in terminal cells, so rows with Korean, Japanese, Chinese or emoji text line up with

@@ -1,5 +1,3 @@
-import StoreEngine
-
 /// Word wrapping by display width (CJK text without spaces breaks between characters).
 public enum TextWrap {
   /// `text` broken into lines of at most `width` cells; explicit newlines are kept.

@@ -1,5 +1,6 @@
 import Foundation
 import StoreEngine
+import StoreScenario
 
 extension AppReducer {
   private static let formatter = EventFormatter(json: false)

@@ -1,5 +1,3 @@
-import StoreEngine
-
 /// Line characters for boxes and rules.
 public enum BorderStyle: Sendable {
   /// `┌─┐│└┘`

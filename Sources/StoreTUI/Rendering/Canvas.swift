@@ -1,5 +1,3 @@
-import StoreEngine
-
 /// A drawing surface over a region of a ``ScreenBuffer``.
 ///
 /// Coordinates are local to the region (0, 0 is its top-left corner) and every drawing call is

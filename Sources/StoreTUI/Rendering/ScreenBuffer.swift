@@ -1,5 +1,3 @@
-import StoreEngine
-
 /// A grid of cells: what one frame of the terminal shows.
 ///
 /// Pure value type, so `render(state, size)` can be tested by comparing ``plainText`` with a

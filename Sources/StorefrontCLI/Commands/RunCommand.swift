@@ -1,5 +1,6 @@
 import Foundation
 import StoreEngine
+import StoreScenario
 
 /// `storefront run SCRIPT|- [--json]`: a headless scenario against the real engine and ledger.
 enum RunCommand {

@@ -1,6 +1,8 @@
 import Foundation
 import SQLiteLedger
 import StoreEngine
+import StoreScenario
+import StoreTUI
 
 /// `storefront transactions [--json] [--account NAME]`: the ledger, newest last.
 enum TransactionsCommand {

@@ -1,4 +1,5 @@
 import Foundation
+import StoreEngine
 
 extension ScenarioRunner {
   /// Checks one expectation; returns a message saying what was expected and what happened, or nil.

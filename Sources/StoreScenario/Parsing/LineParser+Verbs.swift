@@ -1,4 +1,5 @@
 import Foundation
+import StoreEngine
 
 extension LineParser {
   /// Parses the verb and its arguments into an action.

@@ -1,9 +1,12 @@
 import Foundation
+import StoreEngine
 
 /// Parses scenario text into validated steps, reporting every problem with its line and column.
 public struct ScenarioParser {
+  /// The catalog product ids are checked against (unknown ones are issues, with a suggestion).
   public let catalog: Catalog
 
+  /// A parser for scenarios about `catalog`'s products.
   public init(catalog: Catalog) { self.catalog = catalog }
 
   /// Every verb the language knows, for help and suggestions.
@@ -41,5 +44,6 @@ public struct ScenarioParser {
 
 /// Every problem found in a scenario file.
 public struct ScenarioIssues: Error, Sendable, Equatable {
+  /// In file order, at most one a line (the first problem found on it).
   public var issues: [ScenarioIssue]
 }

@@ -1,4 +1,5 @@
 import Foundation
+import StoreEngine
 
 /// Parses the arguments of one scenario line: positional words, then `key=value` options.
 struct LineParser {
@@ -27,6 +28,11 @@ struct LineParser {
 
   func issue(_ column: Int, _ message: String) -> ScenarioIssue {
     ScenarioIssue(line: number, column: column, message: message)
+  }
+
+  /// The closest candidate to `word`, if it is close enough to be a likely typo.
+  func suggestion(for word: String, in candidates: [String]) -> String? {
+    NearMatch.closest(to: word, in: candidates)
   }
 
   /// Column just past the last word, for "missing argument" messages.

@@ -1,4 +1,5 @@
 import Foundation
+import StoreEngine
 
 /// How a scenario run ended.
 public enum ScenarioOutcome: Sendable, Equatable {
@@ -9,17 +10,11 @@ public enum ScenarioOutcome: Sendable, Equatable {
   case aborted(line: Int, message: String)
 }
 
-/// Collects bus events synchronously while a step runs.
-final class EventRecorder: Sendable {
-  private let events = Locked<[StoreEvent]>([])
-  func record(_ event: StoreEvent) { events.withLock { $0.append(event) } }
-  func drain() -> [StoreEvent] { events.withLock { list in defer { list = [] }; return list } }
-}
-
 /// Runs parsed scenario steps against a payment queue, writing each event as it happens. Every
 /// line becomes ``StoreCommand``s that the queue performs; only references (`last`, a product) and
 /// `expect` are the runner's own.
 public final class ScenarioRunner {
+  /// The store the steps run against.
   public let queue: PaymentQueue
   private let formatter: EventFormatter
   private let write: (String) -> Void
@@ -87,8 +82,9 @@ public final class ScenarioRunner {
   private func report(_ event: StoreEvent, line: Int?) {
     if case .restoreFinished(let count) = event { lastRestoredCountValue = count }
     if case .misuse(let error) = event { lastMisuseValue = error.name }
-    if let name = formatter.fields(for: event).last?.0 { lastEventNameValue = name }
-    for text in formatter.lines(for: event, at: queue.now, line: line) { write(text) }
+    let records = EventRecord.records(for: event)
+    if let name = records.last?.name { lastEventNameValue = name }
+    for text in formatter.lines(for: records, at: queue.now, line: line) { write(text) }
   }
 
   func resolve(_ reference: TransactionReference) throws(StepError) -> PaymentTransaction.ID {

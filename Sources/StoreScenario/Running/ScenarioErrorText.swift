@@ -1,6 +1,10 @@
+import StoreEngine
+
 /// The scenario language's (and the CLI's) words for engine errors: the one place that turns an
 /// ``EngineError`` into a sentence that names verbs and commands.
 public enum ScenarioErrorText {
+  /// The sentence for `error`: the engine's own description, or for errors a scenario author can
+  /// fix, one that says how (with the verb or command to use).
   public static func message(for error: EngineError) -> String {
     switch error {
     case .unknownTransaction(let id):

@@ -3,8 +3,10 @@ import Foundation
 /// A span of virtual time in a scenario: `30s`, `5m`, `2h`, `70d`, `2w`, or ISO 8601 (`P1M`, `PT90S`,
 /// `P1Y2M3DT4H`). Months and years use calendar arithmetic, so `P1M` from 31 January lands on 28/29 February.
 public struct ScenarioDuration: Sendable, Equatable {
+  /// The span as calendar components (a month stays a month until it is applied to a date).
   public var components: DateComponents
 
+  /// Parses `text`; nil when it is neither form, or longer than 10,000 years.
   public init?(_ text: String) {
     if let short = Self.parseShort(text) {
       components = short

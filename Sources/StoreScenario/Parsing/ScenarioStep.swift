@@ -1,4 +1,5 @@
 import Foundation
+import StoreEngine
 
 /// Which transaction a scenario line means: a number, `last`, or the newest one of a product.
 public enum TransactionReference: Sendable, Equatable {
@@ -9,7 +10,9 @@ public enum TransactionReference: Sendable, Equatable {
 
 /// One parsed, validated scenario line.
 public struct ScenarioStep: Sendable, Equatable {
+  /// The 1-based line of the file: the `line` of the events the step causes.
   public var line: Int
+  /// What the line does.
   public var action: Action
 
   /// What a line does: a store command (possibly naming a transaction by reference), or a check.
@@ -57,6 +60,7 @@ public struct ScenarioStep: Sendable, Equatable {
     }
   }
 
+  /// A sandbox control or environment setting (`set …`, `fail …` and their shortcuts).
   public enum Control: Sendable, Equatable {
     case askToBuy(Bool)
     case interrupted(Bool)

@@ -1,18 +1,3 @@
-/// A problem in a scenario file, located by line and column (1-based).
-public struct ScenarioIssue: Error, Sendable, Equatable, CustomStringConvertible {
-  public var line: Int
-  public var column: Int
-  public var message: String
-
-  public init(line: Int, column: Int, message: String) {
-    self.line = line
-    self.column = column
-    self.message = message
-  }
-
-  public var description: String { "\(line):\(column): \(message)" }
-}
-
 /// A word of a scenario line with the column it starts at.
 struct ScenarioToken: Sendable, Equatable {
   var text: String
@@ -53,9 +38,4 @@ struct ScenarioToken: Sendable, Equatable {
     if !current.isEmpty { tokens.append(ScenarioToken(text: current, column: start)) }
     return .success(tokens)
   }
-}
-
-/// The closest candidate to `word`, if it is close enough to be a likely typo.
-func suggestion(for word: String, in candidates: [String]) -> String? {
-  NearMatch.closest(to: word, in: candidates)
 }

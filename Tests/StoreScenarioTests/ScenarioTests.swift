@@ -1,4 +1,5 @@
 import StoreEngine
+import StoreScenario
 import StorefrontTestSupport
 import XCTest
 

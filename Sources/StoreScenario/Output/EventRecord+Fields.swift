@@ -1,0 +1,206 @@
+import Foundation
+import StoreEngine
+
+// The fields of each kind of event line. Property names are Swift's; the coding keys are the JSON
+// keys. Optional fields are left out of the object when nil (the sign-out's `account: null` is the
+// one explicit null). Dates are ISO 8601 strings at seconds precision, ids decimal strings, prices
+// decimal strings ("2.97"), counts numbers.
+
+extension EventRecord {
+  /// `productsResponse`: `productsRequest(_:didReceive:)`.
+  struct ProductsResponse: Sendable, Equatable, Codable {
+    var request: Int
+    var products: [String]
+    var invalidProductIdentifiers: [String]
+  }
+
+  /// `productsRequestFailed`: `request(_:didFailWithError:)`.
+  struct ProductsRequestFailed: Sendable, Equatable, Codable {
+    var request: Int
+    var error: ErrorObject
+  }
+
+  /// `transactionUpdated`, `transactionRemoved` and `transactionRevoked`; in `transactions --json`
+  /// (no event) also `finished`, and `price` with `currency`.
+  struct Transaction: Sendable, Equatable, Codable {
+    var transactionID: String
+    var originalTransactionID: String
+    var productID: String
+    var state: String
+    var quantity: Int
+    var account: String
+    var purchaseDate: String
+    var error: ErrorObject?
+    var signedTransaction: String?
+    var signedRenewalInfo: String?
+    var expiresDate: String?
+    var revocationDate: String?
+    /// `"renewal"` for a subscription renewal, else left out.
+    var reason: String?
+    var applicationUsername: String?
+    /// Listing only: whether the app finished it.
+    var finished: Bool?
+    /// Listing only: what was charged, when anything was (or it was purchased).
+    var price: String?
+    var currency: String?
+
+    enum CodingKeys: String, CodingKey {
+      case transactionID = "transactionId"
+      case originalTransactionID = "originalTransactionId"
+      case productID = "productId"
+      case state, quantity, account, purchaseDate, error, signedTransaction, signedRenewalInfo, expiresDate
+      case revocationDate, reason, applicationUsername, finished, price, currency
+    }
+
+    /// The event fields of `transaction` (none of the listing's).
+    init(_ transaction: PaymentTransaction) {
+      transactionID = transaction.id.description
+      originalTransactionID = transaction.originalID.description
+      productID = transaction.productID.rawValue
+      state = transaction.state.name
+      quantity = transaction.quantity
+      account = transaction.account
+      purchaseDate = EventFormatter.timestamp(transaction.purchaseDate)
+      error = transaction.error.map(ErrorObject.init)
+      signedTransaction = transaction.signedTransaction
+      signedRenewalInfo = transaction.signedRenewalInfo
+      expiresDate = transaction.expiresDate.map(EventFormatter.timestamp)
+      revocationDate = transaction.revocationDate.map(EventFormatter.timestamp)
+      reason = transaction.reason == .renewal ? "renewal" : nil
+      applicationUsername = transaction.applicationUsername
+    }
+
+    /// The `transactions --json` object of `transaction`: the event fields plus `finished`, and
+    /// the price when something was charged or the transaction is purchased.
+    init(listing transaction: PaymentTransaction) {
+      self.init(transaction)
+      finished = transaction.isFinished
+      if transaction.price != 0 || transaction.state == .purchased {
+        price = transaction.price.description
+        currency = transaction.currency
+      }
+    }
+  }
+
+  /// `restoreFinished`: `paymentQueueRestoreCompletedTransactionsFinished(_:)`.
+  struct RestoreFinished: Sendable, Equatable, Codable {
+    var restoredCount: Int
+  }
+
+  /// `restoreFailed`: `paymentQueue(_:restoreCompletedTransactionsFailedWithError:)`.
+  struct RestoreFailed: Sendable, Equatable, Codable {
+    var error: ErrorObject
+  }
+
+  /// `shouldAddStorePayment`: a purchase started on the App Store page.
+  struct StorePayment: Sendable, Equatable, Codable {
+    var productID: String
+
+    enum CodingKeys: String, CodingKey {
+      case productID = "productId"
+    }
+  }
+
+  /// `sheetPresented`: the purchase sheet (`confirmPurchase`, `alreadyPurchased`) with what
+  /// confirming charges, or the sign-in sheet for a purchase or `for: restore`.
+  struct Sheet: Sendable, Equatable, Codable {
+    var sheet: String
+    var transactionID: String?
+    var productID: String?
+    var quantity: Int?
+    var price: String?
+    var currency: String?
+    /// `"restore"` when signing in for a restore.
+    var purpose: String?
+
+    enum CodingKeys: String, CodingKey {
+      case sheet
+      case transactionID = "transactionId"
+      case productID = "productId"
+      case quantity, price, currency
+      case purpose = "for"
+    }
+
+    init(
+      sheet: String, transactionID: String? = nil, productID: String? = nil, quantity: Int? = nil,
+      price: String? = nil, currency: String? = nil, purpose: String? = nil
+    ) {
+      self.sheet = sheet
+      self.transactionID = transactionID
+      self.productID = productID
+      self.quantity = quantity
+      self.price = price
+      self.currency = currency
+      self.purpose = purpose
+    }
+
+    init(_ prompt: PurchasePrompt) {
+      switch prompt {
+      case .confirm(let id, let product, let quantity, let owned, let price):
+        self.init(
+          sheet: owned ? "alreadyPurchased" : "confirmPurchase", transactionID: id.description,
+          productID: product.rawValue, quantity: quantity, price: price.decimalString, currency: price.currencyCode)
+      case .signIn(.purchase(let id)):
+        self.init(sheet: "signIn", transactionID: id.description)
+      case .signIn(.restore):
+        self.init(sheet: "signIn", purpose: "restore")
+      }
+    }
+  }
+
+  /// `accountChanged`: the account signed in, or `null` for a sign-out.
+  struct AccountChange: Sendable, Equatable, Codable {
+    var account: String?
+
+    enum CodingKeys: String, CodingKey {
+      case account
+    }
+
+    func encode(to encoder: any Encoder) throws {
+      var container = encoder.container(keyedBy: CodingKeys.self)
+      if let account {
+        try container.encode(account, forKey: .account)
+      } else {
+        try container.encodeNil(forKey: .account)
+      }
+    }
+  }
+
+  /// `subscriptionStatusChanged`: a subscription chain's status now, and why it changed.
+  struct SubscriptionStatusChange: Sendable, Equatable, Codable {
+    var productID: String
+    var originalTransactionID: String
+    var status: String
+    var reason: String
+
+    enum CodingKeys: String, CodingKey {
+      case productID = "productId"
+      case originalTransactionID = "originalTransactionId"
+      case status, reason
+    }
+  }
+
+  /// `historyCleared`: "Clear Purchase History" for an account.
+  struct HistoryCleared: Sendable, Equatable, Codable {
+    var account: String
+  }
+
+  /// `error`: the misuse's case name and the sentence the scenario language words it in.
+  struct Misuse: Sendable, Equatable, Codable {
+    var error: String
+    var message: String
+  }
+
+  /// A StoreKit error as JSON: `{code, domain, name}` (`SKErrorDomain` numbers, or e.g. 5002).
+  struct ErrorObject: Sendable, Equatable, Codable {
+    var code: Int
+    var domain: String
+    var name: String
+
+    init(_ error: StoreKitError) {
+      code = error.code
+      domain = error.domain
+      name = error.name
+    }
+  }
+}
