@@ -9,6 +9,8 @@ public final class InMemoryLedgerStore: LedgerStore {
   private var currentAccount: String?
   private var clock: Date?
   private var nextID: UInt64 = 0
+  /// The largest id ever put (kept as rows arrive, so reserving ids does not scan them).
+  private var largestID: UInt64 = 0
   /// How many commits were made (tests assert write-before-notify with it).
   public private(set) var commitCount = 0
   /// Makes the next commit fail, to test that a failed write changes nothing.
@@ -60,8 +62,7 @@ public final class InMemoryLedgerStore: LedgerStore {
   }
 
   public func reserveTransactionIDs(count: UInt64, atLeast floor: UInt64) throws(LedgerError) -> UInt64 {
-    let largest = byID.keys.map(\.rawValue).max() ?? 0
-    let start = max(nextID, largest + 1, floor)
+    let start = max(nextID, largestID + 1, floor)
     nextID = start + count
     return start
   }
@@ -77,6 +78,7 @@ public final class InMemoryLedgerStore: LedgerStore {
   }
 
   private func put(_ transaction: PaymentTransaction) {
+    largestID = max(largestID, transaction.id.rawValue)
     if byID.updateValue(transaction, forKey: transaction.id) == nil { order.append(transaction.id) }
   }
 }

@@ -73,16 +73,24 @@ public final class PaymentQueue {
       break
     }
     // Rows the command needs from the ledger join a copy of the machine, kept only with the step.
-    var base = machine
+    var base: StoreMachine?
     if case .restore = command, let account = machine.currentAccount {
       // The store restores from its records, which another process may have added to.
-      try bringIn(into: &base) { ledger throws(LedgerError) in try ledger.history(account: account) }
+      var copy = machine
+      try bringIn(into: &copy) { ledger throws(LedgerError) in try ledger.history(account: account) }
+      base = copy
     } else if let id = command.transactionID, machine.transaction(id) == nil {
-      try bringIn(into: &base) { ledger throws(LedgerError) in try ledger.transactions([id]) }
+      var copy = machine
+      try bringIn(into: &copy) { ledger throws(LedgerError) in try ledger.transactions([id]) }
+      base = copy
     }
     if case .advance(let target) = command {
-      let needed = base.estimatedRenewals(until: target)
-      if needed > base.ids.available { try reserveIDs(count: UInt64(needed + Self.idBlock), into: &base) }
+      var copy = base ?? machine
+      let needed = copy.estimatedRenewals(until: target)
+      if needed > copy.ids.available {
+        try reserveIDs(count: UInt64(needed + Self.idBlock), into: &copy)
+        base = copy
+      }
     }
     let step = try commit(from: base) { machine throws(EngineError) in try machine.handle(command) }
     announce(step)
@@ -121,18 +129,21 @@ public final class PaymentQueue {
   private func commit(
     from base: StoreMachine? = nil, _ body: (inout StoreMachine) throws(EngineError) -> StoreStep
   ) throws(EngineError) -> StoreStep {
-    var start = base ?? machine
+    // One copy per step (the machine is a large value; every copy retains each of its parts).
+    var next = base ?? machine
+    var reserved: [Range<UInt64>] = []
     while true {
-      var next = start
       let step: StoreStep
       do {
         step = try body(&next)
       } catch .transactionIDsExhausted(let drawn) {
-        // Count what the step needs on an unsigned stand-in (a long advance draws thousands), then
-        // reserve that many at once so the step runs for real only once more.
-        var probe = start.probe
+        // Start over from the unchanged machine with enough ids: count what the step needs on an
+        // unsigned stand-in (a long advance draws thousands), then reserve that many at once.
+        next = base ?? machine
+        for range in reserved { next.addReservedIDs(range) }
+        var probe = next.probe
         let needed = (try? body(&probe)).map { _ in probe.ids.drawnInStep } ?? drawn * 2
-        try reserveIDs(count: UInt64(max(Self.idBlock, needed + Self.idBlock)), into: &start)
+        reserved.append(try reserveIDs(count: UInt64(max(Self.idBlock, needed + Self.idBlock)), into: &next))
         continue
       }
       if !step.changes.isEmpty {
@@ -143,10 +154,12 @@ public final class PaymentQueue {
     }
   }
 
-  private func reserveIDs(count: UInt64, into target: inout StoreMachine) throws(EngineError) {
+  @discardableResult
+  private func reserveIDs(count: UInt64, into target: inout StoreMachine) throws(EngineError) -> Range<UInt64> {
     do {
       let first = try ledger.reserveTransactionIDs(count: count, atLeast: target.ids.floor)
       target.addReservedIDs(first..<(first + count))
+      return first..<(first + count)
     } catch {
       throw .ledger(error)
     }
