@@ -9,19 +9,29 @@ import StoreEngine
 final class RawSQLiteLoop {
   /// One row of `transactions` or `kv`, ready to bind.
   enum Row {
-    case transaction(id: Int64, account: String, product: String, state: Int64, finished: Int64, original: Int64, date: Double, json: String)
+    case transaction(
+      id: Int64, account: String, product: String, state: Int64, finished: Int64, original: Int64, date: Double, json: String,
+      kind: String, hasExpiry: Int64)
     case value(key: String, value: String)
   }
 
-  // Verbatim copies of LedgerSchema.upsertTransaction and LedgerSchema.upsertValue (internal there).
+  // Verbatim copies of LedgerSchema's statements (internal there): the v2 upsert, the change
+  // counter read before and counted up after the rows, as `SQLiteLedgerStore.commit` does.
   static let upsertTransaction = """
-    INSERT INTO transactions (id, account, product_id, state, is_finished, original_id, purchase_date, json)
-    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
+    INSERT INTO transactions
+      (id, account, product_id, state, is_finished, original_id, purchase_date, json, product_kind, has_expiry, changed)
+    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
     ON CONFLICT (id) DO UPDATE SET
       account = excluded.account, product_id = excluded.product_id, state = excluded.state,
       is_finished = excluded.is_finished, original_id = excluded.original_id,
-      purchase_date = excluded.purchase_date, json = excluded.json
+      purchase_date = excluded.purchase_date, json = excluded.json,
+      product_kind = excluded.product_kind, has_expiry = excluded.has_expiry, changed = excluded.changed
     WHERE transactions.json IS NOT excluded.json
+    """
+  static let selectChangeCounter = "SELECT coalesce((SELECT CAST(value AS INTEGER) FROM kv WHERE key = 'change-counter'), 0)"
+  static let bumpChangeCounter = """
+    INSERT INTO kv (key, value) VALUES ('change-counter', '1')
+    ON CONFLICT (key) DO UPDATE SET value = CAST(kv.value AS INTEGER) + 1
     """
   static let upsertValue = """
     INSERT INTO kv (key, value) VALUES (?1, ?2)
@@ -48,7 +58,7 @@ final class RawSQLiteLoop {
     if sqlite3_step(pragma) == SQLITE_ROW, let text = sqlite3_column_text(pragma, 0) { journalMode = String(cString: text) }
     sqlite3_finalize(pragma)
     statements.removeLast()
-    for sql in ["BEGIN IMMEDIATE", "COMMIT", Self.upsertTransaction, Self.upsertValue] {
+    for sql in ["BEGIN IMMEDIATE", "COMMIT", Self.upsertTransaction, Self.upsertValue, Self.selectChangeCounter, Self.bumpChangeCounter] {
       _ = try prepare(sql, persistent: true)
     }
   }
@@ -61,11 +71,15 @@ final class RawSQLiteLoop {
   /// Runs `commits`, each as `BEGIN IMMEDIATE; upserts; COMMIT`.
   func replay(_ commits: [[Row]]) throws {
     let (begin, commit, upsertTransaction, upsertValue) = (statements[0], statements[1], statements[2], statements[3])
+    let (selectCounter, bumpCounter) = (statements[4], statements[5])
     for rows in commits {
       try step(begin)
+      var counter: Int64 = 0
+      if sqlite3_step(selectCounter) == SQLITE_ROW { counter = sqlite3_column_int64(selectCounter, 0) }
+      sqlite3_reset(selectCounter)
       for row in rows {
         switch row {
-        case .transaction(let id, let account, let product, let state, let finished, let original, let date, let json):
+        case .transaction(let id, let account, let product, let state, let finished, let original, let date, let json, let kind, let hasExpiry):
           sqlite3_bind_int64(upsertTransaction, 1, id)
           sqlite3_bind_text(upsertTransaction, 2, account, -1, sf_sqlite_transient())
           sqlite3_bind_text(upsertTransaction, 3, product, -1, sf_sqlite_transient())
@@ -74,6 +88,9 @@ final class RawSQLiteLoop {
           sqlite3_bind_int64(upsertTransaction, 6, original)
           sqlite3_bind_double(upsertTransaction, 7, date)
           sqlite3_bind_text(upsertTransaction, 8, json, -1, sf_sqlite_transient())
+          sqlite3_bind_text(upsertTransaction, 9, kind, -1, sf_sqlite_transient())
+          sqlite3_bind_int64(upsertTransaction, 10, hasExpiry)
+          sqlite3_bind_int64(upsertTransaction, 11, counter + 1)
           try step(upsertTransaction)
         case .value(let key, let value):
           sqlite3_bind_text(upsertValue, 1, key, -1, sf_sqlite_transient())
@@ -81,6 +98,7 @@ final class RawSQLiteLoop {
           try step(upsertValue)
         }
       }
+      try step(bumpCounter)
       try step(commit)
     }
   }
@@ -105,7 +123,8 @@ final class RawSQLiteLoop {
             id: Int64(bitPattern: transaction.id.rawValue), account: transaction.account,
             product: transaction.productID.rawValue, state: Int64(transaction.state.rawValue),
             finished: transaction.isFinished ? 1 : 0, original: Int64(bitPattern: transaction.originalID.rawValue),
-            date: transaction.purchaseDate.timeIntervalSince1970, json: json)
+            date: transaction.purchaseDate.timeIntervalSince1970, json: json,
+            kind: transaction.productKind.rawValue, hasExpiry: transaction.expiresDate == nil ? 0 : 1)
         default:
           throw BenchError.failed("the cycle committed \(change), which the raw loop does not replay")
         }

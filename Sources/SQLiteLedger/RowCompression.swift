@@ -19,7 +19,7 @@ enum RowCompression {
     let status = output.withUnsafeMutableBufferPointer { buffer -> Int32 in
       guard let base = buffer.baseAddress else { return Z_MEM_ERROR }
       return input.withUnsafeBufferPointer { source in
-        compress2(base + 4, &capacity, source.baseAddress, uLong(input.count), 6)
+        compress2(base + 4, &capacity, source.baseAddress, uLong(input.count), 1)
       }
     }
     guard status == Z_OK else { return nil }

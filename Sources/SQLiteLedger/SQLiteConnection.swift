@@ -106,4 +106,10 @@ final class SQLiteConnection {
     }
     return result
   }
+
+  /// Rows changed by this connection since it opened (`sqlite3_total_changes64`), without a statement.
+  var totalChanges: Int64 {
+    guard let handle else { return 0 }
+    return sqlite3_total_changes64(handle)
+  }
 }

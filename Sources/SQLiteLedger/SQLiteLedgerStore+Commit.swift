@@ -116,9 +116,9 @@ extension SQLiteLedgerStore {
   func apply(_ encoded: [EncodedChange], with statements: Statements) throws(SQLiteFailure) {
     var current: Int64 = 0
     try statements.selectChangeCounter.forEachRow { row in current = row.int64(at: 0) }
-    let before = try connection.integer("SELECT total_changes()")
+    let before = connection.totalChanges
     for change in encoded { try apply(change, with: statements, commit: current + 1) }
-    if try connection.integer("SELECT total_changes()") != before {
+    if connection.totalChanges != before {
       try statements.bumpChangeCounter.forEachRow { _ in }
     }
   }

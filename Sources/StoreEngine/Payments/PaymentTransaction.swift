@@ -85,15 +85,16 @@ public struct PaymentTransaction: Sendable, Equatable, Codable, Identifiable, Cu
 
   /// Copies of a transaction share one box: the engine passes transactions around a lot, and
   /// copying ~30 fields (a dozen of them strings) on every pass was most of a purchase's cost.
+  @usableFromInline
   final class Storage: @unchecked Sendable {
     // Mutated only through `mutableFields`, after a uniqueness check: never while shared.
-    var fields: Fields
-    init(_ fields: Fields) { self.fields = fields }
+    @usableFromInline var fields: Fields
+    @usableFromInline init(_ fields: Fields) { self.fields = fields }
   }
 
-  private var storage: Storage
+  @usableFromInline var storage: Storage
 
-  private var mutableFields: Fields {
+  @usableFromInline var mutableFields: Fields {
     get { storage.fields }
     _modify {
       if !isKnownUniquelyReferenced(&storage) { storage = Storage(storage.fields) }
@@ -102,6 +103,9 @@ public struct PaymentTransaction: Sendable, Equatable, Codable, Identifiable, Cu
   }
 
   /// Every field, read and written as if it were a property of the transaction.
+  // Inlinable so that a field access in another module compiles to a direct load, not a key path
+  // walked at run time.
+  @inlinable
   public subscript<Value>(dynamicMember keyPath: WritableKeyPath<Fields, Value>) -> Value {
     get { storage.fields[keyPath: keyPath] }
     set { mutableFields[keyPath: keyPath] = newValue }
