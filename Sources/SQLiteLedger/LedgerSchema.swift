@@ -68,13 +68,16 @@ enum LedgerSchema {
     CREATE TABLE chains (
       original_id INTEGER PRIMARY KEY,
       first_seq INTEGER NOT NULL,
-      current_seq INTEGER
+      current_seq INTEGER,
+      ended INTEGER NOT NULL DEFAULT 0
     );
     INSERT INTO chains (original_id, first_seq, current_seq)
       SELECT t.original_id, min(t.seq),
         (SELECT max(c.seq) FROM transactions c
           WHERE c.original_id = t.original_id AND c.state = 1 AND c.has_expiry = 1)
       FROM transactions t WHERE t.product_kind <> 'consumable' GROUP BY t.original_id;
+    UPDATE chains SET ended = 1 WHERE original_id IN (
+      SELECT original_id FROM subscriptions WHERE json_extract(json, '$.status') IN ('expired', 'revoked'));
     CREATE TABLE jws_headers (
       hash TEXT PRIMARY KEY NOT NULL,
       header TEXT NOT NULL
@@ -136,14 +139,15 @@ enum LedgerSchema {
   static let selectWorkingSet = """
     SELECT seq, id, json FROM transactions WHERE is_finished = 0
     UNION
-    SELECT t.seq, t.id, t.json FROM chains c
-      JOIN transactions f ON f.seq = c.first_seq
-      LEFT JOIN subscriptions s ON s.original_id = c.original_id
-      JOIN transactions t ON t.seq = c.first_seq OR t.seq = c.current_seq
-      WHERE f.product_kind <> 'autoRenewableSubscription' OR s.original_id IS NULL
-        OR json_extract(s.json, '$.status') NOT IN ('expired', 'revoked')
+    SELECT t.seq, t.id, t.json FROM chains c JOIN transactions t ON t.seq = c.first_seq
+      WHERE c.ended = 0
+    UNION
+    SELECT t.seq, t.id, t.json FROM chains c JOIN transactions t ON t.seq = c.current_seq
+      WHERE c.ended = 0
     ORDER BY 1
     """
+  /// Marks the chains whose subscription ended (or began again) when their record is written.
+  static let markChainEnded = "UPDATE chains SET ended = ?2 WHERE original_id = ?1 AND ended IS NOT ?2"
   static let selectHistory = "SELECT id, json FROM transactions WHERE account = ?1 ORDER BY seq"
 
   static let upsertValue = """

@@ -7,7 +7,7 @@ extension SQLiteLedgerStore {
     case transaction(PaymentTransaction, row: Data)
     case account(name: String, json: String)
     case clearHistory(account: String)
-    case subscription(PaymentTransaction.ID, account: String, json: String)
+    case subscription(PaymentTransaction.ID, account: String, json: String, ended: Bool)
     case removeSubscription(PaymentTransaction.ID)
     case value(key: String, value: String)
     case header(hash: String, header: String)
@@ -36,6 +36,7 @@ extension SQLiteLedgerStore {
     let selectSubscriptions: SQLiteStatement
     let selectHeaders: SQLiteStatement
     let bumpChangeCounter: SQLiteStatement
+    let markChainEnded: SQLiteStatement
     let selectChangeCounter: SQLiteStatement
     let selectChangedTransactions: SQLiteStatement
     let selectChangedSubscriptions: SQLiteStatement
@@ -62,6 +63,7 @@ extension SQLiteLedgerStore {
       selectSubscriptions = try connection.prepare(LedgerSchema.selectSubscriptions, persistent: true)
       selectHeaders = try connection.prepare(LedgerSchema.selectHeaders, persistent: true)
       bumpChangeCounter = try connection.prepare(LedgerSchema.bumpChangeCounter, persistent: true)
+      markChainEnded = try connection.prepare(LedgerSchema.markChainEnded, persistent: true)
       selectChangeCounter = try connection.prepare(LedgerSchema.selectChangeCounter, persistent: true)
       selectChangedTransactions = try connection.prepare(LedgerSchema.selectChangedTransactions, persistent: true)
       selectChangedSubscriptions = try connection.prepare(LedgerSchema.selectChangedSubscriptions, persistent: true)
@@ -97,7 +99,9 @@ extension SQLiteLedgerStore {
       case .clearHistory(let account): encoded.append(.clearHistory(account: account))
       case .putSubscription(let record):
         do {
-          encoded.append(.subscription(record.originalID, account: record.account, json: try recordCoder.encode(record)))
+          encoded.append(.subscription(
+            record.originalID, account: record.account, json: try recordCoder.encode(record),
+            ended: record.status == .expired || record.status == .revoked))
         } catch {
           throw .writeFailed(
             path: path, reason: "the subscription record of \(record.originalID) could not be encoded (\(error)); report this bug")
@@ -154,12 +158,15 @@ extension SQLiteLedgerStore {
       try statements.clearChains.run()
       try statements.clearHistory.bind(account, at: 1)
       try statements.clearHistory.run()
-    case .subscription(let id, let account, let json):
+    case .subscription(let id, let account, let json, let ended):
       try statements.upsertSubscription.bind(Int64(bitPattern: id.rawValue), at: 1)
       try statements.upsertSubscription.bind(account, at: 2)
       try statements.upsertSubscription.bind(json, at: 3)
       try statements.upsertSubscription.bind(counter, at: 4)
       try statements.upsertSubscription.run()
+      try statements.markChainEnded.bind(Int64(bitPattern: id.rawValue), at: 1)
+      try statements.markChainEnded.bind(Int64(ended ? 1 : 0), at: 2)
+      try statements.markChainEnded.run()
     case .removeSubscription(let id):
       try statements.deleteSubscription.bind(Int64(bitPattern: id.rawValue), at: 1)
       try statements.deleteSubscription.run()
