@@ -165,11 +165,21 @@ public final class SQLiteLedgerStore: LedgerStore {
   /// Every transaction of `account`, oldest first.
   public func history(account: String) throws(LedgerError) -> [PaymentTransaction] {
     let statements = try openStatements()
+    do {
+      try statements.selectHistory.bind(account, at: 1)
+    } catch {
+      throw LedgerError(error, path: path, while: .reading)
+    }
+    return try readTransactions(statements.selectHistory)
+  }
+
+  /// The transactions a statement selects as `(id, json)` rows; a row that does not decode is
+  /// reported as `.corrupt`, never dropped.
+  private func readTransactions(_ select: SQLiteStatement) throws(LedgerError) -> [PaymentTransaction] {
     var list: [PaymentTransaction] = []
     var undecodable: UInt64?
     do {
-      try statements.selectHistory.bind(account, at: 1)
-      try statements.selectHistory.forEachRow { row in
+      try select.forEachRow { row in
         if let transaction = decodeTransaction(row.bytes(at: 1)) {
           list.append(transaction)
         } else if undecodable == nil {
@@ -222,24 +232,14 @@ public final class SQLiteLedgerStore: LedgerStore {
 
   /// Every stored transaction of every account, in first-insertion order (`storefront transactions --all`).
   public func allTransactions() throws(LedgerError) -> [PaymentTransaction] {
-    let statements = try openStatements()
-    _ = statements
-    var list: [PaymentTransaction] = []
-    var undecodable: UInt64?
+    _ = try openStatements()
+    let select: SQLiteStatement
     do {
-      let select = try connection.prepare(LedgerSchema.selectTransactions)
-      try select.forEachRow { row in
-        if let transaction = decodeTransaction(row.bytes(at: 1)) {
-          list.append(transaction)
-        } else if undecodable == nil {
-          undecodable = UInt64(bitPattern: row.int64(at: 0))
-        }
-      }
+      select = try connection.prepare(LedgerSchema.selectTransactions)
     } catch {
       throw LedgerError(error, path: path, while: .reading)
     }
-    if let undecodable { throw .corrupt(path: path, reason: "the stored transaction \(undecodable) could not be decoded") }
-    return list
+    return try readTransactions(select)
   }
 
   /// The stored transactions with these ids, in the order of `ids` (missing ones left out).
