@@ -42,7 +42,14 @@ public final class PaymentQueue {
     let transactions = changes.transactions.filter { machine.transaction($0.id) != $0 }
     let records = changes.subscriptions.filter { machine.subscriptionRecord($0.originalID) != $0 }
     guard !transactions.isEmpty || !records.isEmpty else { return }
-    machine.absorb(transactions)
+    // As at launch, a finished consumable is announced but not kept in the working set.
+    for transaction in transactions {
+      if transaction.productKind == .consumable && transaction.isFinished {
+        machine.forget(transaction.id)
+      } else {
+        machine.absorb([transaction])
+      }
+    }
     machine.absorb(records)
     var events: [StoreEvent] = transactions.isEmpty ? [] : [.transactionsAmended(transactions)]
     events += records.map { .subscriptionChanged($0, reason: "changed by another process") }
