@@ -11,8 +11,9 @@ import Foundation
 /// commit succeeded, so a failed commit leaves the store exactly as it was.
 ///
 /// The machine holds a working set, not the whole history: what a launch needs (unfinished
-/// transactions, the first and current transaction of every non-consumable and subscription chain,
-/// the subscription records) plus what this process touched. History queries go to the ledger.
+/// transactions, each non-consumable chain's first transaction, the first and current transaction of
+/// every subscription that has not ended, the subscription records) plus what this process touched,
+/// less the consumables it finished. History queries go to the ledger.
 public struct StoreMachine: Sendable {
   public let catalog: Catalog
   public internal(set) var environment: StoreEnvironment
