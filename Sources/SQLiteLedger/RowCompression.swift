@@ -5,8 +5,12 @@ import Foundation
 ///
 /// A renewal's row (its fields plus two JWS payloads) is ~2.1 KB of JSON, so a 4 KB page held one
 /// row and half a page of nothing; deflated it is ~0.9 KB. Stored as a BLOB: 4 bytes of the JSON's
-/// length (little endian), then the zlib stream. Rows written as TEXT (schema v1) read as they are.
+/// length (little endian), then the zlib stream. Small rows (no signed data) and rows written by
+/// schema v1 are TEXT and read as they are.
 enum RowCompression {
+  /// Rows up to this many bytes of JSON are stored as TEXT, uncompressed.
+  static let threshold = 1024
+
   static func deflate(_ json: String) -> Data? {
     let input = Array(json.utf8)
     var capacity = compressBound(uLong(input.count))

@@ -4,7 +4,8 @@ import StoreEngine
 extension SQLiteLedgerStore {
   /// A change with its JSON already encoded.
   enum EncodedChange {
-    case transaction(PaymentTransaction, row: Data)
+    /// `row`: the deflated JSON, or the JSON text itself when it is small (`text`).
+    case transaction(PaymentTransaction, row: Data, text: String?)
     case account(name: String, json: String)
     case clearHistory(account: String)
     case subscription(PaymentTransaction.ID, account: String, json: String, ended: Bool)
@@ -85,10 +86,14 @@ extension SQLiteLedgerStore {
           throw .writeFailed(
             path: path, reason: "transaction \(transaction.id) could not be encoded (\(error)); report this bug")
         }
-        guard let row = RowCompression.deflate(json) else {
+        // A row without signed data fits a page with others as it is; deflating it saves little.
+        if json.utf8.count <= RowCompression.threshold {
+          encoded.append(.transaction(transaction, row: Data(), text: json))
+        } else if let row = RowCompression.deflate(json) {
+          encoded.append(.transaction(transaction, row: row, text: nil))
+        } else {
           throw .writeFailed(path: path, reason: "transaction \(transaction.id) could not be compressed; report this bug")
         }
-        encoded.append(.transaction(transaction, row: row))
       case .putAccount(let account):
         do {
           encoded.append(.account(name: account.name, json: try coder.encode(account)))
@@ -129,7 +134,7 @@ extension SQLiteLedgerStore {
 
   func apply(_ change: EncodedChange, with statements: Statements, commit counter: Int64) throws(SQLiteFailure) {
     switch change {
-    case .transaction(let transaction, let row):
+    case .transaction(let transaction, let row, let text):
       let statement = statements.upsertTransaction
       try statement.bind(Int64(bitPattern: transaction.id.rawValue), at: 1)
       try statement.bind(transaction.account, at: 2)
@@ -138,7 +143,7 @@ extension SQLiteLedgerStore {
       try statement.bind(Int64(transaction.isFinished ? 1 : 0), at: 5)
       try statement.bind(Int64(bitPattern: transaction.originalID.rawValue), at: 6)
       try statement.bind(transaction.purchaseDate.timeIntervalSince1970, at: 7)
-      try statement.bind(row, at: 8)
+      if let text { try statement.bind(text, at: 8) } else { try statement.bind(row, at: 8) }
       try statement.bind(transaction.productKind.rawValue, at: 9)
       try statement.bind(Int64(transaction.expiresDate == nil ? 0 : 1), at: 10)
       try statement.bind(counter, at: 11)

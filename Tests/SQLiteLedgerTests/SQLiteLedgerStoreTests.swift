@@ -135,7 +135,13 @@ final class SQLiteLedgerStoreTests: XCTestCase {
     var transaction = LedgerFixtures.transaction(7, state: .purchased, secondsAfterBase: 0.25)
     transaction.expiresDate = Date(timeIntervalSinceReferenceDate: 737_000_000.123_456_7)
     try store.commit([.putTransaction(transaction)])
-    XCTAssertEqual(try store.connection.texts("SELECT typeof(json) FROM transactions"), ["blob"], "rows are stored deflated")
+    XCTAssertEqual(try store.connection.texts("SELECT typeof(json) FROM transactions"), ["text"], "a small row is stored as it is")
+    var signed = transaction
+    signed.id = PaymentTransaction.ID(8)
+    signed.signedTransaction = String(repeating: "x", count: 2000)
+    try store.commit([.putTransaction(signed)])
+    XCTAssertEqual(try store.connection.texts("SELECT typeof(json) FROM transactions ORDER BY id"), ["text", "blob"], "a large row is deflated")
+    XCTAssertEqual(try store.transactions([signed.id]), [signed])
     let json = try XCTUnwrap(try store.storedJSON(of: transaction.id))
     XCTAssertTrue(json.contains(#""purchaseDate":"2024-05-01T12:00:00.250Z""#), json)
     XCTAssertTrue(json.contains(#""expiresDate":737000000.1234567"#), json)
@@ -146,7 +152,7 @@ final class SQLiteLedgerStoreTests: XCTestCase {
     let positions = keys.compactMap { json.range(of: "\"\($0)\":")?.lowerBound }
     XCTAssertEqual(positions, positions.sorted(), "keys are written in sorted order")
     let row = try store.connection.prepare(
-      "SELECT id, account, product_id, state, is_finished, original_id, purchase_date FROM transactions"
+      "SELECT id, account, product_id, state, is_finished, original_id, purchase_date FROM transactions WHERE id = 7"
     )
     try row.forEachRow { row in
       XCTAssertEqual(row.int64(at: 0), 7)
