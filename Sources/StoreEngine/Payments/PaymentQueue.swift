@@ -92,9 +92,10 @@ public final class PaymentQueue {
       base = copy
     }
     if case .advance(let target) = command {
-      var copy = base ?? machine
-      let needed = copy.estimatedRenewals(until: target)
-      if needed > copy.ids.available {
+      // Asked of the machine in place: the TUI advances every second, mostly with nothing due.
+      let needed = base?.estimatedRenewals(until: target) ?? machine.estimatedRenewals(until: target)
+      if needed > (base?.ids.available ?? machine.ids.available) {
+        var copy = base ?? machine
         try reserveIDs(count: UInt64(needed + Self.idBlock), into: &copy)
         base = copy
       }
