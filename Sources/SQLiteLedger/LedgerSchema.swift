@@ -83,6 +83,18 @@ enum LedgerSchema {
       header TEXT NOT NULL
     ) WITHOUT ROWID;
     """,
+    // v3: Ask to Buy requests, so a parent's answer scheduled for later survives a relaunch and
+    // reaches other processes. Approved requests stay (small) so other processes see the answer.
+    """
+    CREATE TABLE ask_to_buy (
+      id INTEGER PRIMARY KEY,
+      account TEXT NOT NULL,
+      open INTEGER NOT NULL CHECK (open IN (0, 1)),
+      json TEXT NOT NULL,
+      changed INTEGER NOT NULL DEFAULT 0
+    );
+    CREATE INDEX ask_to_buy_changed ON ask_to_buy(changed);
+    """,
   ]
 
   static let upsertTransaction = """
@@ -105,6 +117,27 @@ enum LedgerSchema {
 
   static let clearChains = "DELETE FROM chains WHERE original_id IN (SELECT original_id FROM transactions WHERE account = ?1)"
   static let clearHistory = "DELETE FROM transactions WHERE account = ?1"
+  static let clearRequests = "DELETE FROM ask_to_buy WHERE account = ?1"
+  static let upsertRequest = """
+    INSERT INTO ask_to_buy (id, account, open, json, changed) VALUES (?1, ?2, ?3, ?4, ?5)
+    ON CONFLICT (id) DO UPDATE SET account = excluded.account, open = excluded.open, json = excluded.json,
+      changed = excluded.changed
+    WHERE ask_to_buy.json IS NOT excluded.json
+    """
+  static let selectOpenRequests = "SELECT id, json FROM ask_to_buy WHERE open = 1 ORDER BY id"
+  static let selectChangedRequests = "SELECT id, json FROM ask_to_buy WHERE changed > ?1 ORDER BY id"
+  static let deleteTransaction = "DELETE FROM transactions WHERE id = ?1"
+  /// After a row was deleted: chains whose first or current row is gone point at what is left, and
+  /// a chain with no rows left goes.
+  static let repairChains = """
+    UPDATE chains SET
+      first_seq = coalesce((SELECT min(t.seq) FROM transactions t WHERE t.original_id = chains.original_id), -1),
+      current_seq = (SELECT max(c.seq) FROM transactions c
+        WHERE c.original_id = chains.original_id AND c.state = 1 AND c.has_expiry = 1)
+    WHERE NOT EXISTS (SELECT 1 FROM transactions t WHERE t.seq = chains.first_seq)
+      OR (current_seq IS NOT NULL AND NOT EXISTS (SELECT 1 FROM transactions t WHERE t.seq = chains.current_seq))
+    """
+  static let dropEmptyChains = "DELETE FROM chains WHERE first_seq = -1"
 
   /// Records a non-consumable's row in its chain: the first row stays first; a purchased row with
   /// an expiry becomes the chain's current period.

@@ -10,6 +10,8 @@ extension SQLiteLedgerStore {
     case clearHistory(account: String)
     case subscription(PaymentTransaction.ID, account: String, json: String, ended: Bool)
     case removeSubscription(PaymentTransaction.ID)
+    case request(PaymentTransaction.ID, account: String, open: Bool, json: String)
+    case deleteTransaction(PaymentTransaction.ID)
     case value(key: String, value: String)
     case header(hash: String, header: String)
   }
@@ -41,6 +43,13 @@ extension SQLiteLedgerStore {
     let selectChangeCounter: SQLiteStatement
     let selectChangedTransactions: SQLiteStatement
     let selectChangedSubscriptions: SQLiteStatement
+    let clearRequests: SQLiteStatement
+    let upsertRequest: SQLiteStatement
+    let selectOpenRequests: SQLiteStatement
+    let selectChangedRequests: SQLiteStatement
+    let deleteTransaction: SQLiteStatement
+    let repairChains: SQLiteStatement
+    let dropEmptyChains: SQLiteStatement
 
     init(_ connection: SQLiteConnection) throws(SQLiteFailure) {
       begin = try connection.prepare("BEGIN IMMEDIATE", persistent: true)
@@ -68,6 +77,13 @@ extension SQLiteLedgerStore {
       selectChangeCounter = try connection.prepare(LedgerSchema.selectChangeCounter, persistent: true)
       selectChangedTransactions = try connection.prepare(LedgerSchema.selectChangedTransactions, persistent: true)
       selectChangedSubscriptions = try connection.prepare(LedgerSchema.selectChangedSubscriptions, persistent: true)
+      clearRequests = try connection.prepare(LedgerSchema.clearRequests, persistent: true)
+      upsertRequest = try connection.prepare(LedgerSchema.upsertRequest, persistent: true)
+      selectOpenRequests = try connection.prepare(LedgerSchema.selectOpenRequests, persistent: true)
+      selectChangedRequests = try connection.prepare(LedgerSchema.selectChangedRequests, persistent: true)
+      deleteTransaction = try connection.prepare(LedgerSchema.deleteTransaction, persistent: true)
+      repairChains = try connection.prepare(LedgerSchema.repairChains, persistent: true)
+      dropEmptyChains = try connection.prepare(LedgerSchema.dropEmptyChains, persistent: true)
     }
   }
 
@@ -112,6 +128,14 @@ extension SQLiteLedgerStore {
             path: path, reason: "the subscription record of \(record.originalID) could not be encoded (\(error)); report this bug")
         }
       case .removeSubscription(let id): encoded.append(.removeSubscription(id))
+      case .putAskToBuyRequest(let request):
+        do {
+          encoded.append(.request(request.id, account: request.account, open: request.isOpen, json: try recordCoder.encode(request)))
+        } catch {
+          throw .writeFailed(
+            path: path, reason: "the Ask to Buy request \(request.id) could not be encoded (\(error)); report this bug")
+        }
+      case .deleteTransaction(let id): encoded.append(.deleteTransaction(id))
       case .setCurrentAccount(let name): encoded.append(.value(key: LedgerSchema.accountKey, value: name ?? ""))
       case .setClock(let date): encoded.append(.value(key: LedgerSchema.clockKey, value: String(date.timeIntervalSince1970)))
       }
@@ -163,6 +187,8 @@ extension SQLiteLedgerStore {
       try statements.clearChains.run()
       try statements.clearHistory.bind(account, at: 1)
       try statements.clearHistory.run()
+      try statements.clearRequests.bind(account, at: 1)
+      try statements.clearRequests.run()
     case .subscription(let id, let account, let json, let ended):
       try statements.upsertSubscription.bind(Int64(bitPattern: id.rawValue), at: 1)
       try statements.upsertSubscription.bind(account, at: 2)
@@ -175,6 +201,18 @@ extension SQLiteLedgerStore {
     case .removeSubscription(let id):
       try statements.deleteSubscription.bind(Int64(bitPattern: id.rawValue), at: 1)
       try statements.deleteSubscription.run()
+    case .request(let id, let account, let open, let json):
+      try statements.upsertRequest.bind(Int64(bitPattern: id.rawValue), at: 1)
+      try statements.upsertRequest.bind(account, at: 2)
+      try statements.upsertRequest.bind(Int64(open ? 1 : 0), at: 3)
+      try statements.upsertRequest.bind(json, at: 4)
+      try statements.upsertRequest.bind(counter, at: 5)
+      try statements.upsertRequest.run()
+    case .deleteTransaction(let id):
+      try statements.deleteTransaction.bind(Int64(bitPattern: id.rawValue), at: 1)
+      try statements.deleteTransaction.run()
+      try statements.repairChains.run()
+      try statements.dropEmptyChains.run()
     case .value(let key, let value):
       try statements.upsertValue.bind(key, at: 1)
       try statements.upsertValue.bind(value, at: 2)

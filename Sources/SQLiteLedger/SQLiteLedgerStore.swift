@@ -136,6 +136,13 @@ public final class SQLiteLedgerStore: LedgerStore {
           undecodable = "subscription record of transaction \(UInt64(bitPattern: row.int64(at: 0)))"
         }
       }
+      try statements.selectOpenRequests.forEachRow { row in
+        if let request = try? recordCoder.decode(AskToBuyRequest.self, from: row.text(at: 1)) {
+          snapshot.askToBuyRequests.append(request)
+        } else if undecodable == nil {
+          undecodable = "Ask to Buy request \(UInt64(bitPattern: row.int64(at: 0)))"
+        }
+      }
       try statements.selectChangeCounter.forEachRow { row in snapshot.position = UInt64(clamping: row.int64(at: 0)) }
       try statements.selectValues.forEachRow { row in
         switch row.text(at: 0) {
@@ -219,6 +226,14 @@ public final class SQLiteLedgerStore: LedgerStore {
             changes.subscriptions.append(record)
           } else if undecodable == nil {
             undecodable = "subscription record of transaction \(UInt64(bitPattern: row.int64(at: 0)))"
+          }
+        }
+        try statements.selectChangedRequests.bind(since, at: 1)
+        try statements.selectChangedRequests.forEachRow { row in
+          if let request = try? recordCoder.decode(AskToBuyRequest.self, from: row.text(at: 1)) {
+            changes.askToBuyRequests.append(request)
+          } else if undecodable == nil {
+            undecodable = "Ask to Buy request \(UInt64(bitPattern: row.int64(at: 0)))"
           }
         }
       }

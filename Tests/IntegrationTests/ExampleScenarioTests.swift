@@ -29,7 +29,8 @@ final class ExampleScenarioTests: XCTestCase {
       "01": [("productsResponse", nil, nil), ("sheetPresented", nil, nil), ("transactionUpdated", "purchased", nil), ("transactionRemoved", "purchased", nil), ("error", nil, nil)],
       "02": [("transactionUpdated", "failed", "paymentCancelled"), ("transactionRemoved", "failed", "paymentCancelled")],
       "03": [("restoreFinished", nil, nil), ("transactionUpdated", "restored", nil), ("restoreFailed", nil, "cloudServiceNetworkConnectionFailed")],
-      "04": [("transactionUpdated", "deferred", nil), ("transactionUpdated", "failed", "paymentCancelled"), ("transactionUpdated", "purchased", nil)],
+      // B12: a declined Ask to Buy is an askToBuyAnswered event for the tester, no callback for the app.
+      "04": [("transactionUpdated", "deferred", nil), ("askToBuyAnswered", nil, nil), ("transactionUpdated", "failed", "unknown"), ("transactionUpdated", "purchased", nil)],
       "05": [("transactionUpdated", "purchased", nil), ("transactionRemoved", "purchased", nil)],
       "06": [("transactionUpdated", "failed", "paymentNotAllowed"), ("transactionUpdated", "failed", "unknownServerError"), ("productsRequestFailed", nil, "unknown")],
       "07": [("subscriptionStatusChanged", nil, nil), ("transactionRevoked", "purchased", nil)],

@@ -127,9 +127,13 @@ final class PaymentQueueTests: XCTestCase {
     XCTAssertFalse(try store.queue.entitlements().owns(F.removeAds))
     try store.queue.approve(approved.id)
     XCTAssertEqual(try store.queue.transaction(approved.id)?.state, .purchased)
+    // B12: a decline tells the app nothing; the transaction stays deferred and can still be approved.
     let declined = try store.buy(F.coins)
     try store.queue.decline(declined.id)
-    XCTAssertEqual(try store.queue.transaction(declined.id)?.error, .paymentCancelled)
+    XCTAssertEqual(try store.queue.transaction(declined.id)?.state, .deferred)
+    XCTAssertNil(try store.queue.transaction(declined.id)?.error)
+    try store.queue.approve(declined.id)
+    XCTAssertEqual(try store.queue.transaction(declined.id)?.state, .purchased)
     XCTAssertThrowsError(try store.queue.approve(declined.id)) { XCTAssertEqual($0 as? EngineError, .notDeferred(declined.id)) }
   }
 

@@ -117,7 +117,9 @@ import Testing
     try store.queue.set(.askToBuy(true))
     let runtime = try AppRuntime(queue: store.queue, size: standardSize)
     press(runtime, .char("b"), .escape, .char("2"), .char("d"))
-    #expect(try store.queue.transaction(PaymentTransaction.ID(1_000_000_001))?.error == .paymentCancelled)
+    // B12: the app hears nothing; the transaction stays deferred and the notice says why.
+    #expect(try store.queue.transaction(PaymentTransaction.ID(1_000_000_001))?.state == .deferred)
+    #expect(runtime.state.notice?.text.contains("declined") == true)
   }
 
   @Test func restorePurchases() throws {

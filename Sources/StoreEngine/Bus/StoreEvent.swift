@@ -35,6 +35,9 @@ public enum StoreEvent: Sendable, Equatable {
   case transactionsAmended([PaymentTransaction])
   /// Every transaction and subscription record of the account was removed ("Clear Purchase History").
   case historyCleared(account: String)
+  /// The parent answered an Ask to Buy request. Not a StoreKit callback: a decline reaches the app
+  /// as nothing at all, an approval as the purchase's `transactionsUpdated` that follows.
+  case askToBuyAnswered(AskToBuyRequest, approved: Bool)
   /// The virtual clock moved.
   case clockAdvanced(Date)
   /// A problem no command threw, such as an abandoned purchase a launch could not claim because

@@ -6,6 +6,7 @@ public final class InMemoryLedgerStore: LedgerStore {
   private var byID: [PaymentTransaction.ID: PaymentTransaction] = [:]
   private var accounts: [SandboxAccount] = []
   private var subscriptions: [PaymentTransaction.ID: SubscriptionRecord] = [:]
+  private var requests: [PaymentTransaction.ID: AskToBuyRequest] = [:]
   private var currentAccount: String?
   private var clock: Date?
   private var nextID: UInt64 = 0
@@ -20,21 +21,25 @@ public final class InMemoryLedgerStore: LedgerStore {
     for transaction in snapshot.transactions { put(transaction) }
     accounts = snapshot.accounts
     for record in snapshot.subscriptions { subscriptions[record.originalID] = record }
+    for request in snapshot.askToBuyRequests { requests[request.id] = request }
     currentAccount = snapshot.currentAccount
     clock = snapshot.clock
   }
 
   /// Everything stored, whole history included (tests compare ledgers with it).
   public var everything: LedgerSnapshot {
-    LedgerSnapshot(
+    var snapshot = LedgerSnapshot(
       transactions: order.compactMap { byID[$0] }, accounts: accounts,
       subscriptions: subscriptions.values.sorted { $0.originalID < $1.originalID },
       currentAccount: currentAccount, clock: clock)
+    snapshot.askToBuyRequests = requests.values.sorted { $0.id < $1.id }
+    return snapshot
   }
 
   public func load() throws(LedgerError) -> LedgerSnapshot {
     var snapshot = everything
     snapshot.transactions = LedgerSnapshot.workingSet(of: snapshot.transactions, subscriptions: snapshot.subscriptions)
+    snapshot.askToBuyRequests.removeAll { !$0.isOpen }
     return snapshot
   }
 
@@ -53,10 +58,14 @@ public final class InMemoryLedgerStore: LedgerStore {
       case .clearHistory(let account):
         order.removeAll { byID[$0]?.account == account }
         byID = byID.filter { $0.value.account != account }
+        requests = requests.filter { $0.value.account != account }
       case .putSubscription(let record): subscriptions[record.originalID] = record
       case .removeSubscription(let id): subscriptions[id] = nil
       case .setCurrentAccount(let name): currentAccount = name
       case .setClock(let date): clock = date
+      case .putAskToBuyRequest(let request): requests[request.id] = request
+      case .deleteTransaction(let id):
+        if byID.removeValue(forKey: id) != nil { order.removeAll { $0 == id } }
       }
     }
   }

@@ -43,11 +43,16 @@ public struct LedgerChanges: Sendable, Equatable {
   public var position: UInt64
   public var transactions: [PaymentTransaction] = []
   public var subscriptions: [SubscriptionRecord] = []
+  public var askToBuyRequests: [AskToBuyRequest] = []
 
-  public init(position: UInt64, transactions: [PaymentTransaction] = [], subscriptions: [SubscriptionRecord] = []) {
+  public init(
+    position: UInt64, transactions: [PaymentTransaction] = [], subscriptions: [SubscriptionRecord] = [],
+    askToBuyRequests: [AskToBuyRequest] = []
+  ) {
     self.position = position
     self.transactions = transactions
     self.subscriptions = subscriptions
+    self.askToBuyRequests = askToBuyRequests
   }
 }
 
@@ -70,8 +75,8 @@ extension LedgerStore {
 public enum LedgerChange: Sendable, Equatable {
   case putTransaction(PaymentTransaction)
   case putAccount(SandboxAccount)
-  /// Removes every transaction of the account ("clear purchase history"); its subscription records
-  /// go with their own ``removeSubscription(_:)`` changes.
+  /// Removes every transaction and Ask to Buy request of the account ("clear purchase history");
+  /// its subscription records go with their own ``removeSubscription(_:)`` changes.
   case clearHistory(account: String)
   /// Stores a subscription chain's record, keyed by its original transaction id.
   case putSubscription(SubscriptionRecord)
@@ -80,6 +85,10 @@ public enum LedgerChange: Sendable, Equatable {
   case setCurrentAccount(String?)
   /// The virtual clock.
   case setClock(Date)
+  /// Stores an Ask to Buy request, keyed by its first transaction's id.
+  case putAskToBuyRequest(AskToBuyRequest)
+  /// Removes one transaction from the history (`SKTestSession.deleteTransaction(identifier:)`).
+  case deleteTransaction(PaymentTransaction.ID)
   // The notification outbox will be one more case here: written in the same batch as its cause.
 }
 
@@ -88,6 +97,8 @@ public struct LedgerSnapshot: Sendable, Equatable {
   public var transactions: [PaymentTransaction]
   public var accounts: [SandboxAccount]
   public var subscriptions: [SubscriptionRecord]
+  /// Ask to Buy requests not yet approved (pending or declined).
+  public var askToBuyRequests: [AskToBuyRequest] = []
   public var currentAccount: String?
   public var clock: Date?
   /// Where the ledger's change feed stood when this was read (``LedgerStore/changes(since:)``).

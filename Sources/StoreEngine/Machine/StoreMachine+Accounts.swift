@@ -44,6 +44,7 @@ extension StoreMachine {
       subscriptionRecords[record.originalID] = nil
       step.changes.append(.removeSubscription(record.originalID))
     }
+    askToBuyRequests = askToBuyRequests.filter { $0.value.account != name }
     let removed = Set(order.filter { transactions[$0]?.account == name })
     order.removeAll { removed.contains($0) }
     for id in removed {

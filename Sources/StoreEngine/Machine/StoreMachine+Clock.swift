@@ -2,8 +2,7 @@ import Foundation
 
 /// Work the engine does at a moment of virtual time.
 enum ScheduledAction: Sendable, Equatable {
-  case approve(PaymentTransaction.ID)
-  case decline(PaymentTransaction.ID)
+  // Ask to Buy answers are not here: they belong to the requests, which the ledger keeps.
   case deliverProducts(request: Int)
 
   struct Entry: Sendable, Equatable {
@@ -34,6 +33,8 @@ extension StoreMachine {
         try run(entry.action)
       case .subscription(let original):
         try renewOrExpire(original)
+      case .askToBuy(let request):
+        try carryOutScheduledAnswer(request)
       }
     }
     now = target
@@ -54,18 +55,28 @@ extension StoreMachine {
       if let cap = timeRate.renewalCap { count = min(count, max(0, cap - record.renewalCount)) }
       total += count
     }
-    return total + timers.count
+    let answers = askToBuyRequests.values.filter { ($0.scheduledAnswer?.date ?? .distantFuture) <= target }.count
+    return total + timers.count + answers
   }
 
   private enum DueWork {
     case timer(ScheduledAction.Entry)
     case subscription(PaymentTransaction.ID)
+    case askToBuy(PaymentTransaction.ID)
   }
 
   private func nextDue(before target: Date) -> (date: Date, work: DueWork)? {
     var best: (date: Date, work: DueWork)?
     if let timer = timers.min(by: { ($0.date, $0.sequence) < ($1.date, $1.sequence) }), timer.date <= target {
       best = (timer.date, .timer(timer))
+    }
+    for request in askToBuyRequests.values {
+      guard let date = request.scheduledAnswer?.date, date <= target else { continue }
+      if date < (best?.date ?? .distantFuture) {
+        best = (date, .askToBuy(request.id))
+      } else if date == best?.date, case .askToBuy(let other) = best?.work, request.id < other {
+        best = (date, .askToBuy(request.id))
+      }
     }
     for record in subscriptionRecords.values where record.status != .expired && record.status != .revoked {
       let date = nextEventDate(of: record)
@@ -88,11 +99,6 @@ extension StoreMachine {
 
   private mutating func run(_ action: ScheduledAction) throws(EngineError) {
     switch action {
-    case .approve(let id), .decline(let id):
-      // The answer may come after the transaction stopped being deferred (a relaunch, another
-      // process): then there is nothing left to answer.
-      guard let transaction = transactions[id], transaction.state == .deferred else { return }
-      if case .approve = action { try deliverPurchase(transaction) } else { try fail(id, with: .paymentCancelled) }
     case .deliverProducts(let request): deliverProducts(request)
     }
   }

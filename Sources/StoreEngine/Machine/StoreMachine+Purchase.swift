@@ -101,8 +101,7 @@ extension StoreMachine {
       return
     }
     if controls.askToBuy {
-      transaction.state = .deferred
-      step.emit(.transactionsUpdated([try put(transaction)]))
+      try deferForApproval(transaction)
       return
     }
     try deliverPurchase(transaction)
@@ -167,20 +166,6 @@ extension StoreMachine {
     // A finished consumable leaves the working set, as it is left out at launch: nothing the store
     // decides depends on it, and a small working set keeps every step's copy of the machine cheap.
     if transaction.productKind == .consumable { forget(id) }
-  }
-
-  /// Ask to Buy: the parent approves (the deferred transaction becomes purchased) or declines (it
-  /// fails with `paymentCancelled`), now or after `delay` of virtual time.
-  mutating func answerAskToBuy(_ id: PaymentTransaction.ID, approve: Bool, after delay: TimeInterval?) throws(EngineError) {
-    guard let transaction = transactions[id] else { throw .unknownTransaction(id.description) }
-    guard transaction.state == .deferred else { throw .notDeferred(id) }
-    if let delay {
-      schedule(approve ? .approve(id) : .decline(id), at: now.addingTimeInterval(max(0, delay)))
-    } else if approve {
-      try deliverPurchase(transaction)
-    } else {
-      try fail(id, with: .paymentCancelled)
-    }
   }
 
   /// Resolves an interrupted purchase: a new, successful transaction for the same product arrives.

@@ -43,6 +43,8 @@ public struct StoreMachine: Sendable {
   var pendingRequests: [Int: [String]] = [:]
   var rng: SplitMix64
   var subscriptionRecords: [PaymentTransaction.ID: SubscriptionRecord] = [:]
+  /// Open Ask to Buy requests (pending or declined), by their first transaction's id.
+  var askToBuyRequests: [PaymentTransaction.ID: AskToBuyRequest] = [:]
   var nextLineItemID: UInt64 = 0
   /// The step being built by the command in progress.
   var step = StoreStep()
@@ -62,7 +64,7 @@ public struct StoreMachine: Sendable {
   }
 
   /// Replaces everything durable with `snapshot` (a relaunch): sheets, timers and requests of the
-  /// old process are gone; controls, the generator and the clock (never backwards) carry on.
+  /// old process are gone (Ask to Buy requests and their scheduled answers are durable); controls, the generator and the clock (never backwards) carry on.
   mutating func load(_ snapshot: LedgerSnapshot) {
     accounts = Dictionary(snapshot.accounts.map { ($0.name, $0) }, uniquingKeysWith: { _, last in last })
     transactions = [:]
@@ -74,6 +76,8 @@ public struct StoreMachine: Sendable {
       subscriptionRecords[record.originalID] = record
       noteLineItem(record.webOrderLineItemID)
     }
+    askToBuyRequests = [:]
+    absorb(snapshot.askToBuyRequests)
     currentAccount = snapshot.currentAccount
     if let clock = snapshot.clock { now = max(now, clock) }
     ids.dropReservation()
@@ -255,6 +259,6 @@ extension StoreMachine: Equatable {
       && lhs.nextTimerSequence == rhs.nextTimerSequence && lhs.ids == rhs.ids
       && lhs.nextRequestID == rhs.nextRequestID && lhs.pendingRequests == rhs.pendingRequests
       && lhs.rng == rhs.rng && lhs.subscriptionRecords == rhs.subscriptionRecords
-      && lhs.nextLineItemID == rhs.nextLineItemID
+      && lhs.nextLineItemID == rhs.nextLineItemID && lhs.askToBuyRequests == rhs.askToBuyRequests
   }
 }

@@ -20,6 +20,7 @@ public struct StoreStep: Sendable, Equatable {
   public var compactedChanges: [LedgerChange] {
     var seenTransactions: Set<PaymentTransaction.ID> = []
     var seenRecords: Set<PaymentTransaction.ID> = []
+    var seenRequests: Set<PaymentTransaction.ID> = []
     var kept: [LedgerChange] = []
     kept.reserveCapacity(changes.count)
     for change in changes.reversed() {
@@ -28,9 +29,12 @@ public struct StoreStep: Sendable, Equatable {
         if !seenTransactions.insert(transaction.id).inserted { continue }
       case .putSubscription(let record):
         if !seenRecords.insert(record.originalID).inserted { continue }
-      case .clearHistory, .removeSubscription:
+      case .putAskToBuyRequest(let request):
+        if !seenRequests.insert(request.id).inserted { continue }
+      case .clearHistory, .removeSubscription, .deleteTransaction:
         seenTransactions = []
         seenRecords = []
+        seenRequests = []
       case .putAccount, .setCurrentAccount, .setClock:
         break
       }

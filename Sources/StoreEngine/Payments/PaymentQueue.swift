@@ -41,6 +41,8 @@ public final class PaymentQueue {
     ledgerPosition = changes.position
     let transactions = changes.transactions.filter { machine.transaction($0.id) != $0 }
     let records = changes.subscriptions.filter { machine.subscriptionRecord($0.originalID) != $0 }
+    // Requests need no event: a scheduled answer is carried out when the clock passes it.
+    machine.absorb(changes.askToBuyRequests)
     guard !transactions.isEmpty || !records.isEmpty else { return }
     // As at launch, a finished consumable is announced but not kept in the working set.
     for transaction in transactions {

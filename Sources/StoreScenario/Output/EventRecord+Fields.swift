@@ -185,6 +185,28 @@ extension EventRecord {
     var account: String
   }
 
+  /// `askToBuyAnswered`: the parent's answer (not a StoreKit callback; a decline reaches the app as
+  /// nothing at all).
+  struct AskToBuyAnswer: Sendable, Equatable, Codable {
+    var transactionIDs: [String]
+    var productID: String
+    var account: String
+    var answer: String
+
+    enum CodingKeys: String, CodingKey {
+      case transactionIDs = "transactionIds"
+      case productID = "productId"
+      case account, answer
+    }
+
+    init(_ request: AskToBuyRequest, approved: Bool) {
+      transactionIDs = request.transactionIDs.map(\.description)
+      productID = request.productID.rawValue
+      account = request.account
+      answer = approved ? "approved" : "declined"
+    }
+  }
+
   /// `error`: the misuse's case name and the sentence the scenario language words it in.
   struct Misuse: Sendable, Equatable, Codable {
     var error: String

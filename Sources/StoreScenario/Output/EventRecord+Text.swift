@@ -35,6 +35,11 @@ extension EventRecord {
         ("status", fields.status), ("reason", fields.reason),
       ])
     case .historyCleared(let fields): pairs([("account", fields.account)])
+    case .askToBuyAnswered(let fields):
+      pairs([
+        ("answer", fields.answer), ("productId", fields.productID), ("account", fields.account),
+        ("transactionIds", fields.transactionIDs.joined(separator: ",")),
+      ])
     }
   }
 

@@ -21,6 +21,7 @@ enum EventRecord: Sendable, Equatable {
   case accountChanged(AccountChange)
   case subscriptionStatusChanged(SubscriptionStatusChange)
   case historyCleared(HistoryCleared)
+  case askToBuyAnswered(AskToBuyAnswer)
   /// API misuse, such as finishing twice: the `error` event.
   case error(Misuse)
 
@@ -48,6 +49,7 @@ enum EventRecord: Sendable, Equatable {
             status: record.status.rawValue, reason: reason))
       ]
     case .historyCleared(let account): [.historyCleared(HistoryCleared(account: account))]
+    case .askToBuyAnswered(let request, let approved): [.askToBuyAnswered(AskToBuyAnswer(request, approved: approved))]
     case .misuse(let error): [.error(Misuse(error: error.name, message: ScenarioErrorText.message(for: error)))]
     case .controlsChanged, .transactionsAmended, .clockAdvanced: []
     }
@@ -69,6 +71,7 @@ enum EventRecord: Sendable, Equatable {
     case .accountChanged: "accountChanged"
     case .subscriptionStatusChanged: "subscriptionStatusChanged"
     case .historyCleared: "historyCleared"
+    case .askToBuyAnswered: "askToBuyAnswered"
     case .error: "error"
     }
   }
@@ -94,6 +97,7 @@ extension EventRecord: Codable {
     case .accountChanged(let fields): try fields.encode(to: encoder)
     case .subscriptionStatusChanged(let fields): try fields.encode(to: encoder)
     case .historyCleared(let fields): try fields.encode(to: encoder)
+    case .askToBuyAnswered(let fields): try fields.encode(to: encoder)
     case .error(let fields): try fields.encode(to: encoder)
     }
     // The same object: a keyed container asked for again at this level adds to the fields above.
@@ -119,6 +123,7 @@ extension EventRecord: Codable {
     case "accountChanged": self = .accountChanged(try AccountChange(from: decoder))
     case "subscriptionStatusChanged": self = .subscriptionStatusChanged(try SubscriptionStatusChange(from: decoder))
     case "historyCleared": self = .historyCleared(try HistoryCleared(from: decoder))
+    case "askToBuyAnswered": self = .askToBuyAnswered(try AskToBuyAnswer(from: decoder))
     case "error": self = .error(try Misuse(from: decoder))
     default:
       throw DecodingError.dataCorruptedError(forKey: .event, in: container, debugDescription: "Unknown event '\(name)'.")

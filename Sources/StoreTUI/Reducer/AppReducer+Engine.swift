@@ -68,6 +68,12 @@ extension AppReducer {
       state.notice = Notice("\(state.displayName(of: record.productID)): \(record.status.rawValue) (\(reason)).")
     case .transactionsAmended(let list):
       for transaction in list where state.upsert(transaction) { affected.append(transaction.productID) }
+    case .askToBuyAnswered(let request, let approved):
+      affected.append(request.productID)
+      state.notice = Notice(
+        approved
+          ? "Ask to Buy: the parent approved \(state.displayName(of: request.productID))."
+          : "Ask to Buy: the parent declined \(state.displayName(of: request.productID)); StoreKit tells the app nothing, it stays deferred.")
     case .historyCleared(let account):
       if account == state.account {
         affected = state.removeHistory()
