@@ -30,4 +30,6 @@ final class InMemoryLedgerConformanceTests: XCTestCase {
     try suite.extremeIdentifiersAndEveryFieldRoundTrip()
   }
   func testFailedBatchLeavesNothing() throws { try suite.failedBatchLeavesNothing() }
+  func testB15AskToBuyRequestsAreStoredAndLoadedWhileOpen() throws { try suite.askToBuyRequestsAreStoredAndLoadedWhileOpen() }
+  func testB71DeletingATransactionRemovesOnlyIt() throws { try suite.deletingATransactionRemovesOnlyIt() }
 }

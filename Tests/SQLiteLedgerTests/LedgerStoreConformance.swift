@@ -194,4 +194,43 @@ struct LedgerStoreConformance {
     try store.commit([.setCurrentAccount("after")])
     XCTAssertEqual(try store.load().currentAccount, "after")
   }
+
+  /// Ask to Buy requests are durable (B15): open ones load, an approved one does not, clearing an
+  /// account's history removes its requests.
+  func askToBuyRequestsAreStoredAndLoadedWhileOpen() throws {
+    let store = try harness.makeStore()
+    let pending = AskToBuyRequest(
+      id: PaymentTransaction.ID(1), account: "alice", productID: "com.example.gems", quantity: 2,
+      applicationUsername: "u", transactionIDs: [PaymentTransaction.ID(1), PaymentTransaction.ID(3)],
+      requestedDate: LedgerFixtures.baseDate,
+      scheduledAnswer: .init(approve: true, date: LedgerFixtures.baseDate.addingTimeInterval(3600)))
+    var approved = AskToBuyRequest(
+      id: PaymentTransaction.ID(2), account: "bob", productID: "com.example.gems", transactionIDs: [PaymentTransaction.ID(2)],
+      requestedDate: LedgerFixtures.baseDate)
+    try store.commit([.putAskToBuyRequest(pending), .putAskToBuyRequest(approved)])
+    XCTAssertEqual(try store.load().askToBuyRequests, [pending, approved])
+    approved.status = .approved
+    approved.purchasedTransactionID = PaymentTransaction.ID(2)
+    try store.commit([.putAskToBuyRequest(approved)])
+    XCTAssertEqual(try store.load().askToBuyRequests, [pending])
+    try store.commit([.clearHistory(account: "alice")])
+    XCTAssertEqual(try store.load().askToBuyRequests, [])
+  }
+
+  /// `SKTestSession.deleteTransaction` (B71): one row goes; a chain whose first row it was starts at
+  /// the next one.
+  func deletingATransactionRemovesOnlyIt() throws {
+    let store = try harness.makeStore()
+    var first = LedgerFixtures.transaction(1, state: .purchased, finished: true)
+    first.productKind = .nonConsumable
+    var second = LedgerFixtures.transaction(2, state: .purchased, finished: true)
+    second.productKind = .nonConsumable
+    second.originalID = first.id
+    try store.commit([.putTransaction(first), .putTransaction(second), .putTransaction(LedgerFixtures.transaction(3))])
+    try store.commit([.deleteTransaction(first.id)])
+    XCTAssertEqual(try store.allTransactions().map(\.id.rawValue), [2, 3])
+    XCTAssertEqual(try store.load().transactions.map(\.id.rawValue), [2, 3], "the chain's remaining row still loads")
+    try store.commit([.deleteTransaction(PaymentTransaction.ID(99))])
+    XCTAssertEqual(try store.allTransactions().map(\.id.rawValue), [2, 3])
+  }
 }

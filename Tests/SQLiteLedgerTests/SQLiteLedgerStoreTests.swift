@@ -123,10 +123,10 @@ final class SQLiteLedgerStoreTests: XCTestCase {
     XCTAssertEqual(
       indexed,
       ["account", "changed", "id", "is_finished", "original_id", "product_id", "purchase_date", "state"])
-    XCTAssertEqual(SQLiteLedgerStore.schemaVersion, 2)
+    XCTAssertEqual(SQLiteLedgerStore.schemaVersion, 3)
     XCTAssertEqual(
       try store.connection.texts("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY 1"),
-      ["accounts", "chains", "jws_headers", "kv", "subscriptions", "transactions"])
+      ["accounts", "ask_to_buy", "chains", "jws_headers", "kv", "subscriptions", "transactions"])
   }
 
   func testStoredJSONHasSortedKeysAndReadableDates() throws {
@@ -193,7 +193,7 @@ final class SQLiteLedgerStoreTests: XCTestCase {
   }
 
   /// A ledger written by schema v1 (rows as JSON text, subscription records in the key/value
-  /// table) opens as v2: its rows still read, its records move to their table, its chains are found.
+  /// table) opens as the current version: its rows still read, its records move to their table, its chains are found.
   func testAVersion1LedgerIsMigrated() throws {
     let directory = try TemporaryDirectory()
     var subscription = LedgerFixtures.transaction(5, state: .purchased)
@@ -204,7 +204,7 @@ final class SQLiteLedgerStoreTests: XCTestCase {
     do {
       let store = try SQLiteLedgerStore(directory: directory.url)
       try store.connection.execute(
-        "DROP TABLE subscriptions; DROP TABLE chains; DROP TABLE jws_headers; DROP INDEX transactions_changed; "
+        "DROP TABLE ask_to_buy; DROP TABLE subscriptions; DROP TABLE chains; DROP TABLE jws_headers; DROP INDEX transactions_changed; "
           + "ALTER TABLE transactions DROP COLUMN product_kind; ALTER TABLE transactions DROP COLUMN has_expiry; "
           + "ALTER TABLE transactions DROP COLUMN changed; PRAGMA user_version = 1")
       let coder = LedgerJSONCoder()
