@@ -17,7 +17,27 @@ final class SignedPayloadsTests: XCTestCase {
         "type": #""Consumable""#, "inAppOwnershipType": #""PURCHASED""#, "signedDate": nowMillis,
         "environment": #""Sandbox""#, "storefront": #""USA""#, "storefrontId": #""143441""#,
         "transactionReason": #""PURCHASE""#, "currency": #""USD""#, "price": "4990",
+        "appTransactionId": #""\#(SignedPayloads.appTransactionID(account: "tester", bundleID: "com.example.storefront"))""#,
       ])
+  }
+
+  /// The payload fields Apple added (appTransactionId) and those of revoked and family-shared
+  /// transactions (`notes/storekit-fidelity-gaps.md`, "Missing from signedTransaction").
+  func test_appTransactionIdRevocationTypeAndFamilySharing() throws {
+    let a = SignedPayloads.appTransactionID(account: "alice", bundleID: "com.example.app")
+    XCTAssertEqual(a, SignedPayloads.appTransactionID(account: "alice", bundleID: "com.example.app"), "stable")
+    XCTAssertNotEqual(a, SignedPayloads.appTransactionID(account: "bob", bundleID: "com.example.app"))
+    XCTAssertEqual(a.count, 18)
+    var refunded = SigningFixtures.consumable()
+    refunded.revocationDate = Date(timeIntervalSince1970: 1_714_521_600)
+    var json = try jsonLiterals(SignedPayloads.transaction(refunded, context: SigningFixtures.context()))
+    XCTAssertEqual(json["revocationType"], #""REFUND_FULL""#)
+    XCTAssertEqual(json["revocationPercentage"], "100000")
+    refunded.familySharedBy = "parent"
+    json = try jsonLiterals(SignedPayloads.transaction(refunded, context: SigningFixtures.context()))
+    XCTAssertEqual(json["inAppOwnershipType"], #""FAMILY_SHARED""#)
+    XCTAssertEqual(json["revocationType"], #""FAMILY_REVOKE""#)
+    XCTAssertNil(try jsonLiterals(SignedPayloads.transaction(SigningFixtures.consumable(), context: SigningFixtures.context()))["revocationType"])
   }
 
   func test_payloadBytes_areSortedCompactAndDeterministic() throws {
@@ -26,7 +46,7 @@ final class SignedPayloadsTests: XCTestCase {
     let second = try SignedPayloads.transaction(transaction, context: SigningFixtures.context())
     XCTAssertEqual(first, second)
     let text = String(decoding: first, as: UTF8.self)
-    XCTAssertTrue(text.hasPrefix(#"{"appAccountToken":"5e6f7a8b-1c2d-4e3f-8a9b-0c1d2e3f4a5b","bundleId":"#), text)
+    XCTAssertTrue(text.hasPrefix(#"{"appAccountToken":"5e6f7a8b-1c2d-4e3f-8a9b-0c1d2e3f4a5b","appTransactionId":"#), text)
     XCTAssertFalse(text.contains(" "), "compact JSON expected: \(text)")
     let keys = try jsonLiterals(first).keys.sorted()
     let order = keys.compactMap { text.range(of: "\"\($0)\":")?.lowerBound }

@@ -118,12 +118,15 @@ final class SubscriptionTests: XCTestCase {
     XCTAssertEqual(firstPaid.expiresDate, firstPaid.purchaseDate.addingTimeInterval(300))
   }
 
-  func testNonRenewingBuyingAgainExtends() throws {
+  /// B66: Apple dates no non-renewing subscription; its latest transaction stays an entitlement
+  /// (the app decides the term), and buying again is a new, undated purchase.
+  func testB66NonRenewingHasNoInventedTermAndStaysEntitled() throws {
     let store = try TestStore()
     let first = try store.buy(F.seasonPass)
     let second = try store.buy(F.seasonPass)
-    let firstExpiry = try XCTUnwrap(first.expiresDate)
-    XCTAssertEqual(second.expiresDate, Calendar(identifier: .gregorian).date(byAdding: .year, value: 1, to: firstExpiry))
+    XCTAssertNil(first.expiresDate)
+    XCTAssertNil(second.expiresDate)
+    XCTAssertNotEqual(second.price, 0, "buying a non-renewing subscription again is charged")
     try store.queue.advance(by: 400 * day)
     XCTAssertTrue(try store.queue.entitlements().owns(F.seasonPass))
     XCTAssertEqual(try store.queue.history().count, 2)

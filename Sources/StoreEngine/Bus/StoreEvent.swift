@@ -38,6 +38,10 @@ public enum StoreEvent: Sendable, Equatable {
   /// The parent answered an Ask to Buy request. Not a StoreKit callback: a decline reaches the app
   /// as nothing at all, an approval as the purchase's `transactionsUpdated` that follows.
   case askToBuyAnswered(AskToBuyRequest, approved: Bool)
+  /// The storefront changed (`paymentQueueDidChangeStorefront(_:)`, StoreKit 2 `Storefront.updates`).
+  case storefrontChanged(String)
+  /// A transaction was deleted from the history (`SKTestSession.deleteTransaction`).
+  case transactionDeleted(PaymentTransaction)
   /// The virtual clock moved.
   case clockAdvanced(Date)
   /// A problem no command threw, such as an abandoned purchase a launch could not claim because

@@ -45,6 +45,11 @@ public enum StoreCommand: Sendable, Equatable {
   /// Resolve a subscription's billing issue: it renews now.
   case resolveBillingIssue(PaymentTransaction.ID)
   case priceIncrease(PaymentTransaction.ID, PriceIncreaseAction)
+  /// `SKTestSession.deleteTransaction(identifier:)`: one transaction leaves the history.
+  case deleteTransaction(PaymentTransaction.ID)
+  /// `SKTestSession.resetToDefaultState()`: every account's history cleared, the controls back to
+  /// the catalog's settings.
+  case resetToDefaultState
 
   /// A price-increase step.
   public enum PriceIncreaseAction: String, Sendable, Equatable, CaseIterable {
@@ -58,7 +63,7 @@ public enum StoreCommand: Sendable, Equatable {
     switch self {
     case .finish(let id), .approve(let id, _), .decline(let id, _), .resolve(let id), .refund(let id, _),
       .setAutoRenew(let id, _), .expireSubscription(let id), .renewSubscription(let id),
-      .resolveBillingIssue(let id), .priceIncrease(let id, _):
+      .resolveBillingIssue(let id), .priceIncrease(let id, _), .deleteTransaction(let id):
       id
     default: nil
     }

@@ -4,6 +4,8 @@ extension StoreMachine {
   /// Signs a sandbox tester in, creating the account on first use (with `password` stored hashed).
   /// A sign-in sheet that was waiting (for a purchase or a restore) goes on with the new account.
   mutating func signIn(_ name: String, password: String?) throws(EngineError) {
+    // A purchase sheet is modal on a device: nobody switches accounts under it.
+    if case .confirm(let id, _, _, _, _) = prompt, name != currentAccount { throw .sheetIsShowing(id) }
     if let existing = accounts[name] {
       if let stored = existing.passwordHash {
         guard let password, environment.passwordHasher.verify(password: password, against: stored) else {
@@ -39,6 +41,9 @@ extension StoreMachine {
   /// Removes every transaction of `account` (App Store Connect's "Clear Purchase History").
   mutating func clearPurchaseHistory(account: String?) throws(EngineError) {
     guard let name = account ?? currentAccount else { throw .notSignedIn }
+    // The app's unfinished transactions of that account leave its queue (`removedTransactions`).
+    let unfinished = order.compactMap { transactions[$0] }.filter { $0.account == name && !$0.isFinished }
+    if !unfinished.isEmpty { step.emit(.transactionsRemoved(unfinished)) }
     step.changes.append(.clearHistory(account: name))
     for record in subscriptionRecords.values where record.account == name {
       subscriptionRecords[record.originalID] = nil

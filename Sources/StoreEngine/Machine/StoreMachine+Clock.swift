@@ -26,7 +26,11 @@ extension StoreMachine {
   mutating func advance(to target: Date) throws(EngineError) {
     guard target >= now else { return }
     while let due = nextDue(before: target) {
-      now = max(now, due.date)
+      if due.date > now {
+        // Front ends stamp what follows with this moment: each renewal at its own time.
+        now = due.date
+        step.emit(.clockAdvanced(now))
+      }
       switch due.work {
       case .timer(let entry):
         timers.removeAll { $0.sequence == entry.sequence }

@@ -50,8 +50,12 @@ extension StoreMachine {
     prompt = nil
     step.emit(.promptDismissed)
     switch current {
-    case .confirm(let id, _, _, _, _), .signIn(.purchase(let id)):
+    case .confirm(let id, _, _, _, _):
       try fail(id, with: .paymentCancelled)
+    case .signIn(.purchase(let id)):
+      // B57: cancelling the sign-in prompt reaches the observer as SKErrorDomain 0, not
+      // paymentCancelled (openradar 42772397).
+      try fail(id, with: .unknown)
     case .signIn(.restore):
       step.emit(.restoreFailed(.paymentCancelled))
     }
@@ -131,12 +135,14 @@ extension StoreMachine {
         transaction.originalID = original.originalID
         transaction.originalPurchaseDate = original.originalPurchaseDate
         transaction.price = 0
+        // B23: the App Store makes no new transaction; the signed data is the existing one's
+        // (what StoreKit 2's purchase() returns).
+        transaction.signedTransaction = original.signedTransaction
       }
     case .nonRenewingSubscription:
-      // Buying again extends from the current expiry; the catalog gives no duration, so a year is assumed.
-      let current = ownership(of: product.id, account: transaction.account)?.expiresDate
-      let base = max(current ?? now, now)
-      transaction.expiresDate = SubscriptionPeriod(value: 1, unit: .year).advance(base)
+      // B66: no term of ours. Apple dates no non-renewing subscription; the app decides how long
+      // it lasts, and `currentEntitlements` keeps its latest transaction.
+      break
     case .autoRenewableSubscription:
       transaction.subscriptionGroupID = product.subscription?.groupID
       let outcome = try startSubscription(&transaction, product: product)
@@ -181,6 +187,8 @@ extension StoreMachine {
     resolved.signedTransaction = nil
     resolved.signedRenewalInfo = nil
     resolved.state = .purchasing
+    // A first purchase: its original purchase date is its own, not the failed attempt's.
+    resolved.originalPurchaseDate = now
     try deliverPurchase(resolved)
     return resolved.id
   }

@@ -37,7 +37,10 @@ extension StoreMachine {
       switch transaction.productKind {
       case .consumable: return nil
       case .nonConsumable: return transaction
-      case .autoRenewableSubscription, .nonRenewingSubscription:
+      case .nonRenewingSubscription:
+        // B66: the latest transaction of a non-renewing subscription is an entitlement, finished or not.
+        owner = transaction
+      case .autoRenewableSubscription:
         if let expires = transaction.expiresDate, expires > now, (owner?.expiresDate ?? .distantPast) < expires {
           owner = transaction
         }

@@ -36,7 +36,7 @@ extension StoreMachine {
       copy.isFinished = false
       copy.signedTransaction = nil
       copy.signedRenewalInfo = nil
-      copy.price = 0
+      // B20: the price of what is restored, as Apple's payloads carry it (nothing zeroes it).
       restored.append(try put(copy))
     }
     if !restored.isEmpty { step.emit(.transactionsUpdated(restored)) }

@@ -149,8 +149,11 @@ public struct StoreMachine: Sendable {
     case .resolve(let id): step.createdTransaction = try resolve(id)
     case .refund(let id, let reason): try refund(id, reason: reason)
     case .setControl(let change):
+      let storefront = controls.storefront
       change.apply(to: &controls)
       step.emit(.controlsChanged(controls))
+      // B62: `paymentQueueDidChangeStorefront(_:)` / `Storefront.updates`.
+      if controls.storefront != storefront { step.emit(.storefrontChanged(controls.storefront)) }
     case .advance(let target): try advance(to: target)
     case .relaunch: try launch(claims: nil)
     case .clearHistory(let account): try clearPurchaseHistory(account: account)
@@ -161,6 +164,8 @@ public struct StoreMachine: Sendable {
     case .priceIncrease(let id, .request): try requestPriceIncrease(id)
     case .priceIncrease(let id, .accept): try answerPriceIncrease(id, consent: true)
     case .priceIncrease(let id, .decline): try answerPriceIncrease(id, consent: false)
+    case .deleteTransaction(let id): try deleteTransaction(id)
+    case .resetToDefaultState: try resetToDefaultState()
     }
   }
 

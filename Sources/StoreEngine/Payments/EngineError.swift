@@ -15,6 +15,8 @@ public enum EngineError: Error, Sendable, Equatable, CustomStringConvertible {
   case notSignedIn
   case cannotRefund(PaymentTransaction.ID, because: RefundRefusal)
   case notSubscription(PaymentTransaction.ID)
+  /// The purchase sheet of this transaction is showing; answer it before switching accounts.
+  case sheetIsShowing(PaymentTransaction.ID)
   case passwordHashing(account: String, reason: String)
   case ledger(LedgerError)
   case signing(transaction: PaymentTransaction.ID, reason: String)
@@ -45,6 +47,8 @@ public enum EngineError: Error, Sendable, Equatable, CustomStringConvertible {
     case .notSignedIn: "No sandbox account is signed in."
     case .cannotRefund(let id, let why): "Transaction \(id) cannot be refunded: \(why.reason)."
     case .notSubscription(let id): "Transaction \(id) is not an auto-renewable subscription."
+    case .sheetIsShowing(let id):
+      "The purchase sheet of transaction \(id) is showing; confirm or cancel it before switching accounts."
     case .passwordHashing(let account, let reason): "Could not store the password of '\(account)': \(reason)."
     case .ledger(let error): error.description
     case .signing(let id, let reason): "Could not sign transaction \(id): \(reason)."
@@ -65,6 +69,7 @@ public enum EngineError: Error, Sendable, Equatable, CustomStringConvertible {
     case .notSignedIn: "notSignedIn"
     case .cannotRefund: "cannotRefund"
     case .notSubscription: "notSubscription"
+    case .sheetIsShowing: "sheetIsShowing"
     case .passwordHashing: "passwordHashing"
     case .ledger: "ledger"
     case .signing: "signing"

@@ -71,7 +71,10 @@ public struct Entitlements: Sendable, Equatable {
         if transaction.state == .purchased { counts[transaction.productID, default: 0] += transaction.quantity }
       case .nonConsumable:
         if owning[transaction.productID] == nil { owning[transaction.productID] = transaction }
-      case .autoRenewableSubscription, .nonRenewingSubscription:
+      case .nonRenewingSubscription:
+        // B66: the latest transaction of a non-renewing subscription, as `currentEntitlements`.
+        owning[transaction.productID] = transaction
+      case .autoRenewableSubscription:
         if let expires = transaction.expiresDate, expires > now,
           (owning[transaction.productID]?.expiresDate ?? .distantPast) < expires
         {

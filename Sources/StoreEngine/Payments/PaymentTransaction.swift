@@ -81,6 +81,9 @@ public struct PaymentTransaction: Sendable, Equatable, Codable, Identifiable, Cu
     /// `purchasing`, and in ledgers written before sessions were recorded (decodes as nil, "no
     /// owner"). See ``AppSession``.
     public var ownerSession: String?
+    /// For a family member's copy of a Family Sharing purchase: the purchaser's account
+    /// (`inAppOwnershipType` FAMILY_SHARED). Nil for the purchaser's own transactions.
+    public var familySharedBy: String?
   }
 
   /// Copies of a transaction share one box: the engine passes transactions around a lot, and
@@ -154,6 +157,7 @@ public struct PaymentTransaction: Sendable, Equatable, Codable, Identifiable, Cu
     self.signedRenewalInfo = nil
     self.needsResolution = false
     self.ownerSession = nil
+    self.familySharedBy = nil
   }
 
   private static let blank = Fields(
@@ -186,7 +190,8 @@ public struct PaymentTransaction: Sendable, Equatable, Codable, Identifiable, Cu
     signedTransaction: nil,
     signedRenewalInfo: nil,
     needsResolution: false,
-    ownerSession: nil)
+    ownerSession: nil,
+    familySharedBy: nil)
 
   public init(from decoder: any Decoder) throws {
     storage = Storage(try Fields(from: decoder))

@@ -20,7 +20,7 @@ public struct JWSTransactionPayload: Sendable, Equatable, Codable {
   /// "Auto-Renewable Subscription".
   public var type: String
   public var appAccountToken: String?
-  /// "PURCHASED" (the sandbox has no Family Sharing).
+  /// "PURCHASED", or "FAMILY_SHARED" for a family member's copy of a purchase.
   public var inAppOwnershipType: String
   public var signedDate: Int64
   /// 0 other, 1 app issue.
@@ -45,6 +45,13 @@ public struct JWSTransactionPayload: Sendable, Equatable, Codable {
   public var currency: String
   /// Milliunits of `currency`.
   public var price: Int64
+  /// The id of the app's download (`AppTransaction.appTransactionID`), the same for every
+  /// transaction of one account and app.
+  public var appTransactionId: String?
+  /// REFUND_FULL, REFUND_PRORATED or FAMILY_REVOKE, for revoked transactions.
+  public var revocationType: String?
+  /// Milliunits of the price refunded or revoked (100000 = all of it).
+  public var revocationPercentage: Int?
 
   public init(
     transactionId: String, originalTransactionId: String, webOrderLineItemId: String? = nil,
@@ -54,7 +61,8 @@ public struct JWSTransactionPayload: Sendable, Equatable, Codable {
     signedDate: Int64, revocationReason: Int? = nil, revocationDate: Int64? = nil,
     isUpgraded: Bool? = nil, offerType: Int? = nil, offerIdentifier: String? = nil,
     offerDiscountType: String? = nil, environment: String, storefront: String, storefrontId: String,
-    transactionReason: String, currency: String, price: Int64
+    transactionReason: String, currency: String, price: Int64, appTransactionId: String? = nil,
+    revocationType: String? = nil, revocationPercentage: Int? = nil
   ) {
     self.transactionId = transactionId
     self.originalTransactionId = originalTransactionId
@@ -82,5 +90,8 @@ public struct JWSTransactionPayload: Sendable, Equatable, Codable {
     self.transactionReason = transactionReason
     self.currency = currency
     self.price = price
+    self.appTransactionId = appTransactionId
+    self.revocationType = revocationType
+    self.revocationPercentage = revocationPercentage
   }
 }

@@ -55,7 +55,7 @@ public enum SignedPayloads {
       quantity: transaction.quantity,
       type: transaction.productKind.serverName,
       appAccountToken: transaction.appAccountToken,
-      inAppOwnershipType: "PURCHASED",
+      inAppOwnershipType: transaction.familySharedBy == nil ? "PURCHASED" : "FAMILY_SHARED",
       signedDate: milliseconds(context.signedDate),
       revocationReason: transaction.revocationDate == nil ? nil : (transaction.revocationReason ?? 0),
       revocationDate: transaction.revocationDate.map(milliseconds),
@@ -69,8 +69,21 @@ public enum SignedPayloads {
       storefrontId: context.storefrontID,
       transactionReason: transaction.reason.rawValue,
       currency: transaction.currency,
-      price: try milliunits(transaction.price, owner: "transaction \(transaction.id)")
+      price: try milliunits(transaction.price, owner: "transaction \(transaction.id)"),
+      appTransactionId: appTransactionID(account: transaction.account, bundleID: context.bundleID),
+      revocationType: transaction.revocationDate == nil ? nil : transaction.familySharedBy == nil ? "REFUND_FULL" : "FAMILY_REVOKE",
+      revocationPercentage: transaction.revocationDate == nil ? nil : 100_000
     )
+  }
+
+  /// The `appTransactionId` of an account's download of the app: stable (derived, not stored), so
+  /// every process and every payload of one account agree; 18 digits like Apple's.
+  public static func appTransactionID(account: String, bundleID: String) -> String {
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    for byte in bundleID.utf8 + [0] + account.utf8 {
+      hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+    }
+    return String(700_000_000_000_000_000 + hash % 100_000_000_000_000_000)
   }
 
   /// The JSON bytes of ``transactionPayload(for:context:)``: what ``TransactionSigner/sign(payload:)`` signs.

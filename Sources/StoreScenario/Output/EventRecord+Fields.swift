@@ -207,6 +207,11 @@ extension EventRecord {
     }
   }
 
+  /// `storefrontChanged`: `paymentQueueDidChangeStorefront(_:)`.
+  struct StorefrontChange: Sendable, Equatable, Codable {
+    var storefront: String
+  }
+
   /// `error`: the misuse's case name and the sentence the scenario language words it in.
   struct Misuse: Sendable, Equatable, Codable {
     var error: String

@@ -9,6 +9,8 @@ extension EventRecord {
     case .transactionUpdated(let transaction): Self.text(transaction, label: "updatedTransactions")
     case .transactionRemoved(let transaction): Self.text(transaction, label: "removedTransactions")
     case .transactionRevoked(let transaction): Self.text(transaction, label: "revoked")
+    case .transactionDeleted(let transaction): Self.text(transaction, label: "deleted")
+    case .storefrontChanged(let fields): "paymentQueueDidChangeStorefront: \(fields.storefront)"
     case .restoreFinished(let fields): "paymentQueueRestoreCompletedTransactionsFinished (\(fields.restoredCount) restored)"
     case .restoreFailed(let fields): "restoreCompletedTransactionsFailedWithError: \(fields.error.name) (\(fields.error.code))"
     case .error(let fields): "error: \(fields.message)"

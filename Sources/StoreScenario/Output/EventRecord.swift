@@ -22,6 +22,8 @@ enum EventRecord: Sendable, Equatable {
   case subscriptionStatusChanged(SubscriptionStatusChange)
   case historyCleared(HistoryCleared)
   case askToBuyAnswered(AskToBuyAnswer)
+  case storefrontChanged(StorefrontChange)
+  case transactionDeleted(Transaction)
   /// API misuse, such as finishing twice: the `error` event.
   case error(Misuse)
 
@@ -50,6 +52,8 @@ enum EventRecord: Sendable, Equatable {
       ]
     case .historyCleared(let account): [.historyCleared(HistoryCleared(account: account))]
     case .askToBuyAnswered(let request, let approved): [.askToBuyAnswered(AskToBuyAnswer(request, approved: approved))]
+    case .storefrontChanged(let code): [.storefrontChanged(StorefrontChange(storefront: code))]
+    case .transactionDeleted(let transaction): [.transactionDeleted(Transaction(transaction))]
     case .misuse(let error): [.error(Misuse(error: error.name, message: ScenarioErrorText.message(for: error)))]
     case .controlsChanged, .transactionsAmended, .clockAdvanced: []
     }
@@ -72,6 +76,8 @@ enum EventRecord: Sendable, Equatable {
     case .subscriptionStatusChanged: "subscriptionStatusChanged"
     case .historyCleared: "historyCleared"
     case .askToBuyAnswered: "askToBuyAnswered"
+    case .storefrontChanged: "storefrontChanged"
+    case .transactionDeleted: "transactionDeleted"
     case .error: "error"
     }
   }
@@ -87,7 +93,8 @@ extension EventRecord: Codable {
     switch self {
     case .productsResponse(let fields): try fields.encode(to: encoder)
     case .productsRequestFailed(let fields): try fields.encode(to: encoder)
-    case .transactionUpdated(let fields), .transactionRemoved(let fields), .transactionRevoked(let fields):
+    case .transactionUpdated(let fields), .transactionRemoved(let fields), .transactionRevoked(let fields),
+      .transactionDeleted(let fields):
       try fields.encode(to: encoder)
     case .restoreFinished(let fields): try fields.encode(to: encoder)
     case .restoreFailed(let fields): try fields.encode(to: encoder)
@@ -98,6 +105,7 @@ extension EventRecord: Codable {
     case .subscriptionStatusChanged(let fields): try fields.encode(to: encoder)
     case .historyCleared(let fields): try fields.encode(to: encoder)
     case .askToBuyAnswered(let fields): try fields.encode(to: encoder)
+    case .storefrontChanged(let fields): try fields.encode(to: encoder)
     case .error(let fields): try fields.encode(to: encoder)
     }
     // The same object: a keyed container asked for again at this level adds to the fields above.
@@ -124,6 +132,8 @@ extension EventRecord: Codable {
     case "subscriptionStatusChanged": self = .subscriptionStatusChanged(try SubscriptionStatusChange(from: decoder))
     case "historyCleared": self = .historyCleared(try HistoryCleared(from: decoder))
     case "askToBuyAnswered": self = .askToBuyAnswered(try AskToBuyAnswer(from: decoder))
+    case "storefrontChanged": self = .storefrontChanged(try StorefrontChange(from: decoder))
+    case "transactionDeleted": self = .transactionDeleted(try Transaction(from: decoder))
     case "error": self = .error(try Misuse(from: decoder))
     default:
       throw DecodingError.dataCorruptedError(forKey: .event, in: container, debugDescription: "Unknown event '\(name)'.")

@@ -47,6 +47,8 @@ extension LineParser {
     case "fail": return try failure()
     case "advance": return .advance(try durationArgument())
     case "relaunch": return .command(.relaunch)
+    case "delete-transaction": return .transaction(try reference(), .delete)
+    case "reset": return .command(.resetToDefaultState)
     case "clear-history":
       return .command(.clearHistory(account: positionals.isEmpty ? nil : try next("an account name").text))
     case "auto-renew":

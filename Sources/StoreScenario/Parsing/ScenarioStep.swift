@@ -42,6 +42,8 @@ public struct ScenarioStep: Sendable, Equatable {
     case renew
     case resolveBilling
     case priceIncrease(StoreCommand.PriceIncreaseAction)
+    /// `SKTestSession.deleteTransaction(identifier:)`.
+    case delete
 
     /// The store command for transaction `id`, with durations measured from `now`.
     public func command(for id: PaymentTransaction.ID, now: Date) -> StoreCommand {
@@ -56,6 +58,7 @@ public struct ScenarioStep: Sendable, Equatable {
       case .renew: .renewSubscription(id)
       case .resolveBilling: .resolveBillingIssue(id)
       case .priceIncrease(let action): .priceIncrease(id, action)
+      case .delete: .deleteTransaction(id)
       }
     }
   }

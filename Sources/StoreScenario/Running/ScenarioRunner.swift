@@ -59,7 +59,7 @@ public final class ScenarioRunner {
             return .aborted(line: step.line, message: ScenarioErrorText.message(for: error))
           }
           // A refused command is the app's mistake, reported as an `error` event; the run goes on.
-          report(.misuse(error), line: step.line)
+          report(.misuse(error), line: step.line, at: queue.now)
         case .other(let message):
           return .aborted(line: step.line, message: message)
         }
@@ -76,15 +76,20 @@ public final class ScenarioRunner {
   }
 
   private func flush(line: Int?) {
-    for event in recorder.drain() { report(event, line: line) }
+    // An advance announces each moment it reaches; what follows happened then, not at its end.
+    var time: Date?
+    for event in recorder.drain() {
+      if case .clockAdvanced(let date) = event { time = date }
+      report(event, line: line, at: time ?? queue.now)
+    }
   }
 
-  private func report(_ event: StoreEvent, line: Int?) {
+  private func report(_ event: StoreEvent, line: Int?, at time: Date) {
     if case .restoreFinished(let count) = event { lastRestoredCountValue = count }
     if case .misuse(let error) = event { lastMisuseValue = error.name }
     let records = EventRecord.records(for: event)
     if let name = records.last?.name { lastEventNameValue = name }
-    for text in formatter.lines(for: records, at: queue.now, line: line) { write(text) }
+    for text in formatter.lines(for: records, at: time, line: line) { write(text) }
   }
 
   func resolve(_ reference: TransactionReference) throws(StepError) -> PaymentTransaction.ID {

@@ -74,6 +74,11 @@ extension AppReducer {
         approved
           ? "Ask to Buy: the parent approved \(state.displayName(of: request.productID))."
           : "Ask to Buy: the parent declined \(state.displayName(of: request.productID)); StoreKit tells the app nothing, it stays deferred.")
+    case .storefrontChanged:
+      break  // The header shows the storefront; the log has the callback.
+    case .transactionDeleted(let transaction):
+      if state.remove(transaction.id) { affected.append(transaction.productID) }
+      state.notice = Notice("Deleted transaction \(transaction.id) (\(state.displayName(of: transaction.productID))).")
     case .historyCleared(let account):
       if account == state.account {
         affected = state.removeHistory()

@@ -138,6 +138,16 @@ public struct AppState: Equatable {
     return true
   }
 
+  /// Drops one transaction (deleted from the history); true when it was shown.
+  mutating func remove(_ id: PaymentTransaction.ID) -> Bool {
+    guard transactionIndex[id] != nil else { return false }
+    transactions.removeAll { $0.id == id }
+    transactionIndex = Dictionary(uniqueKeysWithValues: transactions.enumerated().map { ($1.id, $0) })
+    inFlight.remove(id)
+    clampScroll(.transactions, count: transactions.count)
+    return true
+  }
+
   /// Drops the account's transactions (its history was cleared); returns the products they were of.
   mutating func removeHistory() -> [Product.ID] {
     let products = transactions.map(\.productID)
