@@ -91,9 +91,15 @@ final class ExampleScenarioTests: XCTestCase {
       XCTFail("\(place): no time", file: file, line: line)
     }
     guard event.isTransaction else { return }
-    for key in ["transactionId", "originalTransactionId"] {
+    // B3: the ids and date are StoreKit's only once purchased or restored; `queueId` is always there.
+    let defined = event.state == "purchased" || event.state == "restored"
+    for key in ["queueId", "transactionId", "originalTransactionId"] {
       let value = event.object[key] as? String
-      XCTAssertTrue(value.map { !$0.isEmpty && $0.allSatisfy(\.isNumber) } ?? false, "\(place): \(key) is not a numeric string", file: file, line: line)
+      if key == "queueId" || defined {
+        XCTAssertTrue(value.map { !$0.isEmpty && $0.allSatisfy(\.isNumber) } ?? false, "\(place): \(key) is not a numeric string", file: file, line: line)
+      } else {
+        XCTAssertNil(value, "\(place): \(key) on a \(event.state ?? "") transaction", file: file, line: line)
+      }
     }
     XCTAssertFalse((event.productID ?? "").isEmpty, "\(place): no productId", file: file, line: line)
     XCTAssertTrue(event.state.map(Self.states.contains) ?? false, "\(place): state '\(event.state ?? "nil")'", file: file, line: line)

@@ -107,7 +107,7 @@ final class CrashSafetyTests: XCTestCase {
         finishedLaunch = true
         break
       }
-      if event["event"] as? String == "transactionUpdated", let id = event["transactionId"] as? String {
+      if event["event"] as? String == "transactionUpdated", let id = event["queueId"] as? String {
         delivered.append(id)
       }
     }

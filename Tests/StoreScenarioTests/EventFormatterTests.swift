@@ -87,8 +87,8 @@ import Testing
       json: [#"{"event":"shouldAddStorePayment","line":5,"productId":"com.jake.sample.ExInAppPurchase.shopping","time":"2026-01-01T00:00:00Z"}"#],
       text: [#"[2026-01-01T00:00:00Z] shouldAddStorePayment productId=com.jake.sample.ExInAppPurchase.shopping"#]),
     "purchasing": (
-      json: [#"{"account":"jake","event":"transactionUpdated","line":6,"originalTransactionId":"2000000000000001","productId":"com.jake.sample.ExInAppPurchase.shopping","purchaseDate":"2026-01-01T00:00:00Z","quantity":1,"state":"purchasing","time":"2026-01-01T00:00:00Z","transactionId":"2000000000000001"}"#],
-      text: [#"[2026-01-01T00:00:00Z] updatedTransactions: com.jake.sample.ExInAppPurchase.shopping purchasing (id 2000000000000001, original 2000000000000001, quantity 1)"#]),
+      json: [#"{"account":"jake","event":"transactionUpdated","line":6,"productId":"com.jake.sample.ExInAppPurchase.shopping","quantity":1,"queueId":"2000000000000001","state":"purchasing","time":"2026-01-01T00:00:00Z"}"#],
+      text: [#"[2026-01-01T00:00:00Z] updatedTransactions: com.jake.sample.ExInAppPurchase.shopping purchasing (queue 2000000000000001, no transactionIdentifier, quantity 1)"#]),
     "confirm sheet": (
       json: [#"{"currency":"USD","event":"sheetPresented","line":6,"price":"2.97","productId":"com.jake.sample.ExInAppPurchase.shopping","quantity":1,"sheet":"confirmPurchase","time":"2026-01-01T00:00:00Z","transactionId":"2000000000000001"}"#],
       text: [#"[2026-01-01T00:00:00Z] sheetPresented currency=USD price=2.97 productId=com.jake.sample.ExInAppPurchase.shopping quantity=1 sheet=confirmPurchase transactionId=2000000000000001"#]),
@@ -106,18 +106,18 @@ import Testing
       text: [#"[2026-01-08T01:01:01Z] sheetDismissed"#]),
     "purchased and failed in one batch": (
       json: [
-        #"{"account":"jake","applicationUsername":"a\"b\\c/d\te\nf\u0001g\#u{7F}h é 한 👍🏽 \#u{2028}","event":"transactionUpdated","line":11,"originalTransactionId":"2000000000000002","productId":"com.jake.sample.ExInAppPurchase.coins100","purchaseDate":"2026-01-01T00:00:00Z","quantity":3,"signedTransaction":"eyJhbGciOiJFUzI1NiJ9.eyJ0cmFuc2FjdGlvbklkIjoiMiJ9.c2lnbmF0dXJl_-","state":"purchased","time":"2026-01-08T01:01:01Z","transactionId":"2000000000000002"}"#,
-        #"{"account":"jake","error":{"code":2,"domain":"SKErrorDomain","name":"paymentCancelled"},"event":"transactionUpdated","line":11,"originalTransactionId":"2000000000000003","productId":"com.jake.sample.ExInAppPurchase.coins100","purchaseDate":"2026-01-01T00:00:00Z","quantity":1,"state":"failed","time":"2026-01-08T01:01:01Z","transactionId":"2000000000000003"}"#,
+        #"{"account":"jake","applicationUsername":"a\"b\\c/d\te\nf\u0001g\#u{7F}h é 한 👍🏽 \#u{2028}","event":"transactionUpdated","line":11,"originalTransactionId":"2000000000000002","productId":"com.jake.sample.ExInAppPurchase.coins100","purchaseDate":"2026-01-01T00:00:00Z","quantity":3,"queueId":"2000000000000002","signedTransaction":"eyJhbGciOiJFUzI1NiJ9.eyJ0cmFuc2FjdGlvbklkIjoiMiJ9.c2lnbmF0dXJl_-","state":"purchased","time":"2026-01-08T01:01:01Z","transactionId":"2000000000000002"}"#,
+        #"{"account":"jake","error":{"code":2,"domain":"SKErrorDomain","name":"paymentCancelled"},"event":"transactionUpdated","line":11,"productId":"com.jake.sample.ExInAppPurchase.coins100","quantity":1,"queueId":"2000000000000003","state":"failed","time":"2026-01-08T01:01:01Z"}"#,
       ],
       text: [
         #"[2026-01-08T01:01:01Z] updatedTransactions: com.jake.sample.ExInAppPurchase.coins100 purchased (id 2000000000000002, original 2000000000000002, quantity 3)"#,
-        #"[2026-01-08T01:01:01Z] updatedTransactions: com.jake.sample.ExInAppPurchase.coins100 failed (id 2000000000000003, original 2000000000000003, quantity 1) error paymentCancelled (2)"#,
+        #"[2026-01-08T01:01:01Z] updatedTransactions: com.jake.sample.ExInAppPurchase.coins100 failed (queue 2000000000000003, no transactionIdentifier, quantity 1) error paymentCancelled (2)"#,
       ]),
     "finished": (
-      json: [#"{"account":"jake","applicationUsername":"a\"b\\c/d\te\nf\u0001g\#u{7F}h é 한 👍🏽 \#u{2028}","event":"transactionRemoved","line":12,"originalTransactionId":"2000000000000002","productId":"com.jake.sample.ExInAppPurchase.coins100","purchaseDate":"2026-01-01T00:00:00Z","quantity":3,"signedTransaction":"eyJhbGciOiJFUzI1NiJ9.eyJ0cmFuc2FjdGlvbklkIjoiMiJ9.c2lnbmF0dXJl_-","state":"purchased","time":"2026-01-08T01:01:01Z","transactionId":"2000000000000002"}"#],
+      json: [#"{"account":"jake","applicationUsername":"a\"b\\c/d\te\nf\u0001g\#u{7F}h é 한 👍🏽 \#u{2028}","event":"transactionRemoved","line":12,"originalTransactionId":"2000000000000002","productId":"com.jake.sample.ExInAppPurchase.coins100","purchaseDate":"2026-01-01T00:00:00Z","quantity":3,"queueId":"2000000000000002","signedTransaction":"eyJhbGciOiJFUzI1NiJ9.eyJ0cmFuc2FjdGlvbklkIjoiMiJ9.c2lnbmF0dXJl_-","state":"purchased","time":"2026-01-08T01:01:01Z","transactionId":"2000000000000002"}"#],
       text: [#"[2026-01-08T01:01:01Z] removedTransactions: com.jake.sample.ExInAppPurchase.coins100 purchased (id 2000000000000002, original 2000000000000002, quantity 3)"#]),
     "renewal": (
-      json: [#"{"account":"robin","event":"transactionUpdated","expiresDate":"2026-02-07T01:01:01Z","line":13,"originalTransactionId":"2000000000000004","productId":"com.jake.sample.ExInAppPurchase.premium.monthly","purchaseDate":"2026-01-08T01:01:01Z","quantity":1,"reason":"renewal","signedRenewalInfo":"h.info.s","signedTransaction":"h.renewal.s","state":"purchased","time":"2026-01-08T01:01:01Z","transactionId":"2000000000000005"}"#],
+      json: [#"{"account":"robin","event":"transactionUpdated","expiresDate":"2026-02-07T01:01:01Z","line":13,"originalTransactionId":"2000000000000004","productId":"com.jake.sample.ExInAppPurchase.premium.monthly","purchaseDate":"2026-01-08T01:01:01Z","quantity":1,"queueId":"2000000000000005","reason":"renewal","signedRenewalInfo":"h.info.s","signedTransaction":"h.renewal.s","state":"purchased","time":"2026-01-08T01:01:01Z","transactionId":"2000000000000005"}"#],
       text: [#"[2026-01-08T01:01:01Z] updatedTransactions: com.jake.sample.ExInAppPurchase.premium.monthly purchased (id 2000000000000005, original 2000000000000004, quantity 1) expires 2026-02-07T01:01:01Z"#]),
     "subscription status": (
       json: [#"{"event":"subscriptionStatusChanged","line":13,"originalTransactionId":"2000000000000004","productId":"com.jake.sample.ExInAppPurchase.premium.monthly","reason":"billing retry","status":"inBillingRetry","time":"2026-01-08T01:01:01Z"}"#],
@@ -129,7 +129,7 @@ import Testing
       json: [#"{"error":{"code":7,"domain":"SKErrorDomain","name":"cloudServiceNetworkConnectionFailed"},"event":"restoreFailed","line":15,"time":"2026-01-08T01:01:01Z"}"#],
       text: [#"[2026-01-08T01:01:01Z] restoreCompletedTransactionsFailedWithError: cloudServiceNetworkConnectionFailed (7)"#]),
     "refund": (
-      json: [#"{"account":"","event":"transactionRevoked","line":16,"originalTransactionId":"2000000000000006","productId":"com.jake.sample.ExInAppPurchase.shopping","purchaseDate":"2026-01-01T00:00:00Z","quantity":1,"revocationDate":"2026-01-08T01:01:01Z","signedTransaction":"h.refunded.s","state":"purchased","time":"2026-01-08T01:01:01Z","transactionId":"2000000000000006"}"#],
+      json: [#"{"account":"","event":"transactionRevoked","line":16,"originalTransactionId":"2000000000000006","productId":"com.jake.sample.ExInAppPurchase.shopping","purchaseDate":"2026-01-01T00:00:00Z","quantity":1,"queueId":"2000000000000006","revocationDate":"2026-01-08T01:01:01Z","signedTransaction":"h.refunded.s","state":"purchased","time":"2026-01-08T01:01:01Z","transactionId":"2000000000000006"}"#],
       text: [#"[2026-01-08T01:01:01Z] revoked: com.jake.sample.ExInAppPurchase.shopping purchased (id 2000000000000006, original 2000000000000006, quantity 1)"#]),
     "finishing twice": (
       json: [#"{"error":"alreadyFinished","event":"error","line":17,"message":"Transaction 2000000000000002 is already finished; finishing it again does nothing.","time":"2026-01-08T01:01:01Z"}"#],
@@ -158,11 +158,11 @@ import Testing
   ]
 
   static let listing: [String] = [
-    #"{"account":"jake","currency":"USD","finished":false,"originalTransactionId":"2000000000000001","price":"2.97","productId":"com.jake.sample.ExInAppPurchase.shopping","purchaseDate":"2026-01-01T00:00:00Z","quantity":1,"state":"purchasing","transactionId":"2000000000000001"}"#,
-    #"{"account":"jake","applicationUsername":"a\"b\\c/d\te\nf\u0001g\#u{7F}h é 한 👍🏽 \#u{2028}","currency":"USD","finished":false,"originalTransactionId":"2000000000000002","price":"2.97","productId":"com.jake.sample.ExInAppPurchase.coins100","purchaseDate":"2026-01-01T00:00:00Z","quantity":3,"signedTransaction":"eyJhbGciOiJFUzI1NiJ9.eyJ0cmFuc2FjdGlvbklkIjoiMiJ9.c2lnbmF0dXJl_-","state":"purchased","transactionId":"2000000000000002"}"#,
-    #"{"account":"jake","error":{"code":2,"domain":"SKErrorDomain","name":"paymentCancelled"},"finished":false,"originalTransactionId":"2000000000000003","productId":"com.jake.sample.ExInAppPurchase.coins100","purchaseDate":"2026-01-01T00:00:00Z","quantity":1,"state":"failed","transactionId":"2000000000000003"}"#,
-    #"{"account":"robin","currency":"USD","expiresDate":"2026-02-07T01:01:01Z","finished":true,"originalTransactionId":"2000000000000004","price":"4.99","productId":"com.jake.sample.ExInAppPurchase.premium.monthly","purchaseDate":"2026-01-08T01:01:01Z","quantity":1,"reason":"renewal","signedRenewalInfo":"h.info.s","signedTransaction":"h.renewal.s","state":"purchased","transactionId":"2000000000000005"}"#,
-    #"{"account":"","currency":"USD","finished":true,"originalTransactionId":"2000000000000006","price":"2.99","productId":"com.jake.sample.ExInAppPurchase.shopping","purchaseDate":"2026-01-01T00:00:00Z","quantity":1,"revocationDate":"2026-01-08T01:01:01Z","signedTransaction":"h.refunded.s","state":"purchased","transactionId":"2000000000000006"}"#,
+    #"{"account":"jake","currency":"USD","finished":false,"originalTransactionId":"2000000000000001","price":"2.97","productId":"com.jake.sample.ExInAppPurchase.shopping","purchaseDate":"2026-01-01T00:00:00Z","quantity":1,"queueId":"2000000000000001","state":"purchasing","transactionId":"2000000000000001"}"#,
+    #"{"account":"jake","applicationUsername":"a\"b\\c/d\te\nf\u0001g\#u{7F}h é 한 👍🏽 \#u{2028}","currency":"USD","finished":false,"originalTransactionId":"2000000000000002","price":"2.97","productId":"com.jake.sample.ExInAppPurchase.coins100","purchaseDate":"2026-01-01T00:00:00Z","quantity":3,"queueId":"2000000000000002","signedTransaction":"eyJhbGciOiJFUzI1NiJ9.eyJ0cmFuc2FjdGlvbklkIjoiMiJ9.c2lnbmF0dXJl_-","state":"purchased","transactionId":"2000000000000002"}"#,
+    #"{"account":"jake","error":{"code":2,"domain":"SKErrorDomain","name":"paymentCancelled"},"finished":false,"originalTransactionId":"2000000000000003","productId":"com.jake.sample.ExInAppPurchase.coins100","purchaseDate":"2026-01-01T00:00:00Z","quantity":1,"queueId":"2000000000000003","state":"failed","transactionId":"2000000000000003"}"#,
+    #"{"account":"robin","currency":"USD","expiresDate":"2026-02-07T01:01:01Z","finished":true,"originalTransactionId":"2000000000000004","price":"4.99","productId":"com.jake.sample.ExInAppPurchase.premium.monthly","purchaseDate":"2026-01-08T01:01:01Z","quantity":1,"queueId":"2000000000000005","reason":"renewal","signedRenewalInfo":"h.info.s","signedTransaction":"h.renewal.s","state":"purchased","transactionId":"2000000000000005"}"#,
+    #"{"account":"","currency":"USD","finished":true,"originalTransactionId":"2000000000000006","price":"2.99","productId":"com.jake.sample.ExInAppPurchase.shopping","purchaseDate":"2026-01-01T00:00:00Z","quantity":1,"queueId":"2000000000000006","revocationDate":"2026-01-08T01:01:01Z","signedTransaction":"h.refunded.s","state":"purchased","transactionId":"2000000000000006"}"#,
   ]
 }
 

@@ -54,6 +54,14 @@ final class ScenarioTests: XCTestCase {
     XCTAssertEqual(updates[1]["originalTransactionId"] as? String, "1000000001")
     XCTAssertEqual(TestStore.payload(of: updates[1]["signedTransaction"] as? String)["transactionId"] as? String, "1000000001")
     XCTAssertEqual((updates[3]["error"] as? [String: Any])?["code"] as? Int, 2)
+    // B3: no transactionIdentifier or date while purchasing or once failed; the queue handle instead.
+    for undefined in [updates[0], updates[2], updates[3]] {
+      XCTAssertNil(undefined["transactionId"])
+      XCTAssertNil(undefined["originalTransactionId"])
+      XCTAssertNil(undefined["purchaseDate"])
+      XCTAssertNotNil(undefined["queueId"] as? String)
+    }
+    XCTAssertEqual(updates[1]["queueId"] as? String, "1000000001")
     XCTAssertEqual((updates[3]["error"] as? [String: Any])?["name"] as? String, "paymentCancelled")
     XCTAssertNil(updates[3]["signedTransaction"])
   }

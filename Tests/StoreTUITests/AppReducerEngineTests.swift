@@ -199,8 +199,8 @@ import Testing
     }
     #expect(state.log.count == 10)
     #expect(state.log.dropped == 15)
-    #expect(state.log[9].contains("(id 25,"))
-    #expect(state.log[0].contains("(id 16,"))
+    #expect(state.log[9].contains("(queue 25,"))
+    #expect(state.log[0].contains("(queue 16,"))
     #expect(state.log[0].hasPrefix("[2026-01-01T00:00:00Z] updatedTransactions: com.example.coins100 purchasing"))
     send(&state, .key(.char("4")))
     #expect(state.logFollowsTail)

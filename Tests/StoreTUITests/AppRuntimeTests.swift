@@ -89,7 +89,7 @@ import Testing
     #expect(runtime.state.log[0].contains("purchasing"))
     #expect(runtime.state.log[1].contains("sheetPresented"))
     #expect(runtime.state.log[2].contains("sheetDismissed"))
-    #expect(runtime.state.log[3].contains("failed (id 1000000001, original 1000000001, quantity 1) error paymentCancelled (2)"))
+    #expect(runtime.state.log[3].contains("failed (queue 1000000001, no transactionIdentifier, quantity 1) error paymentCancelled (2)"))
   }
 
   @Test func askToBuyThenApproveFromTheTransactionsPane() throws {

@@ -22,14 +22,20 @@ extension EventRecord {
 
   /// `transactionUpdated`, `transactionRemoved` and `transactionRevoked`; in `transactions --json`
   /// (no event) also `finished`, and `price` with `currency`.
+  ///
+  /// B3: StoreKit leaves `transactionIdentifier`, `transactionDate` and `originalTransaction`
+  /// undefined unless the state is purchased or restored, so events of purchasing, deferred and
+  /// failed transactions leave them out; `queueId` is the handle `finish`, `approve` and the other
+  /// verbs take (it becomes the `transactionId` when the purchase goes through).
   struct Transaction: Sendable, Equatable, Codable {
-    var transactionID: String
-    var originalTransactionID: String
+    var queueID: String
+    var transactionID: String?
+    var originalTransactionID: String?
     var productID: String
     var state: String
     var quantity: Int
     var account: String
-    var purchaseDate: String
+    var purchaseDate: String?
     var error: ErrorObject?
     var signedTransaction: String?
     var signedRenewalInfo: String?
@@ -45,6 +51,7 @@ extension EventRecord {
     var currency: String?
 
     enum CodingKeys: String, CodingKey {
+      case queueID = "queueId"
       case transactionID = "transactionId"
       case originalTransactionID = "originalTransactionId"
       case productID = "productId"
@@ -54,13 +61,15 @@ extension EventRecord {
 
     /// The event fields of `transaction` (none of the listing's).
     init(_ transaction: PaymentTransaction) {
-      transactionID = transaction.id.description
-      originalTransactionID = transaction.originalID.description
+      queueID = transaction.id.description
+      let defined = transaction.state == .purchased || transaction.state == .restored
+      transactionID = defined ? transaction.id.description : nil
+      originalTransactionID = defined ? transaction.originalID.description : nil
       productID = transaction.productID.rawValue
       state = transaction.state.name
       quantity = transaction.quantity
       account = transaction.account
-      purchaseDate = EventFormatter.timestamp(transaction.purchaseDate)
+      purchaseDate = defined ? EventFormatter.timestamp(transaction.purchaseDate) : nil
       error = transaction.error.map(ErrorObject.init)
       signedTransaction = transaction.signedTransaction
       signedRenewalInfo = transaction.signedRenewalInfo
@@ -74,6 +83,10 @@ extension EventRecord {
     /// the price when something was charged or the transaction is purchased.
     init(listing transaction: PaymentTransaction) {
       self.init(transaction)
+      // The ledger's view, not StoreKit's: every row has its ids and date.
+      transactionID = transaction.id.description
+      originalTransactionID = transaction.originalID.description
+      purchaseDate = EventFormatter.timestamp(transaction.purchaseDate)
       finished = transaction.isFinished
       if transaction.price != 0 || transaction.state == .purchased {
         price = transaction.price.description

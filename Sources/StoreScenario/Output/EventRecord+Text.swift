@@ -52,8 +52,13 @@ extension EventRecord {
   }
 
   private static func text(_ transaction: Transaction, label: String) -> String {
-    var text = "\(label): \(transaction.productID) \(transaction.state) (id \(transaction.transactionID), "
-      + "original \(transaction.originalTransactionID), quantity \(transaction.quantity))"
+    var text = "\(label): \(transaction.productID) \(transaction.state) "
+    if let id = transaction.transactionID, let original = transaction.originalTransactionID {
+      text += "(id \(id), original \(original), quantity \(transaction.quantity))"
+    } else {
+      // No transactionIdentifier yet (B3): the queue's handle, for `finish` and friends.
+      text += "(queue \(transaction.queueID), no transactionIdentifier, quantity \(transaction.quantity))"
+    }
     if let error = transaction.error { text += " error \(error.name) (\(error.code))" }
     if let expires = transaction.expiresDate { text += " expires \(expires)" }
     return text
