@@ -48,7 +48,9 @@ extension CatalogWalker {
     for product in products where product.kind == .autoRenewableSubscription && (product.subscription?.bundledSubscriptions.isEmpty ?? true) {
       subscriptions[product.id] = product
     }
-    for (id, path) in bundledReferences where subscriptions[id] == nil {
+    let read = Set(products.map(\.id))
+    // A product that failed to read has its own issue; naming it again here would only mislead.
+    for (id, path) in bundledReferences where subscriptions[id] == nil && (read.contains(id) || !wasSeen(id)) {
       let didYouMean = NearMatch.closest(to: id.rawValue, in: subscriptions.keys.map(\.rawValue).sorted()).map { "did you mean '\($0)'? " } ?? ""
       report(path, "bundled subscription '\(id)' is not a subscription of this catalog", hint: "\(didYouMean)a bundle includes subscriptions that are also sold on their own: add '\(id)' to a subscription group, or list it in a suite (subscriptionSuiteGroups) instead")
     }

@@ -43,7 +43,8 @@ extension CatalogWalker {
       }
     case .ambiguous(let readings):
       let choices = readings.map { "\"\($0.text)\" (\($0.meaning))" }.joined(separator: " or ")
-      report(path.appending(key), "'\(text)' is not a price: its comma could separate decimals or group thousands", hint: "write it with a dot for decimals and no grouping: \(choices)")
+      let why = readings.count > 1 ? "its comma could separate decimals or group thousands" : "prices have a dot for decimals and no grouping"
+      report(path.appending(key), "'\(text)' is not a price: \(why)", hint: "write \(choices)")
       return nil
     case .none:
       break

@@ -28,6 +28,11 @@ struct CatalogWalker {
     issues.append(PendingIssue(path: path, message: message, hint: hint, related: related))
   }
 
+  /// Whether a product with `id` appears anywhere in the file (even one that failed to read).
+  func wasSeen(_ id: Product.ID) -> Bool {
+    firstSeen[id.rawValue] != nil
+  }
+
   mutating func warn(_ path: JSONPath, _ message: String, hint: String) {
     warnings.append(PendingIssue(path: path, message: message, hint: hint))
   }

@@ -44,11 +44,12 @@ extension StoreMachine {
     guard let product = catalog.product(record.renewalProductID), let info = product.subscription,
       let first = transactions[record.originalID]
     else { return }
+    let currency = Self.currency(of: first.storefront)
     var renewal = PaymentTransaction(
       id: try makeTransactionID(), originalID: record.originalID, account: record.account, productID: product.id,
       productKind: .autoRenewableSubscription, state: .purchased, purchaseDate: start,
-      originalPurchaseDate: first.originalPurchaseDate, price: product.price,
-      currency: Self.currency(of: first.storefront), storefront: first.storefront, reason: .renewal)
+      originalPurchaseDate: first.originalPurchaseDate, price: Money.rounded(product.price, currencyCode: currency),
+      currency: currency, storefront: first.storefront, reason: .renewal)
     renewal.subscriptionGroupID = info.groupID
     renewal.webOrderLineItemID = makeLineItemID()
     renewal.expiresDate = timeRate.end(of: info.period, from: start)

@@ -18,7 +18,7 @@ extension StoreMachine {
     guard let signer = environment.signer, transaction.productKind == .autoRenewableSubscription,
       transaction.expiresDate != nil, let record = subscriptionRecords[transaction.originalID]
     else { return nil }
-    let renewalPrice = catalog.product(record.renewalProductID)?.price ?? transaction.price
+    let renewalPrice = catalog.product(record.renewalProductID).map { Money.rounded($0.price, currencyCode: transaction.currency) } ?? transaction.price
     guard var info = RenewalInfo(renewing: transaction, renewalPrice: renewalPrice, autoRenewProductID: record.renewalProductID)
     else { return nil }
     info.autoRenewStatus = record.autoRenew

@@ -23,9 +23,17 @@ enum CatalogCheckCommand {
     for path in paths {
       switch CatalogSource.load(path) {
       case .success(let loaded):
+        loaded.reportWarnings(io: invocation.io)
         let catalog = loaded.catalog
-        let groups = catalog.subscriptionGroups.count
-        invocation.io.line("\(path): OK (format \(catalog.formatVersion), \(plural(catalog.products.count, "product")), \(plural(groups, "subscription group")))")
+        var parts = ["format \(catalog.formatVersion)", plural(catalog.products.count, "product")]
+        for (kind, noun) in [(SubscriptionGroup.Kind.regular, "subscription group"), (.bundle, "bundle group"), (.suite, "suite group")] {
+          let count = catalog.subscriptionGroups.filter { $0.kind == kind }.count
+          if kind == .regular || count > 0 { parts.append(plural(count, noun)) }
+        }
+        let planned = catalog.products.filter { ($0.subscription?.billingPlanTypes ?? []).contains(BillingPlan.monthly) }.count
+        if planned > 0 { parts.append("\(planned) with monthly billing plans") }
+        if !catalog.warnings.isEmpty { parts.append(plural(catalog.warnings.count, "warning")) }
+        invocation.io.line("\(path): OK (\(parts.joined(separator: ", ")))")
       case .failure(let error):
         let code = CatalogSource.report(error, io: invocation.io)
         worst = worst == ExitCode.noInput ? worst : code
