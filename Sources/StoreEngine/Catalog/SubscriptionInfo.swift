@@ -47,11 +47,10 @@ public struct SubscriptionInfo: Sendable, Equatable {
   }
 
   /// The plan a purchase without a chosen plan is billed on: `BILLED_UPFRONT` when the catalog has
-  /// billing plans (StoreKit's default `.upFront`), nil when it has none.
+  /// billing plans (every subscription has StoreKit's default `.upFront` plan; `MONTHLY` must be
+  /// chosen), nil when it has none.
   public var defaultBillingPlanType: String? {
-    let types = billingPlanTypes
-    if types.isEmpty { return nil }
-    return types.contains(BillingPlan.upFront) ? BillingPlan.upFront : types[0]
+    billingPlanTypes.isEmpty ? nil : BillingPlan.upFront
   }
 }
 

@@ -144,7 +144,8 @@ public struct StoreMachine: Sendable {
     case .decline(let id, let delay): try answerAskToBuy(id, approve: false, after: delay)
     case .resolve(let id): step.createdTransaction = try resolve(id)
     case .refund(let id, let reason): try refund(id, reason: reason)
-    case .setControl(let change):
+    case .setControl(var change):
+      if case .storefront(let code) = change { change = .storefront(try Self.storefrontCode(code)) }
       change.apply(to: &controls)
       step.emit(.controlsChanged(controls))
     case .advance(let target): try advance(to: target)

@@ -45,6 +45,9 @@ public struct JWSTransactionPayload: Sendable, Equatable, Codable {
   public var currency: String
   /// Milliunits of `currency`.
   public var price: Int64
+  /// `BILLED_UPFRONT` or `MONTHLY`, for a subscription whose catalog has billing plans; left out
+  /// otherwise. Not an initializer parameter: only ``SignedPayloads`` sets it, from the catalog.
+  public var billingPlanType: String? = nil
 
   public init(
     transactionId: String, originalTransactionId: String, webOrderLineItemId: String? = nil,
