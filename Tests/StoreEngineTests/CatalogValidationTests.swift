@@ -152,6 +152,27 @@ final class CatalogValidationTests: XCTestCase {
     XCTAssertTrue(issues[5].hint.contains("free, payAsYouGo, payUpFront"), issues[5].hint)
   }
 
+  func testAutoRenewableHintPointsToASubscriptionGroup() {
+    let issues = CatalogTestFiles.issues("""
+      {
+        "products" : [ { "displayPrice" : "0.99", "productID" : "a", "type" : "AutoRenewableSubscription" } ],
+        "nonRenewingSubscriptions" : [ { "displayPrice" : "0.99", "productID" : "b", "type" : "Auto-Renewable Subscription" } ],
+        "subscriptionGroups" : [ { "id" : "G", "name" : "G", "subscriptions" : [
+          { "displayPrice" : "1", "groupNumber" : 1, "productID" : "s", "recurringSubscriptionPeriod" : "P1M", "type" : "AutoRenewableSubscription" } ] } ],
+        "version" : { "major" : 4, "minor" : 0 }
+      }
+      """)
+    XCTAssertEqual(located(issues), [
+      "test.storekit:2:73: products[0].type: unknown product type 'AutoRenewableSubscription'; auto-renewable subscriptions do not belong in products",
+      "test.storekit:3:89: nonRenewingSubscriptions[0].type: unknown product type 'Auto-Renewable Subscription'; auto-renewable subscriptions do not belong in nonRenewingSubscriptions",
+      "test.storekit:5:115: subscriptionGroups[0].subscriptions[0].type: unknown product type 'AutoRenewableSubscription'",
+    ])
+    // Not the nearest spelling (NonRenewingSubscription, the opposite kind) but where they belong.
+    XCTAssertTrue(issues[0].hint.hasPrefix("auto-renewable subscriptions belong in a subscription group: move this product to subscriptionGroups[].subscriptions[] with \"type\" : \"RecurringSubscription\""), issues[0].hint)
+    XCTAssertFalse(issues[0].hint.contains("did you mean"), issues[0].hint)
+    XCTAssertEqual(issues[2].hint, "an auto-renewable subscription's type is \"RecurringSubscription\"")
+  }
+
   func testSettingsProblems() {
     let text = """
       {
