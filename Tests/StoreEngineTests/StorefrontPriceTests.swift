@@ -65,6 +65,24 @@ final class StorefrontPriceTests: XCTestCase {
     XCTAssertEqual(TestStore.payload(of: renewal.signedTransaction)["price"] as? Int, 30_000)
   }
 
+  func testB61RenewalsBillInTheCurrentStorefront() throws {
+    let store = try TestStore()
+    try store.queue.set(.storefront("FRA"))
+    let first = try store.buy(F.yearly)
+    XCTAssertEqual(first.currency, "EUR")
+    try store.queue.set(.storefront("KOR"))
+    try store.queue.advance(by: 366 * day)
+    let renewal = try XCTUnwrap(try store.queue.history().last)
+    XCTAssertEqual(renewal.reason, .renewal)
+    XCTAssertEqual(renewal.storefront, "KOR")
+    XCTAssertEqual(renewal.currency, "KRW")
+    XCTAssertEqual(renewal.price, 30)
+    let payload = TestStore.payload(of: renewal.signedTransaction)
+    XCTAssertEqual(payload["storefront"] as? String, "KOR")
+    XCTAssertEqual(payload["storefrontId"] as? String, "143466")
+    XCTAssertEqual(payload["price"] as? Int, 30_000)
+  }
+
   func testB61OfferPricesAreWholeUnitsToo() throws {
     let store = try TestStore()
     try store.queue.set(.storefront("KOR"))
