@@ -8,7 +8,8 @@ enum CatalogCheckCommand {
     summary: "Validate .storekit files; exit 0, or 65 with path:line:col messages.",
     discussion: """
       Every problem in every file is reported as 'path:line:column: message' with a hint. \
-      Exit codes: 0 when all files are valid, 65 when a file is invalid, 66 when a file is \
+      Warnings (a decimal comma in a price, a newer minor format version) are reported the same \
+      way, as 'path:line:column: warning: message', and do not change the exit code. Exit codes: 0 when all files are valid, 65 when a file is invalid, 66 when a file is \
       missing, unreadable or a directory (66 wins when both happen).
       """,
     run: run)
