@@ -7,6 +7,11 @@ enum CatalogSource {
   struct Loaded {
     var catalog: Catalog
     var displayPath: String
+
+    /// Writes what the catalog was read despite to standard error, one located warning each.
+    func reportWarnings(io: any ConsoleIO) {
+      for warning in catalog.warnings { io.errorLine(warning.description) }
+    }
   }
 
   /// Loads `path`, or the built-in catalog when nil.

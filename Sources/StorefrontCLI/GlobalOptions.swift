@@ -67,8 +67,7 @@ public struct GlobalOptions: Sendable, Equatable {
       self.seed = seed
     case "--storefront":
       guard let storefront = Storefront.lookup(value) else {
-        let suggestion = NearMatch.closest(to: value.uppercased(), in: Storefront.all.map(\.code))
-        let didYouMean = suggestion.flatMap { code in Storefront.lookup(code).map { " Did you mean '\(code)' (\($0.name))?" } } ?? ""
+        let didYouMean = StorefrontSuggestion.didYouMean(for: value)
         throw UsageError("The value '\(value)' is invalid for '--storefront <code>': not an App Store storefront.\(didYouMean) Use an ISO 3166-1 alpha-3 code such as USA, KOR or JPN.")
       }
       self.storefront = storefront.code

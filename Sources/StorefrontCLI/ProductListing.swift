@@ -29,7 +29,7 @@ struct ProductListing {
     self.locale = locale
     rows = catalog.products.map { product in
       let localization = product.localization(for: locale)
-      let price = Money(product.price, storefront: storefront)
+      let price = Money(charging: product.price, in: storefront)
       return Row(
         product: product, name: product.displayName(locale: locale), description: product.displayDescription(locale: locale),
         localization: localization?.locale, price: price, formattedPrice: price.formatted(locale: locale),
@@ -56,7 +56,7 @@ struct ProductListing {
         period += intro.paymentMode == .freeTrial ? ", \(intro.period.readable) free" : ", intro offer"
       }
       let group = row.group.map { "\(groupName($0)) · level \(subscription?.level ?? 0)" } ?? ""
-      return [row.product.id.rawValue, row.product.kind.label, row.name, row.formattedPrice, period, group]
+      return [row.product.id.rawValue, typeLabel(row), row.name, row.formattedPrice, period, group]
     }
     let caps = [48, 14, 32, 14, 24, 28]
     let widths = header.indices.map { column in
@@ -70,7 +70,16 @@ struct ProductListing {
     }
     text += line(header)
     for row in cells { text += line(row) }
-    return text
+    return text + notes()
+  }
+
+  /// `bundle` and `suite` for the subscriptions of 6.x bundle and suite groups, else the kind.
+  func typeLabel(_ row: Row) -> String {
+    switch row.group?.kind {
+    case .bundle: "bundle"
+    case .suite: "suite"
+    case .regular, nil: row.product.kind.label
+    }
   }
 
   /// One JSON document: the storefront, locale and every product, keys sorted.
@@ -94,7 +103,21 @@ struct ProductListing {
       if let subscription {
         object["subscriptionGroup"] = [
           "id": subscription.groupID, "name": row.group.map(groupName) ?? "", "level": subscription.level,
+          "kind": row.group?.kind.rawValue ?? SubscriptionGroup.Kind.regular.rawValue,
         ] as [String: Any]
+        if !subscription.billingPlans.isEmpty {
+          object["billingPlans"] = subscription.billingPlans.filter(\.isEnabled).map { plan in
+            [
+              "billingPlanType": plan.type, "price": charged(plan.price).decimalString,
+              "commitmentPrice": charged(plan.commitmentPrice).decimalString,
+            ]
+          }
+        }
+        if !subscription.bundledSubscriptions.isEmpty {
+          object["bundledSubscriptions"] = subscription.bundledSubscriptions.map { included in
+            ["productId": included.productID.rawValue, "subscriptionGroupId": included.groupID, "name": includedName(included)]
+          }
+        }
         if let intro = subscription.introductoryOffer {
           object["introductoryOffer"] = [
             "paymentMode": intro.paymentMode.rawValue, "period": intro.period.iso8601,

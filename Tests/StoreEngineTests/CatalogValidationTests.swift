@@ -12,7 +12,7 @@ final class CatalogValidationTests: XCTestCase {
     XCTAssertThrowsError(try CatalogLoader.load(path: url.path)) { error in
       guard case .issues(let issues) = error as? CatalogLoadError else { return XCTFail("\(error)") }
       XCTAssertEqual(located(issues), [
-        "\(url.path):4:24: products[0].displayPrice: '1,99' is not a price",
+        "\(url.path):4:24: products[0].displayPrice: '1,999' is not a price: its comma could separate decimals or group thousands",
         "\(url.path):13:21: products[1].productID: duplicate product ID 'dup.id' (first at line 8)",
         "\(url.path):14:16: products[1].type: unknown product type 'Consumabel'",
         "\(url.path):16:5: products[2]: missing required field 'productID'",
@@ -146,10 +146,31 @@ final class CatalogValidationTests: XCTestCase {
       "test.storekit:7:99: subscriptionGroups[0].subscriptions[0].recurringSubscriptionPeriod: '1 month' is not an ISO 8601 subscription period",
       "test.storekit:8:47: subscriptionGroups[0].subscriptions[0].introductoryOffer.paymentMode: unknown payment mode 'freeTrial'",
       "test.storekit:8:83: subscriptionGroups[0].subscriptions[0].introductoryOffer.subscriptionPeriod: 'P0W' is not an ISO 8601 subscription period",
-      "test.storekit:10:15: version: format version 9.0 is not supported; this storefront reads 1.0 through 5.0",
+      "test.storekit:10:15: version: format version 9.0 is not supported; this storefront reads formats 1.0 through 6.x",
     ])
     XCTAssertTrue(issues[3].hint.contains("subscriptionGroups[].subscriptions"), issues[3].hint)
     XCTAssertTrue(issues[5].hint.contains("free, payAsYouGo, payUpFront"), issues[5].hint)
+  }
+
+  func testAutoRenewableHintPointsToASubscriptionGroup() {
+    let issues = CatalogTestFiles.issues("""
+      {
+        "products" : [ { "displayPrice" : "0.99", "productID" : "a", "type" : "AutoRenewableSubscription" } ],
+        "nonRenewingSubscriptions" : [ { "displayPrice" : "0.99", "productID" : "b", "type" : "Auto-Renewable Subscription" } ],
+        "subscriptionGroups" : [ { "id" : "G", "name" : "G", "subscriptions" : [
+          { "displayPrice" : "1", "groupNumber" : 1, "productID" : "s", "recurringSubscriptionPeriod" : "P1M", "type" : "AutoRenewableSubscription" } ] } ],
+        "version" : { "major" : 4, "minor" : 0 }
+      }
+      """)
+    XCTAssertEqual(located(issues), [
+      "test.storekit:2:73: products[0].type: unknown product type 'AutoRenewableSubscription'; auto-renewable subscriptions do not belong in products",
+      "test.storekit:3:89: nonRenewingSubscriptions[0].type: unknown product type 'Auto-Renewable Subscription'; auto-renewable subscriptions do not belong in nonRenewingSubscriptions",
+      "test.storekit:5:115: subscriptionGroups[0].subscriptions[0].type: unknown product type 'AutoRenewableSubscription'",
+    ])
+    // Not the nearest spelling (NonRenewingSubscription, the opposite kind) but where they belong.
+    XCTAssertTrue(issues[0].hint.hasPrefix("auto-renewable subscriptions belong in a subscription group: move this product to subscriptionGroups[].subscriptions[] with \"type\" : \"RecurringSubscription\""), issues[0].hint)
+    XCTAssertFalse(issues[0].hint.contains("did you mean"), issues[0].hint)
+    XCTAssertEqual(issues[2].hint, "an auto-renewable subscription's type is \"RecurringSubscription\"")
   }
 
   func testSettingsProblems() {

@@ -12,7 +12,7 @@ final class CatalogCommandTests: XCTestCase {
     XCTAssertEqual(run.code, 0, run.errorOutput)
     XCTAssertEqual(run.output, """
       \(CLIFiles.fixture("format-1.0.storekit")): OK (format 1.0, 4 products, 1 subscription group)
-      \(CLIFiles.fixture("format-5.0.storekit")): OK (format 5.0, 5 products, 1 subscription group)
+      \(CLIFiles.fixture("format-5.0.storekit")): OK (format 5.0, 5 products, 1 subscription group, 1 with monthly billing plans)
 
       """)
     XCTAssertEqual(run.errorOutput, "")
@@ -24,7 +24,7 @@ final class CatalogCommandTests: XCTestCase {
     XCTAssertEqual(run.code, 65)
     let located = run.errorOutput.split(separator: "\n").filter { $0.hasPrefix(path + ":") && !$0.hasPrefix(path + ": ") }
     XCTAssertEqual(located.map { String($0.dropFirst(path.count)) }, [
-      ":4:24: products[0].displayPrice: '1,99' is not a price",
+      ":4:24: products[0].displayPrice: '1,999' is not a price: its comma could separate decimals or group thousands",
       ":13:21: products[1].productID: duplicate product ID 'dup.id' (first at line 8)",
       ":14:16: products[1].type: unknown product type 'Consumabel'",
       ":16:5: products[2]: missing required field 'productID'",
@@ -128,7 +128,8 @@ final class CatalogCommandTests: XCTestCase {
     XCTAssertEqual(removeAds["type"] as? String, "NonConsumable")
     XCTAssertEqual(removeAds["name"] as? String, "광고 제거")
     XCTAssertEqual(removeAds["localization"] as? String, "ko")
-    XCTAssertEqual(removeAds["price"] as? String, "2.99")
+    // B61: the won has no minor unit; the listing shows the price the store charges.
+    XCTAssertEqual(removeAds["price"] as? String, "3")
     XCTAssertEqual(removeAds["formattedPrice"] as? String, "₩3")
     XCTAssertTrue(removeAds["subscriptionPeriod"] is NSNull)
     let yearly = products[5]

@@ -6,8 +6,12 @@ public struct Catalog: Sendable, Equatable {
   /// Every product, in file order: `products`, then `nonRenewingSubscriptions`, then each group's
   /// subscriptions.
   public private(set) var products: [Product]
+  /// Every group in file order: `subscriptionGroups`, then (format 6.x) `subscriptionBundleGroups`
+  /// and `subscriptionSuiteGroups`; ``SubscriptionGroup/kind`` tells them apart.
   public var subscriptionGroups: [SubscriptionGroup]
   public var settings: CatalogSettings
+  /// What the file was read despite (a decimal comma, a newer minor format version), located.
+  public var warnings: [CatalogIssue] = []
   private var index: [Product.ID: Int]
 
   public struct FormatVersion: Sendable, Equatable, Comparable, CustomStringConvertible {
@@ -49,6 +53,6 @@ public struct Catalog: Sendable, Equatable {
   public static func == (lhs: Catalog, rhs: Catalog) -> Bool {
     lhs.formatVersion == rhs.formatVersion && lhs.identifier == rhs.identifier
       && lhs.products == rhs.products && lhs.subscriptionGroups == rhs.subscriptionGroups
-      && lhs.settings == rhs.settings
+      && lhs.settings == rhs.settings && lhs.warnings == rhs.warnings
   }
 }

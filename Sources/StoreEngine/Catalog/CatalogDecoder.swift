@@ -1,6 +1,6 @@
 import Foundation
 
-/// Decodes Xcode `.storekit` files (formats 1.0–5.0) into a ``Catalog``, or reports every problem.
+/// Decodes Xcode `.storekit` files (formats 1.0–6.x) into a ``Catalog``, or reports every problem.
 ///
 /// Values come from Foundation's `JSONDecoder` (see ``JSONValue``); the decoder then walks the
 /// tree leniently: unknown keys are ignored, optional keys may be missing, a `null` introductory
@@ -11,8 +11,12 @@ import Foundation
 /// let catalog = try CatalogDecoder().decode(data, path: "Store.storekit")
 /// ```
 public struct CatalogDecoder: Sendable {
-  /// The oldest and newest format versions this decoder reads.
-  public static let supportedVersions = Catalog.FormatVersion(major: 1, minor: 0)...Catalog.FormatVersion(major: 5, minor: 99)
+  /// The oldest and newest format versions this decoder reads without a warning. A later minor
+  /// version of the newest major one (6.4) loads with a warning; a later major one is refused.
+  public static let supportedVersions = Catalog.FormatVersion(major: 1, minor: 0)...newestKnownVersion
+
+  /// The newest format whose keys this decoder knows: Xcode 27's 6.3 (bundle and suite groups).
+  public static let newestKnownVersion = Catalog.FormatVersion(major: 6, minor: 3)
 
   public init() {}
 
@@ -21,6 +25,7 @@ public struct CatalogDecoder: Sendable {
   /// - Parameters:
   ///   - data: The file's contents.
   ///   - path: The file as the user named it, used in every ``CatalogIssue``.
+  /// - Returns: The catalog, with ``Catalog/warnings`` for what it was read despite.
   /// - Throws: ``CatalogLoadError/issues(_:)`` with every problem found, in file order.
   public func decode(_ data: Data, path: String) throws(CatalogLoadError) -> Catalog {
     let root: JSONValue
@@ -37,8 +42,15 @@ public struct CatalogDecoder: Sendable {
     }
     var walker = CatalogWalker()
     let catalog = walker.catalog(from: root)
-    guard walker.issues.isEmpty, let catalog else {
+    guard walker.issues.isEmpty, var catalog else {
       throw .issues(locate(walker.issues, in: data, path: path))
+    }
+    if !walker.warnings.isEmpty {
+      catalog.warnings = locate(walker.warnings, in: data, path: path).map { warning in
+        var warning = warning
+        warning.severity = .warning
+        return warning
+      }
     }
     return catalog
   }

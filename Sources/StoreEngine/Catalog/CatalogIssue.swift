@@ -1,10 +1,20 @@
 /// One problem found in a `.storekit` file, located by line and column, with a way to fix it.
 ///
 /// ```
-/// Store.storekit:14:23: products[2].displayPrice: "1,99" is not a price.
-///   hint: write a decimal number with a dot and no currency symbol, e.g. "1.99".
+/// Store.storekit:14:23: products[2].displayPrice: '1.000,5' is not a price
+///   hint: write "1000.5": a dot for decimals and no grouping
+/// Store.storekit:9:23: warning: products[0].displayPrice: '2,99' has a decimal comma; read as 2.99
+///   hint: write "2.99"
 /// ```
 public struct CatalogIssue: Sendable, Equatable, CustomStringConvertible {
+  /// Whether the catalog still loads.
+  public enum Severity: String, Sendable, Equatable {
+    /// The file is refused.
+    case error
+    /// The file loads, read as the message says (``Catalog/warnings``).
+    case warning
+  }
+
   /// The file as the user named it.
   public var path: String
   /// 1-based line.
@@ -15,17 +25,22 @@ public struct CatalogIssue: Sendable, Equatable, CustomStringConvertible {
   public var message: String
   /// How to fix it.
   public var hint: String
+  public var severity: Severity
 
-  public init(path: String, line: Int, column: Int, message: String, hint: String) {
+  public init(path: String, line: Int, column: Int, message: String, hint: String, severity: Severity = .error) {
     self.path = path
     self.line = line
     self.column = column
     self.message = message
     self.hint = hint
+    self.severity = severity
   }
 
-  /// `path:line:column: message`, the first line of ``description``.
-  public var located: String { "\(path):\(line):\(column): \(message)" }
+  /// `path:line:column: message` (`path:line:column: warning: message` for a warning), the first
+  /// line of ``description``.
+  public var located: String {
+    "\(path):\(line):\(column): \(severity == .warning ? "warning: " : "")\(message)"
+  }
 
   /// The located message and, on a second line, the hint.
   public var description: String {

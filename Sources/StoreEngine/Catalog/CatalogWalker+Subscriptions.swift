@@ -2,7 +2,7 @@ import Foundation
 
 /// Subscription groups, auto-renewable subscriptions, their offers and billing plans.
 extension CatalogWalker {
-  mutating func subscriptionGroup(_ value: JSONValue, path: JSONPath) -> (SubscriptionGroup, [Product])? {
+  mutating func subscriptionGroup(_ value: JSONValue, path: JSONPath, kind: SubscriptionGroup.Kind) -> (SubscriptionGroup, [Product])? {
     guard let object = value.objectValue else {
       report(path, "must be a subscription group object, not \(value.kind)", hint: "write { \"id\" : \"…\", \"name\" : \"…\", \"subscriptions\" : [ … ] }")
       return nil
@@ -15,7 +15,7 @@ extension CatalogWalker {
       let subscriptionsPath = path.appending("subscriptions")
       if let array = value.arrayValue {
         for (index, element) in array.enumerated() {
-          if let product = subscription(element, path: subscriptionsPath.appending(index), groupID: id) {
+          if let product = subscription(element, path: subscriptionsPath.appending(index), groupID: id, groupKind: kind) {
             products.append(product)
           }
         }
@@ -23,12 +23,18 @@ extension CatalogWalker {
         report(subscriptionsPath, "must be an array of subscriptions, not \(value.kind)", hint: "write \"subscriptions\" : [ … ]")
       }
     }
-    let group = SubscriptionGroup(id: id, name: name, localizations: localizations, productIDs: products.map(\.id))
+    let group = SubscriptionGroup(id: id, name: name, localizations: localizations, productIDs: products.map(\.id), kind: kind)
     return (group, products)
   }
 
-  private mutating func subscription(_ value: JSONValue, path: JSONPath, groupID: String) -> Product? {
-    let fields = productFields(value, path: path, allowed: [.autoRenewableSubscription], container: "subscriptions")
+  private mutating func subscription(_ value: JSONValue, path: JSONPath, groupID: String, groupKind: SubscriptionGroup.Kind) -> Product? {
+    // A bundle or suite is sold as one auto-renewable subscription; its own type name is accepted too.
+    let aliases: [String: ProductKind] = switch groupKind {
+    case .regular: [:]
+    case .bundle: ["SubscriptionBundle": .autoRenewableSubscription]
+    case .suite: ["SubscriptionSuite": .autoRenewableSubscription]
+    }
+    let fields = productFields(value, path: path, allowed: [.autoRenewableSubscription], container: "subscriptions", typeAliases: aliases)
     guard let object = value.objectValue else { return nil }
     let issueCount = issues.count
     let level = int(object, "groupNumber", in: path, required: true)
@@ -47,9 +53,10 @@ extension CatalogWalker {
     let code = offerArray(object, "codeOffers", kind: .code, path: path)
     let winBack = offerArray(object, "winbackOffers", kind: .winBack, path: path)
     let plans = billingPlans(object["billingPlans"], path: path.appending("billingPlans"))
+    let bundled = groupKind == .regular ? [] : bundledSubscriptions(object, path: path, groupKind: groupKind)
 
     guard let fields, issues.count == issueCount, let level, let period else { return nil }
-    let info = SubscriptionInfo(groupID: groupID, level: level, period: period, introductoryOffers: introductory, promotionalOffers: promotional, codeOffers: code, winBackOffers: winBack, billingPlans: plans)
+    let info = SubscriptionInfo(groupID: groupID, level: level, period: period, introductoryOffers: introductory, promotionalOffers: promotional, codeOffers: code, winBackOffers: winBack, billingPlans: plans, bundledSubscriptions: bundled)
     return Product(id: fields.id, kind: .autoRenewableSubscription, referenceName: fields.referenceName, price: fields.price, familyShareable: fields.familyShareable, internalID: fields.internalID, localizations: fields.localizations, subscription: info)
   }
 

@@ -35,6 +35,20 @@ extension CatalogWalker {
       return nil
     }
     if let price = Self.parsePrice(text) { return price }
+    switch DecimalCommaPrice(text) {
+    case .unambiguous(let dotted):
+      if let price = Self.parsePrice(dotted) {
+        warn(path.appending(key), "'\(text)' has a decimal comma; read as \(dotted)", hint: "write \"\(dotted)\": Xcode writes prices with a dot")
+        return price
+      }
+    case .ambiguous(let readings):
+      let choices = readings.map { "\"\($0.text)\" (\($0.meaning))" }.joined(separator: " or ")
+      let why = readings.count > 1 ? "its comma could separate decimals or group thousands" : "prices have a dot for decimals and no grouping"
+      report(path.appending(key), "'\(text)' is not a price: \(why)", hint: "write \(choices)")
+      return nil
+    case .none:
+      break
+    }
     report(path.appending(key), "'\(text)' is not a price", hint: "write a decimal number with a dot and no currency symbol or grouping, e.g. \"0.99\" or \"1200\"; the storefront decides the currency")
     return nil
   }

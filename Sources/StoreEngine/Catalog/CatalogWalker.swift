@@ -12,14 +12,29 @@ struct CatalogWalker {
     var related: JSONPath?
   }
 
+  /// Errors: any of them refuses the file.
   private(set) var issues: [PendingIssue] = []
+  /// What the file is read despite; kept apart from ``issues`` so that a warning never makes a
+  /// product's own checks (which count issues) fail.
+  private(set) var warnings: [PendingIssue] = []
   /// Where each product ID was first seen, to report duplicates across all product arrays.
   private var firstSeen: [String: JSONPath] = [:]
+  /// Products a bundle includes, checked once every group has been read.
+  var bundledReferences: [(id: Product.ID, path: JSONPath)] = []
 
   init() {}
 
   mutating func report(_ path: JSONPath, _ message: String, hint: String, related: JSONPath? = nil) {
     issues.append(PendingIssue(path: path, message: message, hint: hint, related: related))
+  }
+
+  /// Whether a product with `id` appears anywhere in the file (even one that failed to read).
+  func wasSeen(_ id: Product.ID) -> Bool {
+    firstSeen[id.rawValue] != nil
+  }
+
+  mutating func warn(_ path: JSONPath, _ message: String, hint: String) {
+    warnings.append(PendingIssue(path: path, message: message, hint: hint))
   }
 
   /// The catalog, or nil when the top level is not an object (issues say why).
@@ -36,19 +51,23 @@ struct CatalogWalker {
     products += productArray(object, "products", allowed: [.consumable, .nonConsumable, .nonRenewingSubscription])
     products += productArray(object, "nonRenewingSubscriptions", allowed: [.nonRenewingSubscription, .consumable, .nonConsumable])
     var groups: [SubscriptionGroup] = []
-    if let value = object["subscriptionGroups"] {
-      let path = JSONPath.root.appending("subscriptionGroups")
-      if let array = value.arrayValue {
-        for (index, element) in array.enumerated() {
-          if let (group, subscriptions) = subscriptionGroup(element, path: path.appending(index)) {
-            groups.append(group)
-            products += subscriptions
-          }
+    // Format 6.x adds bundle and suite groups beside the subscription groups; older files may
+    // carry them too (a hand-edited file), and they are read the same way.
+    for (key, kind) in [("subscriptionGroups", SubscriptionGroup.Kind.regular), ("subscriptionBundleGroups", .bundle), ("subscriptionSuiteGroups", .suite)] {
+      guard let value = object[key] else { continue }
+      let path = JSONPath.root.appending(key)
+      guard let array = value.arrayValue else {
+        report(path, "must be an array of subscription groups, not \(value.kind)", hint: "write \"\(key)\" : [ … ], or [] for none")
+        continue
+      }
+      for (index, element) in array.enumerated() {
+        if let (group, subscriptions) = subscriptionGroup(element, path: path.appending(index), kind: kind) {
+          groups.append(group)
+          products += subscriptions
         }
-      } else {
-        report(path, "must be an array of subscription groups, not \(value.kind)", hint: "write \"subscriptionGroups\" : [ … ], or [] for none")
       }
     }
+    checkBundledReferences(products: products)
     return Catalog(formatVersion: version, identifier: identifier, products: products, subscriptionGroups: groups, settings: settings)
   }
 
@@ -67,8 +86,12 @@ struct CatalogWalker {
     guard let major = int(object, "major", in: path, required: true) else { return fallback }
     let minor = int(object, "minor", in: path) ?? 0
     let version = Catalog.FormatVersion(major: major, minor: minor)
-    if !CatalogDecoder.supportedVersions.contains(version) {
-      report(path, "format version \(version) is not supported; this storefront reads 1.0 through 5.0", hint: "re-save the file with an Xcode that writes format 5.0 or older, or set \"major\" : 5 if the file uses only known keys")
+    let newest = CatalogDecoder.newestKnownVersion
+    if version.major < 1 || version.major > newest.major || minor < 0 {
+      report(path, "format version \(version) is not supported; this storefront reads formats 1.0 through \(newest.major).x", hint: "re-save the file with an Xcode that writes format \(newest) or older, or set \"major\" : \(newest.major) if the file uses only known keys")
+    } else if version > newest {
+      // A newer minor version only adds keys (as 5.0 and 6.x did); the ones we know mean the same.
+      warn(path, "format version \(version) is newer than this storefront knows (\(newest)); read as \(newest), keys it does not know are ignored", hint: "check the products with 'storefront catalog show'; update storefront to read the new keys")
     }
     return version
   }
@@ -104,7 +127,7 @@ struct CatalogWalker {
   }
 
   /// The fields every product kind shares; nil when a required one is missing or wrong.
-  mutating func productFields(_ value: JSONValue, path: JSONPath, allowed: [ProductKind], container: String) -> ProductFields? {
+  mutating func productFields(_ value: JSONValue, path: JSONPath, allowed: [ProductKind], container: String, typeAliases: [String: ProductKind] = [:]) -> ProductFields? {
     guard let object = value.objectValue else {
       report(path, "must be a product object ({ \"productID\" : …, \"type\" : …, … }), not \(value.kind)", hint: "each element of \"\(container)\" is an object with productID, type, displayPrice and localizations")
       return nil
@@ -114,7 +137,7 @@ struct CatalogWalker {
     if let id, id.isEmpty {
       report(path.appending("productID"), "product ID is empty", hint: "give the product the identifier your app requests, e.g. \"com.example.app.coins100\"")
     }
-    let kind = productKind(object, path: path, allowed: allowed, container: container)
+    let kind = productKind(object, path: path, allowed: allowed, container: container, typeAliases: typeAliases)
     let price = self.price(object, "displayPrice", in: path, required: true)
     let referenceName = string(object, "referenceName", in: path)
     let familyShareable = bool(object, "familyShareable", in: path) ?? false
@@ -133,19 +156,36 @@ struct CatalogWalker {
     return ProductFields(object: object, id: Product.ID(id), kind: kind, referenceName: referenceName ?? id, price: price, familyShareable: familyShareable, internalID: internalID, localizations: localizations)
   }
 
-  private mutating func productKind(_ object: [String: JSONValue], path: JSONPath, allowed: [ProductKind], container: String) -> ProductKind? {
+  private mutating func productKind(_ object: [String: JSONValue], path: JSONPath, allowed: [ProductKind], container: String, typeAliases: [String: ProductKind]) -> ProductKind? {
     guard let name = string(object, "type", in: path, required: true, example: allowed[0].catalogName) else { return nil }
     let allowedNames = allowed.map(\.catalogName)
+    if let kind = typeAliases[name] { return kind }
     if let kind = ProductKind(catalogName: name), allowed.contains(kind) { return kind }
     if let kind = ProductKind(catalogName: name) {
       let home = kind == .autoRenewableSubscription ? "subscriptionGroups[].subscriptions" : "products or nonRenewingSubscriptions"
       report(path.appending("type"), "type '\(name)' does not belong in \(container)", hint: "move this product to \(home), or use one of: \(allowedNames.joined(separator: ", "))")
       return nil
     }
+    if Self.meansAutoRenewable(name) {
+      // "AutoRenewableSubscription" is what people call it; the nearest spelling,
+      // NonRenewingSubscription, is the opposite kind.
+      if allowed.contains(.autoRenewableSubscription) {
+        report(path.appending("type"), "unknown product type '\(name)'", hint: "an auto-renewable subscription's type is \"RecurringSubscription\"")
+      } else {
+        report(path.appending("type"), "unknown product type '\(name)'; auto-renewable subscriptions do not belong in \(container)", hint: "auto-renewable subscriptions belong in a subscription group: move this product to subscriptionGroups[].subscriptions[] with \"type\" : \"RecurringSubscription\" (and a groupNumber and recurringSubscriptionPeriod), or use one of: \(allowedNames.joined(separator: ", "))")
+      }
+      return nil
+    }
     let suggestion = NearMatch.closest(to: name, in: ProductKind.allCases.map(\.catalogName))
     let didYouMean = suggestion.map { "did you mean '\($0)'? " } ?? ""
     report(path.appending("type"), "unknown product type '\(name)'", hint: "\(didYouMean)use one of: \(allowedNames.joined(separator: ", "))")
     return nil
+  }
+
+  /// `AutoRenewableSubscription`, `Auto-Renewable Subscription`, `autoRenewable`, …
+  static func meansAutoRenewable(_ name: String) -> Bool {
+    let letters = String(name.lowercased().filter(\.isLetter))
+    return letters.hasPrefix("autorenew")
   }
 
   // MARK: - Localizations

@@ -18,6 +18,21 @@ public enum NearMatch {
     return best.distance <= allowed ? best.candidate : nil
   }
 
+  /// Up to `limit` candidates within the distance ``closest(to:in:)`` allows, nearest first (ties
+  /// in candidate order).
+  public static func all(near input: String, in candidates: some Sequence<String>, limit: Int = 3) -> [String] {
+    let needle = Array(input.lowercased())
+    var found: [(candidate: String, distance: Int, order: Int)] = []
+    for (order, candidate) in candidates.enumerated() {
+      let length = candidate.count
+      let allowed = max(1, max(needle.count, length) / 3)
+      if abs(length - needle.count) > allowed { continue }
+      let distance = editDistance(needle, Array(candidate.lowercased()))
+      if distance <= allowed { found.append((candidate, distance, order)) }
+    }
+    return found.sorted { ($0.distance, $0.order) < ($1.distance, $1.order) }.prefix(limit).map(\.candidate)
+  }
+
   /// Levenshtein distance with adjacent transpositions counted as one edit.
   public static func editDistance(_ lhs: [Character], _ rhs: [Character]) -> Int {
     if lhs.isEmpty { return rhs.count }

@@ -11,12 +11,14 @@ public struct SubscriptionInfo: Sendable, Equatable {
   public var codeOffers: [SubscriptionOffer]
   public var winBackOffers: [SubscriptionOffer]
   public var billingPlans: [BillingPlan]
+  /// For a bundle or suite subscription (format 6.x): the subscriptions it includes. Empty otherwise.
+  public var bundledSubscriptions: [BundledSubscription]
 
   public init(
     groupID: String, level: Int, period: SubscriptionPeriod,
     introductoryOffers: [SubscriptionOffer] = [], promotionalOffers: [SubscriptionOffer] = [],
     codeOffers: [SubscriptionOffer] = [], winBackOffers: [SubscriptionOffer] = [],
-    billingPlans: [BillingPlan] = []
+    billingPlans: [BillingPlan] = [], bundledSubscriptions: [BundledSubscription] = []
   ) {
     self.groupID = groupID
     self.level = level
@@ -26,25 +28,57 @@ public struct SubscriptionInfo: Sendable, Equatable {
     self.codeOffers = codeOffers
     self.winBackOffers = winBackOffers
     self.billingPlans = billingPlans
+    self.bundledSubscriptions = bundledSubscriptions
   }
 
   /// The introductory offer StoreKit would apply: the first one.
   public var introductoryOffer: SubscriptionOffer? { introductoryOffers.first }
+
+  /// The billing plan types the catalog gives this subscription (`BILLED_UPFRONT`, `MONTHLY`), in
+  /// file order: its enabled `billingPlans`, then any other type its offers name. Empty for a
+  /// catalog without billing plans.
+  public var billingPlanTypes: [String] {
+    let offers = introductoryOffers + promotionalOffers + codeOffers + winBackOffers
+    var types: [String] = []
+    for type in billingPlans.filter(\.isEnabled).map(\.type) + offers.compactMap(\.billingPlanType) where !types.contains(type) {
+      types.append(type)
+    }
+    return types
+  }
+
+  /// The plan a purchase without a chosen plan is billed on: `BILLED_UPFRONT` when the catalog has
+  /// billing plans (every subscription has StoreKit's default `.upFront` plan; `MONTHLY` must be
+  /// chosen), nil when it has none.
+  public var defaultBillingPlanType: String? {
+    billingPlanTypes.isEmpty ? nil : BillingPlan.upFront
+  }
 }
 
 /// A subscription group: products that are levels of one service; one active subscription per group.
 public struct SubscriptionGroup: Sendable, Equatable {
+  /// Which array of the file the group comes from.
+  public enum Kind: String, Sendable, Equatable {
+    /// `subscriptionGroups`: levels of one service.
+    case regular
+    /// `subscriptionBundleGroups` (6.x): each subscription includes others that are also sold alone.
+    case bundle
+    /// `subscriptionSuiteGroups` (6.x): each subscription includes others sold only in the suite.
+    case suite
+  }
+
   public var id: String
   public var name: String
   public var localizations: [Localization]
   /// The ids of the group's subscriptions, in catalog order.
   public var productIDs: [Product.ID]
+  public var kind: Kind
 
-  public init(id: String, name: String, localizations: [Localization] = [], productIDs: [Product.ID] = []) {
+  public init(id: String, name: String, localizations: [Localization] = [], productIDs: [Product.ID] = [], kind: Kind = .regular) {
     self.id = id
     self.name = name
     self.localizations = localizations
     self.productIDs = productIDs
+    self.kind = kind
   }
 }
 
@@ -105,12 +139,21 @@ public struct SubscriptionOffer: Sendable, Equatable {
   }
 }
 
-/// A format-5.0 billing plan (`BILLED_UPFRONT` or `MONTHLY`).
+/// A billing plan of a one-year subscription (format 5.0 and later): billed up front, or monthly
+/// with a 12-month commitment.
 public struct BillingPlan: Sendable, Equatable {
+  /// `BILLED_UPFRONT` or `MONTHLY`, as the file and Apple's `billingPlanType` write it.
   public var type: String
+  /// What each billing period charges (the month's price on `MONTHLY`).
   public var price: Decimal
+  /// What the whole commitment costs (twelve months' prices on `MONTHLY`).
   public var commitmentPrice: Decimal
   public var isEnabled: Bool
+
+  /// The plan type billed once per period, StoreKit's `.upFront`.
+  public static let upFront = "BILLED_UPFRONT"
+  /// Monthly payments for a 12-month commitment, StoreKit's `.monthly`.
+  public static let monthly = "MONTHLY"
 
   public init(type: String, price: Decimal, commitmentPrice: Decimal, isEnabled: Bool) {
     self.type = type

@@ -122,8 +122,8 @@ extension StoreMachine {
     transaction.purchaseDate = now
     transaction.error = nil
     transaction.account = transaction.account.isEmpty ? (currentAccount ?? "") : transaction.account
-    transaction.price = listPrice(of: product, quantity: transaction.quantity)
     transaction.currency = Self.currency(of: transaction.storefront)
+    transaction.price = listPrice(of: product, quantity: transaction.quantity, currency: transaction.currency)
     var after: [StoreEvent] = []
     var amended: [PaymentTransaction] = []
     switch product.kind {
@@ -149,6 +149,8 @@ extension StoreMachine {
       after = outcome.events
       amended = outcome.amended
     }
+    // B61: whatever priced it (list price, offer, upgrade), the charge is in the currency's units.
+    transaction.price = Money.rounded(transaction.price, currencyCode: transaction.currency)
     step.emit(.transactionsUpdated([try put(transaction)]))
     if !amended.isEmpty { step.emit(.transactionsAmended(amended)) }
     step.events += after
@@ -226,7 +228,7 @@ extension StoreMachine {
     let currency = Self.currency(of: transaction.storefront)
     guard let product = catalog.product(transaction.productID) else { return Money(0, currencyCode: currency) }
     let account = transaction.account.isEmpty ? (currentAccount ?? "") : transaction.account
-    var price = listPrice(of: product, quantity: transaction.quantity)
+    var price = listPrice(of: product, quantity: transaction.quantity, currency: currency)
     switch product.kind {
     case .consumable, .nonRenewingSubscription: break
     case .nonConsumable: if ownership(of: product.id, account: account) != nil { price = 0 }
@@ -235,11 +237,13 @@ extension StoreMachine {
         price = subscriptionPlan(for: product, info: info, account: account, offerID: transaction.offerID).price
       }
     }
-    return Money(price, currencyCode: currency)
+    return Money(Money.rounded(price, currencyCode: currency), currencyCode: currency)
   }
 
-  func listPrice(of product: Product, quantity: Int) -> Decimal {
-    quantity == 1 ? product.price : product.price * Decimal(quantity)
+  /// The catalog price in `currency`'s units (₩1 for `0.99`; B61), times the quantity.
+  func listPrice(of product: Product, quantity: Int, currency: String) -> Decimal {
+    let unit = Money.rounded(product.price, currencyCode: currency)
+    return quantity == 1 ? unit : unit * Decimal(quantity)
   }
 
   /// The currency of a storefront code (USD when the code is unknown).

@@ -44,11 +44,14 @@ extension StoreMachine {
     guard let product = catalog.product(record.renewalProductID), let info = product.subscription,
       let first = transactions[record.originalID]
     else { return }
+    // B61: a renewal bills in the customer's storefront as it is now, in its currency's units.
+    let storefront = controls.storefront
+    let currency = Self.currency(of: storefront)
     var renewal = PaymentTransaction(
       id: try makeTransactionID(), originalID: record.originalID, account: record.account, productID: product.id,
       productKind: .autoRenewableSubscription, state: .purchased, purchaseDate: start,
-      originalPurchaseDate: first.originalPurchaseDate, price: product.price,
-      currency: Self.currency(of: first.storefront), storefront: first.storefront, reason: .renewal)
+      originalPurchaseDate: first.originalPurchaseDate, price: Money.rounded(product.price, currencyCode: currency),
+      currency: currency, storefront: storefront, reason: .renewal)
     renewal.subscriptionGroupID = info.groupID
     renewal.webOrderLineItemID = makeLineItemID()
     renewal.expiresDate = timeRate.end(of: info.period, from: start)

@@ -5,9 +5,12 @@ extension StoreMachine {
   func signTransaction(_ transaction: PaymentTransaction) throws(EngineError) -> String? {
     guard let signer = environment.signer else { return nil }
     let storefrontID = Storefront.lookup(transaction.storefront).map { String($0.id) } ?? "143441"
+    // Purchases cannot choose a plan yet, so a product with billing plans is billed up front.
+    let plan = catalog.product(transaction.productID)?.subscription?.defaultBillingPlanType
     do {
       return try SignedPayloads.signedTransaction(
-        transaction, bundleID: environment.bundleID, signedDate: now, storefrontID: storefrontID, signer: signer)
+        transaction, bundleID: environment.bundleID, signedDate: now, storefrontID: storefrontID,
+        billingPlanType: plan, signer: signer)
     } catch {
       throw .signing(transaction: transaction.id, reason: String(describing: error))
     }
@@ -18,7 +21,7 @@ extension StoreMachine {
     guard let signer = environment.signer, transaction.productKind == .autoRenewableSubscription,
       transaction.expiresDate != nil, let record = subscriptionRecords[transaction.originalID]
     else { return nil }
-    let renewalPrice = catalog.product(record.renewalProductID)?.price ?? transaction.price
+    let renewalPrice = catalog.product(record.renewalProductID).map { Money.rounded($0.price, currencyCode: transaction.currency) } ?? transaction.price
     guard var info = RenewalInfo(renewing: transaction, renewalPrice: renewalPrice, autoRenewProductID: record.renewalProductID)
     else { return nil }
     info.autoRenewStatus = record.autoRenew

@@ -148,7 +148,8 @@ public struct StoreMachine: Sendable {
     case .decline(let id, let delay): try answerAskToBuy(id, approve: false, after: delay)
     case .resolve(let id): step.createdTransaction = try resolve(id)
     case .refund(let id, let reason): try refund(id, reason: reason)
-    case .setControl(let change):
+    case .setControl(var change):
+      if case .storefront(let code) = change { change = .storefront(try Self.storefrontCode(code)) }
       let storefront = controls.storefront
       change.apply(to: &controls)
       step.emit(.controlsChanged(controls))

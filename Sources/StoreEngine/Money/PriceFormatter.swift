@@ -15,6 +15,7 @@ public enum PriceFormatter {
   /// `ko_KR`, `zh_Hans`, `de-DE`).
   public static func string(for amount: Decimal, currencyCode: String, locale: String) -> String {
     let style = Decimal.FormatStyle.Currency(code: currencyCode, locale: Locale(identifier: locale))
-    return amount.formatted(style)
+    // Rounded as the store charges (half up), not as the formatter would (half even): ₩2.5 shows ₩3.
+    return Money.rounded(amount, currencyCode: currencyCode).formatted(style)
   }
 }

@@ -43,6 +43,12 @@ public struct Storefront: Sendable, Hashable, Identifiable {
     table.first { $0.id == id }
   }
 
+  /// Storefronts whose code is one edit from `code` (`USB` → USA, UZB), nearest first: for
+  /// "did you mean" when a code is not a storefront.
+  public static func nearMatches(to code: String, limit: Int = 3) -> [Storefront] {
+    NearMatch.all(near: code.uppercased(), in: table.map(\.code), limit: limit).compactMap { byCode[$0] }
+  }
+
   /// The United States storefront, StoreKit testing's default.
   public static var unitedStates: Storefront {
     Storefront("USA", 143441, "USD", "en_US", "United States")

@@ -24,6 +24,8 @@ public enum EngineError: Error, Sendable, Equatable, CustomStringConvertible {
   /// The shell (``PaymentQueue``) reserves more in the ledger and runs the command again; a front
   /// end never sees it.
   case transactionIDsExhausted(drawn: Int)
+  /// B63: a storefront code that is no App Store storefront, with the codes one edit away.
+  case unknownStorefront(String, nearMatches: [String])
 
   /// Why a refund was refused.
   public enum RefundRefusal: Sendable, Equatable {
@@ -53,6 +55,8 @@ public enum EngineError: Error, Sendable, Equatable, CustomStringConvertible {
     case .ledger(let error): error.description
     case .signing(let id, let reason): "Could not sign transaction \(id): \(reason)."
     case .transactionIDsExhausted(let drawn): "The store ran out of reserved transaction ids after \(drawn)."
+    case .unknownStorefront(let code, let near):
+      "'\(code)' is not an App Store storefront\(near.isEmpty ? "" : " (near: \(near.joined(separator: ", ")))"); use an ISO 3166-1 alpha-3 code such as USA, KOR or JPN."
     }
   }
 
@@ -74,6 +78,7 @@ public enum EngineError: Error, Sendable, Equatable, CustomStringConvertible {
     case .ledger: "ledger"
     case .signing: "signing"
     case .transactionIDsExhausted: "transactionIDsExhausted"
+    case .unknownStorefront: "unknownStorefront"
     }
   }
 }

@@ -52,6 +52,9 @@ public struct JWSTransactionPayload: Sendable, Equatable, Codable {
   public var revocationType: String?
   /// Milliunits of the price refunded or revoked (100000 = all of it).
   public var revocationPercentage: Int?
+  /// `BILLED_UPFRONT` or `MONTHLY`, for a subscription whose catalog has billing plans; left out
+  /// otherwise. Not an initializer parameter: only ``SignedPayloads`` sets it, from the catalog.
+  public var billingPlanType: String? = nil
 
   public init(
     transactionId: String, originalTransactionId: String, webOrderLineItemId: String? = nil,

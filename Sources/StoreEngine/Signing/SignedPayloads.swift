@@ -10,12 +10,16 @@ public struct SignedPayloadContext: Sendable, Equatable {
   public var environment: String
   /// Apple's numeric storefront id for the transaction's storefront ("143441" for USA).
   public var storefrontID: String
+  /// The billing plan the transaction is billed on (``SubscriptionInfo/defaultBillingPlanType``),
+  /// nil for a product without billing plans.
+  public var billingPlanType: String?
 
-  public init(bundleID: String, signedDate: Date, environment: String, storefrontID: String) {
+  public init(bundleID: String, signedDate: Date, environment: String, storefrontID: String, billingPlanType: String? = nil) {
     self.bundleID = bundleID
     self.signedDate = signedDate
     self.environment = environment
     self.storefrontID = storefrontID
+    self.billingPlanType = billingPlanType
   }
 }
 
@@ -41,7 +45,7 @@ public enum SignedPayloads {
   ) throws -> JWSTransactionPayload {
     let isAutoRenewable = transaction.productKind == .autoRenewableSubscription
     let offerType = transaction.offerType
-    return JWSTransactionPayload(
+    var payload = JWSTransactionPayload(
       transactionId: transaction.id.description,
       originalTransactionId: transaction.originalID.description,
       webOrderLineItemId: isAutoRenewable ? transaction.webOrderLineItemID.map(String.init) : nil,
@@ -74,6 +78,8 @@ public enum SignedPayloads {
       revocationType: transaction.revocationDate == nil ? nil : transaction.familySharedBy == nil ? "REFUND_FULL" : "FAMILY_REVOKE",
       revocationPercentage: transaction.revocationDate == nil ? nil : 100_000
     )
+    payload.billingPlanType = isAutoRenewable ? context.billingPlanType : nil
+    return payload
   }
 
   /// The `appTransactionId` of an account's download of the app: stable (derived, not stored), so
@@ -125,10 +131,11 @@ public enum SignedPayloads {
   /// Signs `transaction` with `signer`, taking the environment from the signer.
   public static func signedTransaction(
     _ transaction: PaymentTransaction, bundleID: String, signedDate: Date, storefrontID: String,
-    signer: any TransactionSigner
+    billingPlanType: String? = nil, signer: any TransactionSigner
   ) throws -> String {
     let context = SignedPayloadContext(
-      bundleID: bundleID, signedDate: signedDate, environment: signer.environment, storefrontID: storefrontID)
+      bundleID: bundleID, signedDate: signedDate, environment: signer.environment, storefrontID: storefrontID,
+      billingPlanType: billingPlanType)
     return try signer.sign(payload: Self.transaction(transaction, context: context))
   }
 

@@ -85,7 +85,11 @@ extension LineParser {
       guard code.text.count == 3, code.text.allSatisfy(\.isLetter) else {
         throw issue(code.column, "Invalid storefront '\(code.text)'; use an ISO 3166-1 alpha-3 code such as USA or KOR.")
       }
-      return .storefront(code.text.uppercased())
+      // B63: only the App Store's storefronts exist; lower case is accepted (`usa` is USA).
+      guard let storefront = Storefront.lookup(code.text) else {
+        throw issue(code.column, "Unknown storefront '\(code.text)'; it is not an App Store storefront.\(StorefrontSuggestion.didYouMean(for: code.text)) Use an ISO 3166-1 alpha-3 code such as USA, KOR or JPN.")
+      }
+      return .storefront(storefront.code)
     case "locale": return .locale(try next("a locale such as en_US or ko_KR").text)
     case "latency": return .latency(try durationArgument())
     case "time-rate": return .timeRate(try timeRate())

@@ -13,6 +13,8 @@ public enum ScenarioErrorText {
     case .noPrompt: "No purchase or sign-in sheet is showing; there is nothing to `confirm` or `cancel`."
     case .notInterrupted(let id):
       "Transaction \(id) is not an interrupted purchase or a billing issue; there is nothing to `resolve`."
+    case .unknownStorefront(let code, let near):
+      "Unknown storefront '\(code)'.\(StorefrontSuggestion.didYouMean(near)) Use an App Store storefront's ISO 3166-1 alpha-3 code, e.g. `set storefront USA` or `set storefront KOR`."
     default: error.description
     }
   }

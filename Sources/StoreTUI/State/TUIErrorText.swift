@@ -10,6 +10,8 @@ enum TUIErrorText {
     case .notInterrupted(let id): "Transaction \(id) is neither an interrupted purchase nor in billing trouble; there is nothing to resolve."
     case .cannotFinishPurchasing(let id):
       "Transaction \(id) is still purchasing; answer its sheet first (Enter to buy, Esc to cancel)."
+    case .unknownStorefront(let code, let near):
+      "'\(code)' is not an App Store storefront.\(StorefrontSuggestion.didYouMean(near)) Pick one in Settings (3) → Storefront."
     default: error.description
     }
   }

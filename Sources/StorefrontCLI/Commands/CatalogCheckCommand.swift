@@ -8,7 +8,8 @@ enum CatalogCheckCommand {
     summary: "Validate .storekit files; exit 0, or 65 with path:line:col messages.",
     discussion: """
       Every problem in every file is reported as 'path:line:column: message' with a hint. \
-      Exit codes: 0 when all files are valid, 65 when a file is invalid, 66 when a file is \
+      Warnings (a decimal comma in a price, a newer minor format version) are reported the same \
+      way, as 'path:line:column: warning: message', and do not change the exit code. Exit codes: 0 when all files are valid, 65 when a file is invalid, 66 when a file is \
       missing, unreadable or a directory (66 wins when both happen).
       """,
     run: run)
@@ -23,9 +24,17 @@ enum CatalogCheckCommand {
     for path in paths {
       switch CatalogSource.load(path) {
       case .success(let loaded):
+        loaded.reportWarnings(io: invocation.io)
         let catalog = loaded.catalog
-        let groups = catalog.subscriptionGroups.count
-        invocation.io.line("\(path): OK (format \(catalog.formatVersion), \(plural(catalog.products.count, "product")), \(plural(groups, "subscription group")))")
+        var parts = ["format \(catalog.formatVersion)", plural(catalog.products.count, "product")]
+        for (kind, noun) in [(SubscriptionGroup.Kind.regular, "subscription group"), (.bundle, "bundle group"), (.suite, "suite group")] {
+          let count = catalog.subscriptionGroups.filter { $0.kind == kind }.count
+          if kind == .regular || count > 0 { parts.append(plural(count, noun)) }
+        }
+        let planned = catalog.products.filter { ($0.subscription?.billingPlanTypes ?? []).contains(BillingPlan.monthly) }.count
+        if planned > 0 { parts.append("\(planned) with monthly billing plans") }
+        if !catalog.warnings.isEmpty { parts.append(plural(catalog.warnings.count, "warning")) }
+        invocation.io.line("\(path): OK (\(parts.joined(separator: ", ")))")
       case .failure(let error):
         let code = CatalogSource.report(error, io: invocation.io)
         worst = worst == ExitCode.noInput ? worst : code

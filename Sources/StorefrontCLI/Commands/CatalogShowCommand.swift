@@ -21,7 +21,9 @@ enum CatalogShowCommand {
     let path = invocation.operands.first ?? invocation.global.catalogPath
     let loaded: CatalogSource.Loaded
     switch CatalogSource.load(path) {
-    case .success(let value): loaded = value
+    case .success(let value):
+      loaded = value
+      loaded.reportWarnings(io: invocation.io)
     case .failure(let error): return CatalogSource.report(error, io: invocation.io)
     }
     let catalog = loaded.catalog

@@ -34,7 +34,9 @@ enum InteractiveCommand {
     }
     let catalog: Catalog
     switch CatalogSource.load(invocation.global.catalogPath) {
-    case .success(let loaded): catalog = loaded.catalog
+    case .success(let loaded):
+      loaded.reportWarnings(io: invocation.io)
+      catalog = loaded.catalog
     case .failure(let error): return CatalogSource.report(error, io: invocation.io)
     }
     let store: LiveStore

@@ -42,7 +42,9 @@ enum RunCommand {
     }
     let catalog: Catalog
     switch CatalogSource.load(invocation.global.catalogPath) {
-    case .success(let loaded): catalog = loaded.catalog
+    case .success(let loaded):
+      loaded.reportWarnings(io: invocation.io)
+      catalog = loaded.catalog
     case .failure(let error): return CatalogSource.report(error, io: invocation.io)
     }
     let steps: [ScenarioStep]
