@@ -35,6 +35,9 @@ extension EventRecord {
         ("status", fields.status), ("reason", fields.reason),
       ])
     case .historyCleared(let fields): pairs([("account", fields.account)])
+    case .refundRequest(let fields):
+      pairs([("transactionId", fields.transactionID), ("result", fields.result), ("error", fields.error?.text)])
+    case .appCrashed(let fields): "appCrashed: \(fields.message)"
     }
   }
 

@@ -23,6 +23,8 @@ enum EventRecord: Sendable, Equatable {
   case historyCleared(HistoryCleared)
   /// API misuse, such as finishing twice: the `error` event.
   case error(Misuse)
+  case refundRequest(RefundRequest)
+  case appCrashed(AppCrashed)
 
   /// The records of one event, in order.
   static func records(for event: StoreEvent) -> [EventRecord] {
@@ -49,6 +51,7 @@ enum EventRecord: Sendable, Equatable {
       ]
     case .historyCleared(let account): [.historyCleared(HistoryCleared(account: account))]
     case .misuse(let error): [.error(Misuse(error: error.name, message: ScenarioErrorText.message(for: error)))]
+    case .refundRequestFinished(let id, let result): [.refundRequest(RefundRequest(id, result))]
     case .controlsChanged, .transactionsAmended, .clockAdvanced: []
     }
   }
@@ -70,6 +73,8 @@ enum EventRecord: Sendable, Equatable {
     case .subscriptionStatusChanged: "subscriptionStatusChanged"
     case .historyCleared: "historyCleared"
     case .error: "error"
+    case .refundRequest: "refundRequest"
+    case .appCrashed: "appCrashed"
     }
   }
 }
@@ -95,6 +100,8 @@ extension EventRecord: Codable {
     case .subscriptionStatusChanged(let fields): try fields.encode(to: encoder)
     case .historyCleared(let fields): try fields.encode(to: encoder)
     case .error(let fields): try fields.encode(to: encoder)
+    case .refundRequest(let fields): try fields.encode(to: encoder)
+    case .appCrashed(let fields): try fields.encode(to: encoder)
     }
     // The same object: a keyed container asked for again at this level adds to the fields above.
     var container = encoder.container(keyedBy: CodingKeys.self)
@@ -120,6 +127,8 @@ extension EventRecord: Codable {
     case "subscriptionStatusChanged": self = .subscriptionStatusChanged(try SubscriptionStatusChange(from: decoder))
     case "historyCleared": self = .historyCleared(try HistoryCleared(from: decoder))
     case "error": self = .error(try Misuse(from: decoder))
+    case "refundRequest": self = .refundRequest(try RefundRequest(from: decoder))
+    case "appCrashed": self = .appCrashed(try AppCrashed(from: decoder))
     default:
       throw DecodingError.dataCorruptedError(forKey: .event, in: container, debugDescription: "Unknown event '\(name)'.")
     }
