@@ -215,8 +215,8 @@ final class ScenarioFidelityTests: XCTestCase {
     var warnings: [ScenarioIssue] = []
     let steps = try ScenarioParser(catalog: F.make()).parse(script) { warnings.append($0) }.get()
     XCTAssertEqual(warnings.map(\.description), [
-      "3:5: Product 'com.example.unknown' is not in the catalog; the store will refuse the payment (paymentInvalid).",
-      "5:5: Product 'com.example.coins10' is not in the catalog; the store will refuse the payment (paymentInvalid). Did you mean 'com.example.coins100'?",
+      "3:5: Product 'com.example.unknown' is not in the catalog; the store will refuse the payment.",
+      "5:5: Product 'com.example.coins10' is not in the catalog; the store will refuse the payment. Did you mean 'com.example.coins100'?",
     ])
     let store = try TestStore(account: nil, dialogs: true)
     let outcome = ScenarioRunner(queue: store.queue, json: false) { _ in }.run(steps)

@@ -18,7 +18,7 @@ extension StoreMachine {
 
     let refusal: StoreKitError? =
       if !controls.canMakePayments { .paymentNotAllowed }
-      else if product == nil { .paymentInvalid }
+      else if product == nil { refusal(forMissingProduct: payment.productID) }
       else if payment.quantity < 1 || payment.quantity > 10 { .paymentInvalid }
       else if payment.quantity != 1 && product?.kind != .consumable { .paymentInvalid }
       else { nil }

@@ -15,7 +15,7 @@ extension LineParser {
       return .command(.requestProducts(positionals.map(\.text)))
     case "buy":
       // B70: an id the catalog lacks is the store's to answer (`paymentInvalid`), so only a warning.
-      let product = try product(allowingUnknown: true)
+      let product = try product(unknownWarning: "the store will refuse the payment.")
       var quantity = 1
       if let option = option("quantity") {
         guard let value = Int(option.value), value >= 1 else {
@@ -161,8 +161,9 @@ extension LineParser {
         return .error(reference, nil)
       }
       return .error(reference, try storeKitError())
-    case "owned": return .owned(try product(), true)
-    case "not-owned": return .owned(try product(), false)
+    case "owned", "not-owned":
+      let product = try product(unknownWarning: "only purchases made before it left the catalog can grant it.")
+      return .owned(product, subject.text == "owned")
     case "quantity":
       let product = try product()
       return .quantity(product, try integer("a count", range: 0...1_000_000))

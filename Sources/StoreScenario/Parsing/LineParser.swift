@@ -64,15 +64,16 @@ struct LineParser {
     }
   }
 
-  /// - Parameter allowingUnknown: an id the catalog lacks is a warning, not an issue: the store
-  ///   answers the payment, as Apple's answers one for a product that is not (or no longer) on sale.
-  mutating func product(_ what: String = "a product id", allowingUnknown: Bool = false) throws(ScenarioIssue) -> Product.ID {
+  /// - Parameter unknownWarning: when set, an id the catalog lacks is a warning (this sentence
+  ///   follows "not in the catalog"), not an issue: the store answers a payment for it, as Apple's
+  ///   answers one for a product that is not (or no longer) on sale, and its old purchases count.
+  mutating func product(_ what: String = "a product id", unknownWarning: String? = nil) throws(ScenarioIssue) -> Product.ID {
     let token = try next(what)
     let id = Product.ID(token.text)
     guard catalog.product(id) != nil else {
       let hint = suggestion(for: token.text, in: catalog.products.map(\.id.rawValue)).map { " Did you mean '\($0)'?" } ?? ""
-      if allowingUnknown {
-        warnings.append(issue(token.column, "Product '\(token.text)' is not in the catalog; the store will refuse the payment (paymentInvalid).\(hint)"))
+      if let unknownWarning {
+        warnings.append(issue(token.column, "Product '\(token.text)' is not in the catalog; \(unknownWarning)\(hint)"))
         return id
       }
       throw issue(token.column, "Unknown product '\(token.text)'; it is not in the catalog.\(hint)")
