@@ -53,13 +53,19 @@ enum RunCommand {
     }
     let steps: [ScenarioStep]
     let name = path == "-" ? "<stdin>" : path
-    let parsed = ScenarioParser(catalog: catalog).parse(text) { warning in
-      invocation.io.errorLine("\(name):\(warning.line):\(warning.column): warning: \(warning.message)")
+    var warnings: [ScenarioIssue] = []
+    let parsed = ScenarioParser(catalog: catalog).parse(text) { warnings.append($0) }
+    // Warnings and problems in file order; a warning says so after its location.
+    let located = { (issue: ScenarioIssue, warning: Bool) in
+      invocation.io.errorLine("\(name):\(issue.line):\(issue.column): \(warning ? "warning: " : "")\(issue.message)")
     }
     switch parsed {
-    case .success(let parsed): steps = parsed
+    case .success(let parsed):
+      steps = parsed
+      for warning in warnings { located(warning, true) }
     case .failure(let issues):
-      for issue in issues.issues { invocation.io.errorLine("\(name):\(issue.line):\(issue.column): \(issue.message)") }
+      let all = warnings.map { ($0, true) } + issues.issues.map { ($0, false) }
+      for (issue, warning) in all.sorted(by: { ($0.0.line, $0.0.column) < ($1.0.line, $1.0.column) }) { located(issue, warning) }
       invocation.io.errorLine("\(name): \(issues.issues.count) problem\(issues.issues.count == 1 ? "" : "s"); nothing was run.")
       return ExitCode.dataError
     }
