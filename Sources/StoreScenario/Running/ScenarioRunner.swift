@@ -48,6 +48,11 @@ public final class ScenarioRunner {
     queue.add(storePayments)
   }
 
+  deinit {
+    // The queue outlives a run (the TUI's, a test's); its App Store payments are no longer ours to answer.
+    queue.remove(storePayments)
+  }
+
   /// Launches the app (redelivering unfinished transactions), then runs every step in order.
   public func run(_ steps: [ScenarioStep]) -> ScenarioOutcome {
     do {
