@@ -1,10 +1,10 @@
 import Foundation
 import StoreEngine
 
-/// The library side of `storefront verify`: one JWS a line in, one decoded payload a line out,
-/// stopping at the first line that fails.
+/// The library side of `storefront verify`: one JWS a line in, one decoded payload a line out for
+/// each line that verifies, and every line that does not, with its reason.
 public enum VerifyTool {
-  /// The first line that did not verify.
+  /// A line that did not verify.
   public struct Failure: Error, Sendable, Equatable, CustomStringConvertible {
     /// 1-based line number in the input.
     public var line: Int
@@ -22,28 +22,33 @@ public enum VerifyTool {
   public struct Result: Sendable, Equatable {
     /// The decoded payload JSON of each verified line, in order (compact, exactly as signed).
     public var outputLines: [String]
-    /// Set when a line failed; output stops there.
-    public var failure: Failure?
+    /// Every line that failed, in order; the lines after a failure are still checked, so one run
+    /// names every broken signature (a backend batch is fixed in one go, not one line per run).
+    public var failures: [Failure]
 
-    public init(outputLines: [String], failure: Failure?) {
+    public init(outputLines: [String], failures: [Failure]) {
       self.outputLines = outputLines
-      self.failure = failure
+      self.failures = failures
     }
+
+    /// The first line that failed, if any.
+    public var failure: Failure? { failures.first }
   }
 
   /// Verifies `lines` (blank lines are skipped) with `verifier`.
   public static func run(lines: [String], verifier: JWSVerifier) -> Result {
     var output: [String] = []
+    var failures: [Failure] = []
     for (index, line) in lines.enumerated() {
       let text = line.trimmingCharacters(in: .whitespacesAndNewlines)
       if text.isEmpty { continue }
       do {
         output.append(try verifier.verify(text).jws.payloadJSON)
       } catch {
-        return Result(outputLines: output, failure: Failure(line: index + 1, reason: error))
+        failures.append(Failure(line: index + 1, reason: error))
       }
     }
-    return Result(outputLines: output, failure: nil)
+    return Result(outputLines: output, failures: failures)
   }
 
   /// Verifies `lines` against `root` (PEM or DER bytes, as from `--root`).

@@ -19,4 +19,7 @@ public enum ExitCode {
   public static let ioError: Int32 = 74
   /// EX_TEMPFAIL: try again later (the ledger is locked by another process).
   public static let temporaryFailure: Int32 = 75
+  /// 128 + SIGABRT, what a shell reports for a process killed by an uncaught exception: a scenario
+  /// did what crashes a real app (finishing a purchasing transaction).
+  public static let appCrashed: Int32 = 134
 }

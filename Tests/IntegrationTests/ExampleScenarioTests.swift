@@ -35,6 +35,8 @@ final class ExampleScenarioTests: XCTestCase {
       "06": [("transactionUpdated", "failed", "paymentNotAllowed"), ("transactionUpdated", "failed", "unknownServerError"), ("productsRequestFailed", nil, "unknown")],
       "07": [("subscriptionStatusChanged", nil, nil), ("transactionRevoked", "purchased", nil)],
       "08": [("transactionRevoked", "purchased", nil), ("shouldAddStorePayment", nil, nil), ("subscriptionStatusChanged", nil, nil)],
+      // B10, B55, B27.
+      "09": [("refundRequest", nil, nil), ("transactionRevoked", "purchased", nil), ("shouldAddStorePayment", nil, nil), ("appCrashed", nil, nil)],
     ]
     for (prefix, wanted) in expected.sorted(by: { $0.key < $1.key }) {
       let example = try ExampleScenarios.named(prefix)

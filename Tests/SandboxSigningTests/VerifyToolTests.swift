@@ -18,7 +18,8 @@ final class VerifyToolTests: XCTestCase {
       in: base.appendingPathComponent("ca"), validFrom: SigningFixtures.validFrom)
   }
 
-  func test_printsEachPayload_andStopsAtTheFirstFailureNamingTheLine() throws {
+  // Surprising behaviour (verify every line): a bad line no longer hides the lines after it.
+  func test_printsEachPayload_andNamesEveryFailingLine() throws {
     let ca = try makeCA()
     let signer = ca.signer()
     let context = SigningFixtures.context()
@@ -35,8 +36,9 @@ final class VerifyToolTests: XCTestCase {
       [
         String(decoding: try SignedPayloads.transaction(SigningFixtures.consumable(), context: context), as: UTF8.self),
         String(decoding: try SignedPayloads.renewalInfo(SigningFixtures.renewalInfo(), context: context), as: UTF8.self),
+        String(decoding: try SignedPayloads.transaction(SigningFixtures.consumable(), context: context), as: UTF8.self),
       ])
-    XCTAssertEqual(result.failure, VerifyTool.Failure(line: 4, reason: .badSignature))
+    XCTAssertEqual(result.failures, [VerifyTool.Failure(line: 4, reason: .badSignature)])
     XCTAssertEqual(
       result.failure?.description,
       "line 4: tampered: the signature does not match the header and payload (the JWS was altered, "

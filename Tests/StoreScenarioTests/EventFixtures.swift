@@ -104,6 +104,8 @@ enum EventFixtures {
       ("amended", .transactionsAmended([renewal]), later, 22),
       ("controls", .controlsChanged(SandboxControls()), later, 23),
       ("clock", .clockAdvanced(later), later, 24),
+      ("refund request granted", .refundRequestFinished(id(6), .success), later, 25),
+      ("refund request failed", .refundRequestFinished(id(6), .failed(.duplicateRefundRequest)), later, 26),
     ]
   }
 }

@@ -70,7 +70,27 @@ import Testing
     }
   }
 
+  // B27: the line a crash prints (not an engine event: the runner's own).
+  @Test func appCrashedLine() throws {
+    let crash = try #require(AppCrash(.cannotFinishPurchasing(EventFixtures.id(1))))
+    let record = EventRecord.appCrashed(EventRecord.AppCrashed(crash))
+    #expect(Self.json.lines(for: [record], at: EventFixtures.start, line: 3) == [
+      #"{"event":"appCrashed","exception":"NSInternalInconsistencyException","line":3,"message":"The app would have crashed: finishTransaction on transaction 2000000000000001, still purchasing, raises NSInternalInconsistencyException ('Cannot finish a purchasing transaction').","reason":"Cannot finish a purchasing transaction","time":"2026-01-01T00:00:00Z","transactionId":"2000000000000001"}"#
+    ])
+    #expect(Self.text.lines(for: [record], at: EventFixtures.start, line: 3) == [
+      "[2026-01-01T00:00:00Z] appCrashed: The app would have crashed: finishTransaction on transaction 2000000000000001, still purchasing, raises NSInternalInconsistencyException ('Cannot finish a purchasing transaction')."
+    ])
+    #expect(AppCrash(.alreadyFinished(EventFixtures.id(1))) == nil, "finishing twice is ignored by StoreKit, not a crash")
+  }
+
   static let expected: [String: (json: [String], text: [String])] = [
+    // B10: what the app's refund sheet returned.
+    "refund request granted": (
+      json: [#"{"event":"refundRequest","line":25,"result":"success","time":"2026-01-08T01:01:01Z","transactionId":"2000000000000006"}"#],
+      text: [#"[2026-01-08T01:01:01Z] refundRequest result=success transactionId=2000000000000006"#]),
+    "refund request failed": (
+      json: [#"{"error":{"code":0,"domain":"StoreKit.Transaction.RefundRequestError","name":"duplicateRequest"},"event":"refundRequest","line":26,"result":"failed","time":"2026-01-08T01:01:01Z","transactionId":"2000000000000006"}"#],
+      text: [#"[2026-01-08T01:01:01Z] refundRequest error=["code": 0, "domain": "StoreKit.Transaction.RefundRequestError", "name": "duplicateRequest"] result=failed transactionId=2000000000000006"#]),
     "account signed in at launch": (
       json: [#"{"account":"jake","event":"accountChanged","time":"2026-01-01T00:00:00Z"}"#],
       text: [#"[2026-01-01T00:00:00Z] accountChanged account=jake"#]),

@@ -81,7 +81,7 @@ final class ScenarioTests: XCTestCase {
     let script = """
       account jake
       by \(F.coins)
-      buy com.example.coins10
+      store-payment com.example.coins10
       advance 5x
       set ask-to-by on
       buy \(F.coins) quantity=0
@@ -91,7 +91,7 @@ final class ScenarioTests: XCTestCase {
     guard case .failure(let issues) = parser.parse(script) else { return XCTFail("expected issues") }
     XCTAssertEqual(issues.issues.map(\.description), [
       "2:1: Unknown verb 'by'. Did you mean 'buy'?",
-      "3:5: Unknown product 'com.example.coins10'; it is not in the catalog. Did you mean 'com.example.coins100'?",
+      "3:15: Unknown product 'com.example.coins10'; it is not in the catalog. Did you mean 'com.example.coins100'?",
       "4:9: Invalid duration '5x'; use 30s, 5m, 2h, 70d, 2w or ISO 8601 like P1M.",
       "5:5: Unknown setting 'ask-to-by'. Did you mean 'ask-to-buy'?",
       "6:35: Invalid quantity '0'; use a whole number from 1.",

@@ -180,6 +180,14 @@ import Testing
     #expect(state.log.count == 1)
   }
 
+  // B27: finishing a purchasing transaction crashes a real app; the notice says so, in red.
+  @Test func finishingAPurchasingTransactionShowsTheCrashItWouldBe() {
+    var state = makeState()
+    send(&state, .engine(.misuse(.cannotFinishPurchasing(PaymentTransaction.ID(5)))))
+    #expect(state.notice?.kind == .error)
+    #expect(state.notice?.text == "The app would have crashed: finishTransaction on transaction 5, still purchasing, raises NSInternalInconsistencyException ('Cannot finish a purchasing transaction'). Answer its sheet first (Enter to buy, Esc to cancel).")
+  }
+
   @Test func productsAndStorePaymentEventsAreLogged() {
     var state = makeState()
     send(

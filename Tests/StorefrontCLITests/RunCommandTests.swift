@@ -69,7 +69,7 @@ final class RunCommandTests: XCTestCase {
 
   func testScenarioErrorsExit65WithEveryLocation() throws {
     let directory = try CLIFiles.temporaryDirectory(self)
-    let script = try write("account a\nbuy nothing.here\nadvance soon\nfail purchase nonsense\n", to: directory, "bad.scenario")
+    let script = try write("account a\nstore-payment nothing.here\nadvance soon\nfail purchase nonsense\n", to: directory, "bad.scenario")
     let run = CLIRun(["run", script, "--data-dir", directory.appendingPathComponent("data").path])
     XCTAssertEqual(run.code, 65)
     let lines = run.errorOutput.split(separator: "\n").map(String.init)

@@ -87,6 +87,39 @@ final class VerifyCommandTests: XCTestCase {
     XCTAssertTrue(environment.errorOutput.hasPrefix("\(signed.file):\(signed.firstLine): rejected (wrongEnvironment)"), environment.errorOutput)
   }
 
+  // Surprising behaviour (verify every line): every broken line is named, then a summary with counts.
+  func testEveryRejectedLineIsReportedWithASummary() throws {
+    let directory = try CLIFiles.temporaryDirectory(self)
+    let data = directory.appendingPathComponent("data").path
+    let script = directory.appendingPathComponent("broken.scenario")
+    try Data("""
+      account v
+      set dialogs off
+      buy com.jake.sample.ExInAppPurchase.coins100
+      fail verification unknown
+      buy com.jake.sample.ExInAppPurchase.coins500
+      buy com.jake.sample.ExInAppPurchase.shopping
+      fail verification off
+      buy com.jake.sample.ExInAppPurchase.coins100
+
+      """.utf8).write(to: script)
+    let run = CLIRun(["run", script.path, "--json", "--data-dir", data])
+    XCTAssertEqual(run.code, 0, run.errorOutput)
+    let file = directory.appendingPathComponent("events.jsonl")
+    try Data(run.output.utf8).write(to: file)
+    let signedLines = run.output.split(separator: "\n").enumerated().filter { $0.element.contains("signedTransaction") }.map { $0.offset + 1 }
+    XCTAssertEqual(signedLines.count, 4)
+
+    let verify = CLIRun(["verify", "--data-dir", data, file.path])
+    XCTAssertEqual(verify.code, 1)
+    XCTAssertEqual(verify.output.split(separator: "\n").count, 2, "the good lines are still printed")
+    let messages = verify.errorOutput.split(separator: "\n").map(String.init)
+    XCTAssertEqual(messages.count, 3, verify.errorOutput)
+    XCTAssertTrue(messages[0].hasPrefix("\(file.path):\(signedLines[1]): rejected (tampered)"), messages[0])
+    XCTAssertTrue(messages[1].hasPrefix("\(file.path):\(signedLines[2]): rejected (tampered)"), messages[1])
+    XCTAssertEqual(messages[2], "\(file.path): 2 signatures verified, 2 rejected.")
+  }
+
   func testAFileWithoutSignedDataExits65() throws {
     let directory = try CLIFiles.temporaryDirectory(self)
     let signed = try signedEvents(in: directory)

@@ -25,6 +25,9 @@ public enum StoreEvent: Sendable, Equatable {
   case accountChanged(String?)
   /// A sandbox control changed.
   case controlsChanged(SandboxControls)
+  /// The app's refund sheet closed with this result (`Transaction.beginRefundRequest` returned
+  /// or threw). A granted refund follows as ``transactionRevoked(_:)``.
+  case refundRequestFinished(PaymentTransaction.ID, RefundRequestResult)
   /// A transaction was refunded or revoked (StoreKit 2 `Transaction.updates`).
   case transactionRevoked(PaymentTransaction)
   /// A subscription chain's record changed (its status, auto-renew, renewal product, price

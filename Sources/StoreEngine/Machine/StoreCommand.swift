@@ -29,6 +29,8 @@ public enum StoreCommand: Sendable, Equatable {
   case resolve(PaymentTransaction.ID)
   /// Refund a transaction (`revocationReason`: 0 other, 1 app issue).
   case refund(PaymentTransaction.ID, reason: Int)
+  /// The app's refund sheet (`Transaction.beginRefundRequest`), answered as `answer` says.
+  case requestRefund(PaymentTransaction.ID, answer: RefundRequestAnswer, reason: Int)
   /// Change one sandbox control.
   case setControl(ControlChange)
   /// Move the virtual clock to this moment (never backwards).
@@ -62,6 +64,7 @@ public enum StoreCommand: Sendable, Equatable {
   public var transactionID: PaymentTransaction.ID? {
     switch self {
     case .finish(let id), .approve(let id, _), .decline(let id, _), .resolve(let id), .refund(let id, _),
+      .requestRefund(let id, _, _),
       .setAutoRenew(let id, _), .expireSubscription(let id), .renewSubscription(let id),
       .resolveBillingIssue(let id), .priceIncrease(let id, _), .deleteTransaction(let id):
       id

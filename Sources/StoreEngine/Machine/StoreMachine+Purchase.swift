@@ -18,7 +18,7 @@ extension StoreMachine {
 
     let refusal: StoreKitError? =
       if !controls.canMakePayments { .paymentNotAllowed }
-      else if product == nil { .paymentInvalid }
+      else if product == nil { refusal(forMissingProduct: payment.productID) }
       else if payment.quantity < 1 || payment.quantity > 10 { .paymentInvalid }
       else if payment.quantity != 1 && product?.kind != .consumable { .paymentInvalid }
       else { nil }
@@ -196,15 +196,14 @@ extension StoreMachine {
   }
 
   /// Refunds a transaction: entitlement removed, `revocationDate` and reason recorded, re-signed.
+  /// This is the tester's refund (Xcode's Transaction Manager), which is always granted: the
+  /// simulated "Refund Request Sheet" error belongs to the app's sheet (``requestRefund(_:answer:reason:)``). (B10)
   mutating func refund(_ id: PaymentTransaction.ID, reason: Int) throws(EngineError) {
     guard var transaction = transactions[id] else { throw .unknownTransaction(id.description) }
     guard transaction.state == .purchased || transaction.state == .restored else {
       throw .cannotRefund(id, because: .notPurchased(transaction.state))
     }
     guard transaction.revocationDate == nil else { throw .cannotRefund(id, because: .alreadyRefunded) }
-    if let failure = controls.failures[.refundRequest], roll(failure.chance) {
-      throw .cannotRefund(id, because: .requestFailed(failure.error))
-    }
     transaction.revocationDate = now
     transaction.revocationReason = reason
     transaction.signedTransaction = nil

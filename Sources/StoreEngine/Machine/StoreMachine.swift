@@ -148,6 +148,7 @@ public struct StoreMachine: Sendable {
     case .decline(let id, let delay): try answerAskToBuy(id, approve: false, after: delay)
     case .resolve(let id): step.createdTransaction = try resolve(id)
     case .refund(let id, let reason): try refund(id, reason: reason)
+    case .requestRefund(let id, let answer, let reason): try requestRefund(id, answer: answer, reason: reason)
     case .setControl(var change):
       if case .storefront(let code) = change { change = .storefront(try Self.storefrontCode(code)) }
       let storefront = controls.storefront

@@ -31,8 +31,6 @@ public enum EngineError: Error, Sendable, Equatable, CustomStringConvertible {
   public enum RefundRefusal: Sendable, Equatable {
     case notPurchased(TransactionState)
     case alreadyRefunded
-    /// The simulated "Refund Request" error fired.
-    case requestFailed(StoreKitError)
   }
 
   /// A plain sentence naming what went wrong, for logs; front ends word it themselves.
@@ -89,7 +87,6 @@ extension EngineError.RefundRefusal {
     switch self {
     case .notPurchased(let state): "it is \(state.name), not purchased"
     case .alreadyRefunded: "it was already refunded"
-    case .requestFailed(let error): "the refund request failed with \(error.name)"
     }
   }
 }

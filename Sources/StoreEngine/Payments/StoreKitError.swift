@@ -37,13 +37,20 @@ public struct StoreKitError: Error, Sendable, Equatable, Hashable, Codable, Cust
   /// The case name (`paymentCancelled`), or `serverError5002` outside `SKErrorDomain`.
   public var name: String {
     if domain == Self.skErrorDomain { return Self.names[code] ?? "code\(code)" }
+    if domain == Self.refundRequestErrorDomain { return Self.refundRequestNames[code] ?? "refundRequestError\(code)" }
     return code == 5002 ? "unknownServerError" : "serverError\(code)"
   }
 
-  /// Parses a case name or number: `paymentCancelled`, `2`, `5002`.
+  /// Parses a case name or number: `paymentCancelled`, `2`, `5002`. Only numbers `SKError.Code`
+  /// defines (0–20) and the sandbox server's 5002 parse: an app never sees any other.
   public init?(parsing text: String) {
     if let number = Int(text) {
-      self.init(code: number, domain: number >= 1000 ? Self.serverErrorDomain : Self.skErrorDomain)
+      if number == Self.serverUnknown.code {
+        self = .serverUnknown
+        return
+      }
+      guard Self.names[number] != nil else { return nil }
+      self.init(code: number)
       return
     }
     if text == "unknownServerError" || text == "server" {

@@ -42,6 +42,9 @@ extension EventRecord {
         ("answer", fields.answer), ("productId", fields.productID), ("account", fields.account),
         ("transactionIds", fields.transactionIDs.joined(separator: ",")),
       ])
+    case .refundRequest(let fields):
+      pairs([("transactionId", fields.transactionID), ("result", fields.result), ("error", fields.error?.text)])
+    case .appCrashed(let fields): "appCrashed: \(fields.message)"
     }
   }
 

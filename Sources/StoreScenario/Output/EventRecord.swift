@@ -26,6 +26,8 @@ enum EventRecord: Sendable, Equatable {
   case transactionDeleted(Transaction)
   /// API misuse, such as finishing twice: the `error` event.
   case error(Misuse)
+  case refundRequest(RefundRequest)
+  case appCrashed(AppCrashed)
 
   /// The records of one event, in order.
   static func records(for event: StoreEvent) -> [EventRecord] {
@@ -55,6 +57,7 @@ enum EventRecord: Sendable, Equatable {
     case .storefrontChanged(let code): [.storefrontChanged(StorefrontChange(storefront: code))]
     case .transactionDeleted(let transaction): [.transactionDeleted(Transaction(transaction))]
     case .misuse(let error): [.error(Misuse(error: error.name, message: ScenarioErrorText.message(for: error)))]
+    case .refundRequestFinished(let id, let result): [.refundRequest(RefundRequest(id, result))]
     case .controlsChanged, .transactionsAmended, .clockAdvanced: []
     }
   }
@@ -79,6 +82,8 @@ enum EventRecord: Sendable, Equatable {
     case .storefrontChanged: "storefrontChanged"
     case .transactionDeleted: "transactionDeleted"
     case .error: "error"
+    case .refundRequest: "refundRequest"
+    case .appCrashed: "appCrashed"
     }
   }
 }
@@ -107,6 +112,8 @@ extension EventRecord: Codable {
     case .askToBuyAnswered(let fields): try fields.encode(to: encoder)
     case .storefrontChanged(let fields): try fields.encode(to: encoder)
     case .error(let fields): try fields.encode(to: encoder)
+    case .refundRequest(let fields): try fields.encode(to: encoder)
+    case .appCrashed(let fields): try fields.encode(to: encoder)
     }
     // The same object: a keyed container asked for again at this level adds to the fields above.
     var container = encoder.container(keyedBy: CodingKeys.self)
@@ -135,6 +142,8 @@ extension EventRecord: Codable {
     case "storefrontChanged": self = .storefrontChanged(try StorefrontChange(from: decoder))
     case "transactionDeleted": self = .transactionDeleted(try Transaction(from: decoder))
     case "error": self = .error(try Misuse(from: decoder))
+    case "refundRequest": self = .refundRequest(try RefundRequest(from: decoder))
+    case "appCrashed": self = .appCrashed(try AppCrashed(from: decoder))
     default:
       throw DecodingError.dataCorruptedError(forKey: .event, in: container, debugDescription: "Unknown event '\(name)'.")
     }

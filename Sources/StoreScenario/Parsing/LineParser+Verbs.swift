@@ -14,7 +14,8 @@ extension LineParser {
       defer { positionals = [] }
       return .command(.requestProducts(positionals.map(\.text)))
     case "buy":
-      let product = try product()
+      // B70: an id the catalog lacks is the store's to answer (`paymentInvalid`), so only a warning.
+      let product = try product(unknownWarning: "the store will refuse the payment.")
       var quantity = 1
       if let option = option("quantity") {
         guard let value = Int(option.value), value >= 1 else {
@@ -23,7 +24,17 @@ extension LineParser {
         quantity = value
       }
       return .command(.buy(Payment(productID: product, quantity: quantity, applicationUsername: option("username")?.value, offerID: option("offer")?.value)))
-    case "store-payment": return .command(.storePayment(try product()))
+    case "store-payment":
+      let product = try product()
+      var answer = StorePaymentAnswer.add
+      if let option = option("answer") {
+        guard let value = StorePaymentAnswer(rawValue: option.value) else {
+          throw issue(option.column, "Invalid answer '\(option.value)'; use add, later or cancel.")
+        }
+        answer = value
+      }
+      return .storePayment(product, answer: answer)
+    case "add-store-payment": return .addStorePayment(try product())
     case "confirm": return .command(.confirm)
     case "cancel": return .command(.cancel)
     case "finish":
@@ -40,6 +51,17 @@ extension LineParser {
       let reference = try reference()
       let reason = option("reason").flatMap { Int($0.value) } ?? 0
       return .transaction(reference, .refund(reason: reason))
+    case "request-refund":
+      let reference = try reference()
+      var answer = RefundRequestAnswer.approve
+      if let option = option("answer") {
+        guard let value = RefundRequestAnswer(rawValue: option.value) else {
+          throw issue(option.column, "Invalid answer '\(option.value)'; use approve, decline or cancel.")
+        }
+        answer = value
+      }
+      let reason = option("reason").flatMap { Int($0.value) } ?? 0
+      return .transaction(reference, .requestRefund(answer: answer, reason: reason))
     case "set": return .set(try control())
     case "billing-issue": return .set(.billingIssue(try onOff()))
     case "grace": return .set(.grace(try onOff()))
@@ -110,7 +132,14 @@ extension LineParser {
       positionals.removeFirst()
       return .set(.failure(api, nil))
     }
-    let error = try storeKitError()
+    var error: StoreKitError
+    if api == .refundRequest, let name = positionals.first, let refundError = StoreKitError(refundRequestName: name.text) {
+      // The refund sheet also throws `Transaction.RefundRequestError`.
+      positionals.removeFirst()
+      error = refundError
+    } else {
+      error = try storeKitError()
+    }
     var chance = 1.0
     if let option = option("chance") {
       guard let value = Double(option.value), (0...1).contains(value) else {
@@ -122,7 +151,7 @@ extension LineParser {
   }
 
   private mutating func expectation() throws(ScenarioIssue) -> ScenarioStep.Expectation {
-    let subject = try next("what to check (state, error, owned, not-owned, quantity, unfinished, transactions, prompt, account, status, expires, signed, restored, last-event, misuse)")
+    let subject = try next("what to check (state, error, owned, not-owned, quantity, unfinished, transactions, prompt, account, status, expires, signed, unverified, restored, last-event, misuse, crash)")
     switch subject.text {
     case "state":
       let reference = try reference()
@@ -138,8 +167,9 @@ extension LineParser {
         return .error(reference, nil)
       }
       return .error(reference, try storeKitError())
-    case "owned": return .owned(try product(), true)
-    case "not-owned": return .owned(try product(), false)
+    case "owned", "not-owned":
+      let product = try product(unknownWarning: "only purchases made before it left the catalog can grant it.")
+      return .owned(product, subject.text == "owned")
     case "quantity":
       let product = try product()
       return .quantity(product, try integer("a count", range: 0...1_000_000))
@@ -170,10 +200,12 @@ extension LineParser {
       }
       return .expires(reference, date)
     case "signed": return .signed(try reference())
+    case "unverified": return .unverified(try reference())
+    case "crash": return .crash
     case "last-event": return .lastEvent(try next("an event name").text)
     case "misuse": return .misuse(try next("an error name such as alreadyFinished").text)
     default:
-      let known = ["state", "error", "owned", "not-owned", "quantity", "unfinished", "transactions", "prompt", "account", "status", "expires", "signed", "restored", "last-event", "misuse"]
+      let known = ["state", "error", "owned", "not-owned", "quantity", "unfinished", "transactions", "prompt", "account", "status", "expires", "signed", "unverified", "restored", "last-event", "misuse", "crash"]
       let hint = suggestion(for: subject.text, in: known).map { " Did you mean '\($0)'?" } ?? ""
       throw issue(subject.column, "Unknown expectation '\(subject.text)'.\(hint)")
     }

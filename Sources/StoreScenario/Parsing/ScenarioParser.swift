@@ -15,12 +15,21 @@ public struct ScenarioParser {
     "decline", "resolve", "refund", "set", "fail", "advance", "relaunch", "clear-history", "auto-renew",
     "expire", "renew", "resolve-billing", "price-increase", "billing-issue", "grace", "time-rate", "expect",
     "delete-transaction", "reset",
+    "request-refund", "add-store-payment",
   ]
 
   /// Parses all of `text`; returns the steps, or every issue found.
   public func parse(_ text: String) -> Result<[ScenarioStep], ScenarioIssues> {
+    parse(text, warn: { _ in })
+  }
+
+  /// Parses all of `text` as ``parse(_:)`` does, and hands each warning (a line that runs but
+  /// probably is not what was meant, such as buying a product the catalog lacks) to `warn`, in order.
+  public func parse(_ text: String, warn: (ScenarioIssue) -> Void) -> Result<[ScenarioStep], ScenarioIssues> {
     var steps: [ScenarioStep] = []
     var issues: [ScenarioIssue] = []
+    // App Store payments the app kept (`store-payment … answer=later`) and has not added yet.
+    var keptStorePayments: Set<Product.ID> = []
     for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
       let lineNumber = index + 1
       switch ScenarioToken.tokenize(rawLine) {
@@ -30,9 +39,18 @@ public struct ScenarioParser {
       case .success(let tokens):
         guard let verb = tokens.first else { continue }
         var line = LineParser(number: lineNumber, verb: verb, tokens: Array(tokens.dropFirst()), catalog: catalog)
-        do {
+        do throws(ScenarioIssue) {
           let action = try line.parse()
           try line.finishArguments()
+          switch action {
+          case .storePayment(let product, .later): keptStorePayments.insert(product)
+          case .addStorePayment(let product):
+            guard keptStorePayments.remove(product) != nil else {
+              throw line.issue(verb.column, "No App Store payment of '\(product)' is waiting to be added; answer it with `store-payment \(product) answer=later` first.")
+            }
+          default: break
+          }
+          line.warnings.forEach(warn)
           steps.append(ScenarioStep(line: lineNumber, action: action))
         } catch {
           issues.append(error)

@@ -21,6 +21,10 @@ public struct ScenarioStep: Sendable, Equatable {
     case command(StoreCommand)
     /// A store command about the transaction `reference` means when the line runs.
     case transaction(TransactionReference, TransactionVerb)
+    /// A purchase started on the App Store page, with the app's answer to `shouldAddStorePayment`.
+    case storePayment(Product.ID, answer: StorePaymentAnswer)
+    /// The app adds the App Store payment it kept (`store-payment … answer=later`) to the queue.
+    case addStorePayment(Product.ID)
     /// `finish all`: every finishable unfinished transaction, one step each.
     case finishAll
     /// Move the clock forward by a duration (a month is a calendar month from now).
@@ -37,6 +41,7 @@ public struct ScenarioStep: Sendable, Equatable {
     case decline(after: ScenarioDuration?)
     case resolve
     case refund(reason: Int)
+    case requestRefund(answer: RefundRequestAnswer, reason: Int)
     case autoRenew(Bool)
     case expire
     case renew
@@ -53,6 +58,7 @@ public struct ScenarioStep: Sendable, Equatable {
       case .decline(let after): .decline(id, after: after.map { $0.after(now).timeIntervalSince(now) })
       case .resolve: .resolve(id)
       case .refund(let reason): .refund(id, reason: reason)
+      case .requestRefund(let answer, let reason): .requestRefund(id, answer: answer, reason: reason)
       case .autoRenew(let on): .setAutoRenew(id, on)
       case .expire: .expireSubscription(id)
       case .renew: .renewSubscription(id)
@@ -107,7 +113,12 @@ public struct ScenarioStep: Sendable, Equatable {
     case account(String?)
     case status(Product.ID, SubscriptionStatus)
     case expires(TransactionReference, Date)
+    /// The transaction carries a JWS that verifies (with the runner's verifier, else: is present).
     case signed(TransactionReference)
+    /// The transaction carries a JWS that does not verify: StoreKit 2's `.unverified`.
+    case unverified(TransactionReference)
+    /// The line before crashed the app (the run then goes on after a relaunch).
+    case crash
     case restored(Int)
     case lastEvent(String)
     case misuse(String)

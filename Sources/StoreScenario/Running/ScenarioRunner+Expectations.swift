@@ -50,7 +50,27 @@ extension ScenarioRunner {
       return "expected transaction \(transaction.id) to expire at \(EventFormatter.timestamp(date)), but it expires \(actual)"
     case .signed(let reference):
       let transaction = try lookup(reference)
-      return transaction.signedTransaction != nil ? nil : "expected transaction \(transaction.id) to carry a signedTransaction, but it has none"
+      guard let jws = transaction.signedTransaction else {
+        return "expected transaction \(transaction.id) to carry a signedTransaction, but it has none"
+      }
+      // Surprising behaviour (expect signed): presence is not enough, the signature must verify.
+      for (field, text) in [("signedTransaction", jws), ("signedRenewalInfo", transaction.signedRenewalInfo)] {
+        if let text, let problem = verifier?.problem(text) {
+          return "expected transaction \(transaction.id) to carry a verified \(field), but its signature does not verify: \(problem)"
+        }
+      }
+      return nil
+    case .unverified(let reference):
+      let transaction = try lookup(reference)
+      guard let verifier else { return "expect unverified needs a signature verifier, and this run has none" }
+      guard let jws = transaction.signedTransaction else {
+        return "expected transaction \(transaction.id) to carry an unverified signedTransaction, but it has none"
+      }
+      return verifier.problem(jws) != nil ? nil : "expected transaction \(transaction.id) to be unverified, but its signedTransaction verifies"
+    case .crash:
+      guard crashedValue != nil else { return "expected the line before to crash the app, but it did not" }
+      crashedValue = nil
+      return nil
     case .lastEvent(let name):
       return lastEventNameValue == name ? nil : "expected the last event to be \(name), but it was \(lastEventNameValue ?? "nothing")"
     case .misuse(let name):

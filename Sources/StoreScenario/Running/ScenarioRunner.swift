@@ -8,6 +8,8 @@ public enum ScenarioOutcome: Sendable, Equatable {
   case assertionFailed(line: Int, message: String)
   /// The engine could not go on (e.g. the ledger failed).
   case aborted(line: Int, message: String)
+  /// A line did what crashes a real app (B27), and no `expect crash` followed it.
+  case crashed(line: Int, crash: AppCrash)
 }
 
 /// Runs parsed scenario steps against a payment queue, writing each event as it happens. Every
@@ -20,19 +22,35 @@ public final class ScenarioRunner {
   private let write: (String) -> Void
   private let recorder = EventRecorder()
   private var subscription: Subscription?
+  let verifier: SignatureVerifier?
+  private let storePayments = StorePaymentAnswerer()
+  /// App Store payments the app answered `later` and keeps, to add them itself.
+  private var keptStorePayments: [Product.ID: Payment] = [:]
+  /// Set by a crash that the next line expects; that `expect crash` clears it.
+  var crashedValue: AppCrash?
   var lastEventNameValue: String?
   var lastRestoredCountValue: Int?
   var lastMisuseValue: String?
   /// The ledger error that aborted the last run, so the caller can pick its exit code.
   public private(set) var ledgerFailure: LedgerError?
 
-  /// - Parameter write: receives each output line (without newline), in order, as soon as it exists.
-  public init(queue: PaymentQueue, json: Bool, write: @escaping (String) -> Void) {
+  /// - Parameters:
+  ///   - verifier: checks JWS for `expect signed` and `expect unverified`; without one, `expect
+  ///     signed` only checks that a JWS is there, and `expect unverified` fails.
+  ///   - write: receives each output line (without newline), in order, as soon as it exists.
+  public init(queue: PaymentQueue, json: Bool, verifier: SignatureVerifier? = nil, write: @escaping (String) -> Void) {
     self.queue = queue
     self.formatter = EventFormatter(json: json)
+    self.verifier = verifier
     self.write = write
     let recorder = self.recorder
     subscription = queue.bus.subscribe(StoreEvent.self) { recorder.record($0) }
+    queue.add(storePayments)
+  }
+
+  deinit {
+    // The queue outlives a run (the TUI's, a test's); its App Store payments are no longer ours to answer.
+    queue.remove(storePayments)
   }
 
   /// Launches the app (redelivering unfinished transactions), then runs every step in order.
@@ -45,7 +63,7 @@ public final class ScenarioRunner {
       return .aborted(line: 0, message: ScenarioErrorText.message(for: error))
     }
     flush(line: nil)
-    for step in steps {
+    for (index, step) in steps.enumerated() {
       do {
         try perform(step)
       } catch {
@@ -57,6 +75,16 @@ public final class ScenarioRunner {
           if case .ledger(let failure) = error {
             ledgerFailure = failure
             return .aborted(line: step.line, message: ScenarioErrorText.message(for: error))
+          }
+          if let crash = AppCrash(error) {
+            write(formatter.lines(for: [.appCrashed(EventRecord.AppCrashed(crash))], at: queue.now, line: step.line))
+            guard index + 1 < steps.count, case .expect(.crash) = steps[index + 1].action else {
+              return .crashed(line: step.line, crash: crash)
+            }
+            // Expected: the app is started again, as a user would, and the scenario goes on.
+            crashedValue = crash
+            if let outcome = relaunchAfterCrash(line: step.line) { return outcome }
+            continue
           }
           // A refused command is the app's mistake, reported as an `error` event; the run goes on.
           report(.misuse(error), line: step.line, at: queue.now)
@@ -73,6 +101,23 @@ public final class ScenarioRunner {
     case assertion(String)
     case engine(EngineError)
     case other(String)
+  }
+
+  private func write(_ lines: [String]) {
+    for text in lines { write(text) }
+  }
+
+  /// Relaunches the app after an expected crash; returns how the run ends if that fails.
+  private func relaunchAfterCrash(line: Int) -> ScenarioOutcome? {
+    do {
+      try queue.perform(.relaunch)
+    } catch {
+      flush(line: line)
+      if case .ledger(let failure) = error { ledgerFailure = failure }
+      return .aborted(line: line, message: ScenarioErrorText.message(for: error))
+    }
+    flush(line: line)
+    return nil
   }
 
   private func flush(line: Int?) {
@@ -117,6 +162,17 @@ public final class ScenarioRunner {
     switch step.action {
     case .command(let command):
       try perform(command)
+    case .storePayment(let product, let answer):
+      storePayments.addsPayments = answer == .add
+      defer { storePayments.addsPayments = true }
+      try perform(.storePayment(product))
+      if answer == .later { keptStorePayments[product] = Payment(productID: product) }
+    case .addStorePayment(let product):
+      // The parser saw the `answer=later` line that kept it.
+      guard let payment = keptStorePayments.removeValue(forKey: product) else {
+        throw .assertion("expected a kept App Store payment of \(product), but there is none")
+      }
+      try perform(.buy(payment))
     case .transaction(let reference, let verb):
       try perform(verb.command(for: try resolve(reference), now: queue.now))
     case .finishAll:

@@ -95,6 +95,9 @@ extension AppReducer {
       state.notice = Notice("Products request failed: \(describe(error)).", kind: .error)
     case .productsResponse, .shouldAddStorePayment:
       break
+    case .refundRequestFinished:
+      // Only a scenario opens the app's refund sheet; a granted refund arrives as its own event.
+      break
     }
     state.lastRefreshedRows = state.refresh(affected)
     return []

@@ -1,4 +1,5 @@
 import StoreEngine
+import StoreScenario
 
 /// The TUI's words for engine errors: the one place that turns an ``EngineError`` into a notice,
 /// naming the keys that fix it.
@@ -9,7 +10,8 @@ enum TUIErrorText {
     case .unknownTransaction(let id): "No transaction '\(id)' in this account's history."
     case .notInterrupted(let id): "Transaction \(id) is neither an interrupted purchase nor in billing trouble; there is nothing to resolve."
     case .cannotFinishPurchasing(let id):
-      "Transaction \(id) is still purchasing; answer its sheet first (Enter to buy, Esc to cancel)."
+      // B27: a real app dies here; the simulator says so instead of shrugging it off.
+      "\(AppCrash(error)?.description ?? "Transaction \(id) is still purchasing.") Answer its sheet first (Enter to buy, Esc to cancel)."
     case .unknownStorefront(let code, let near):
       "'\(code)' is not an App Store storefront.\(StorefrontSuggestion.didYouMean(near)) Pick one in Settings (3) → Storefront."
     default: error.description

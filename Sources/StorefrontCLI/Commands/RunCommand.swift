@@ -1,4 +1,5 @@
 import Foundation
+import SandboxSigning
 import StoreEngine
 import StoreScenario
 
@@ -12,8 +13,13 @@ enum RunCommand {
       SCRIPT is a scenario file (- reads standard input): one command a line, # comments. Every event \
       (observer callback) is printed as it happens; with --json, one JSON object a line. Virtual time \
       starts at 2026-01-01T00:00:00Z on a fresh data directory and continues from the ledger's clock \
-      after that. Exit codes: 0 passed, 1 an expect line failed, 65 the scenario has errors (all are \
-      listed as file:line:column), 66 the file is missing, 73-75 the data directory could not be used.
+      after that. A product the catalog lacks may be bought (a warning names the line; the store \
+      refuses the payment). `expect signed` verifies the JWS against this data directory's sandbox \
+      root. Exit codes: 0 passed, 1 an expect line failed, 65 the scenario has errors (all are \
+      listed as file:line:column), 66 the file is missing, 73-75 the data directory could not be \
+      used, 134 a line did what crashes a real app (finishing a purchasing transaction raises \
+      NSInternalInconsistencyException; an `expect crash` line right after it makes that the test, \
+      and the run goes on after a relaunch).
       """,
     options: [
       OptionSpec("--json", help: "Print one JSON object per event, flushed per line."),
@@ -48,11 +54,20 @@ enum RunCommand {
     case .failure(let error): return CatalogSource.report(error, io: invocation.io)
     }
     let steps: [ScenarioStep]
-    switch ScenarioParser(catalog: catalog).parse(text) {
-    case .success(let parsed): steps = parsed
+    let name = path == "-" ? "<stdin>" : path
+    var warnings: [ScenarioIssue] = []
+    let parsed = ScenarioParser(catalog: catalog).parse(text) { warnings.append($0) }
+    // Warnings and problems in file order; a warning says so after its location.
+    let located = { (issue: ScenarioIssue, warning: Bool) in
+      invocation.io.errorLine("\(name):\(issue.line):\(issue.column): \(warning ? "warning: " : "")\(issue.message)")
+    }
+    switch parsed {
+    case .success(let parsed):
+      steps = parsed
+      for warning in warnings { located(warning, true) }
     case .failure(let issues):
-      let name = path == "-" ? "<stdin>" : path
-      for issue in issues.issues { invocation.io.errorLine("\(name):\(issue.line):\(issue.column): \(issue.message)") }
+      let all = warnings.map { ($0, true) } + issues.issues.map { ($0, false) }
+      for (issue, warning) in all.sorted(by: { ($0.0.line, $0.0.column) < ($1.0.line, $1.0.column) }) { located(issue, warning) }
       invocation.io.errorLine("\(name): \(issues.issues.count) problem\(issues.issues.count == 1 ? "" : "s"); nothing was run.")
       return ExitCode.dataError
     }
@@ -74,15 +89,29 @@ enum RunCommand {
       }
     }
     let io = invocation.io
-    let runner = ScenarioRunner(queue: store.queue, json: invocation.arguments.flag("--json")) { io.line($0) }
+    // `expect signed` checks what a backend would: the chain to this data directory's root.
+    let verifier = JWSVerifier(
+      trustedRoots: [store.authority.root], bundleID: invocation.global.bundleID ?? LiveStore.defaultBundleID,
+      environment: signing, now: { Date() })
+    let signatures = SignatureVerifier { jws in
+      do throws(JWSVerificationFailure) {
+        _ = try verifier.verify(jws)
+        return nil
+      } catch {
+        return "\(error.name): \(error)"
+      }
+    }
+    let runner = ScenarioRunner(queue: store.queue, json: invocation.arguments.flag("--json"), verifier: signatures) { io.line($0) }
     let outcome = runner.run(steps)
-    let name = path == "-" ? "<stdin>" : path
     switch outcome {
     case .passed:
       return ExitCode.success
     case .assertionFailed(let line, let message):
       io.errorLine("\(name):\(line): expectation failed: \(message)")
       return ExitCode.failure
+    case .crashed(let line, let crash):
+      io.errorLine("\(name):\(line): crashed: \(crash) Add `expect crash` after this line if that is the test.")
+      return ExitCode.appCrashed
     case .aborted(let line, let message):
       io.errorLine("\(name):\(line): stopped: \(message)")
       // A lock held too long is EX_TEMPFAIL (75) as at open, a read-only ledger 73; other failures 74.

@@ -13,8 +13,8 @@ enum VerifyCommand {
       signedTransaction and signedRenewalInfo). Checks the ES256 signature, the chain to the root \
       (default: this data directory's sandbox root), Apple's two certificate OIDs, validity at \
       signedDate, the bundle id (--bundle-id, default \(LiveStore.defaultBundleID)) and the \
-      environment. Prints each decoded payload as JSON; stops at the first failure with exit 1, \
-      naming the line and the reason.
+      environment. Prints each decoded payload as JSON and names every line that fails, with its \
+      reason; then a summary of the counts. Exit 1 when any line failed.
       """,
     options: [
       OptionSpec("--root", value: "cert", help: "Trusted root certificate, PEM or DER (default: the data directory's)."),
@@ -57,9 +57,14 @@ enum VerifyCommand {
     let result = VerifyTool.run(lines: lines, verifier: verifier)
     for line in result.outputLines { invocation.io.line(line) }
     let name = path == "-" ? "<stdin>" : path
-    if let failure = result.failure {
-      let line = failure.line - 1 < numbers.count ? numbers[failure.line - 1] : failure.line
-      invocation.io.errorLine("\(name):\(line): rejected (\(failure.reason.name)): \(failure.reason)")
+    if !result.failures.isEmpty {
+      for failure in result.failures {
+        let line = failure.line - 1 < numbers.count ? numbers[failure.line - 1] : failure.line
+        invocation.io.errorLine("\(name):\(line): rejected (\(failure.reason.name)): \(failure.reason)")
+      }
+      let verified = result.outputLines.count
+      invocation.io.errorLine(
+        "\(name): \(verified) signature\(verified == 1 ? "" : "s") verified, \(result.failures.count) rejected.")
       return ExitCode.failure
     }
     if result.outputLines.isEmpty {
