@@ -35,6 +35,7 @@ extension EventRecord {
         ("status", fields.status), ("reason", fields.reason),
       ])
     case .historyCleared(let fields): pairs([("account", fields.account)])
+    case .storeKit2(let record): record.text
     }
   }
 

@@ -23,6 +23,8 @@ enum EventRecord: Sendable, Equatable {
   case historyCleared(HistoryCleared)
   /// API misuse, such as finishing twice: the `error` event.
   case error(Misuse)
+  /// A line of the StoreKit 2 view (``StoreKit2View``), named after the StoreKit 2 API.
+  case storeKit2(StoreKit2Record)
 
   /// The records of one event, in order.
   static func records(for event: StoreEvent) -> [EventRecord] {
@@ -70,6 +72,7 @@ enum EventRecord: Sendable, Equatable {
     case .subscriptionStatusChanged: "subscriptionStatusChanged"
     case .historyCleared: "historyCleared"
     case .error: "error"
+    case .storeKit2(let record): record.name
     }
   }
 }
@@ -95,6 +98,7 @@ extension EventRecord: Codable {
     case .subscriptionStatusChanged(let fields): try fields.encode(to: encoder)
     case .historyCleared(let fields): try fields.encode(to: encoder)
     case .error(let fields): try fields.encode(to: encoder)
+    case .storeKit2(let record): try record.encodeFields(to: encoder)
     }
     // The same object: a keyed container asked for again at this level adds to the fields above.
     var container = encoder.container(keyedBy: CodingKeys.self)
@@ -121,6 +125,10 @@ extension EventRecord: Codable {
     case "historyCleared": self = .historyCleared(try HistoryCleared(from: decoder))
     case "error": self = .error(try Misuse(from: decoder))
     default:
+      if let record = try StoreKit2Record(name: name, from: decoder) {
+        self = .storeKit2(record)
+        return
+      }
       throw DecodingError.dataCorruptedError(forKey: .event, in: container, debugDescription: "Unknown event '\(name)'.")
     }
   }

@@ -117,7 +117,8 @@ struct LineParser {
   mutating func storeKitError() throws(ScenarioIssue) -> StoreKitError {
     let token = try next("an error name or code (paymentCancelled, 2, server)")
     guard let error = StoreKitError(parsing: token.text) else {
-      let hint = suggestion(for: token.text, in: Array(StoreKitError.names.values)).map { " Did you mean '\($0)'?" } ?? ""
+      let names = Array(StoreKitError.names.values) + StoreKit2Error.all.map(\.name)
+      let hint = suggestion(for: token.text, in: names).map { " Did you mean '\($0)'?" } ?? ""
       throw issue(token.column, "Unknown StoreKit error '\(token.text)'.\(hint)")
     }
     return error
