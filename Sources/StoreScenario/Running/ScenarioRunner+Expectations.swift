@@ -59,6 +59,8 @@ extension ScenarioRunner {
       return lastEventNameValue == name ? nil : "expected the last event to be \(name), but it was \(lastEventNameValue ?? "nothing")"
     case .misuse(let name):
       return lastMisuseValue == name ? nil : "expected the last API misuse to be \(name), but it was \(lastMisuseValue ?? "none")"
+    case .entitlement, .storeKit2Unfinished, .purchaseResult, .updates:
+      return try checkStoreKit2(expectation)
     }
   }
 

@@ -16,19 +16,38 @@ public enum ScenarioOutcome: Sendable, Equatable {
 public final class ScenarioRunner {
   /// The store the steps run against.
   public let queue: PaymentQueue
-  private let formatter: EventFormatter
+  let formatter: EventFormatter
   private let write: (String) -> Void
   private let recorder = EventRecorder()
   private var subscription: Subscription?
+  /// Which view's lines are written; the StoreKit 2 view is kept either way, for its `expect`s.
+  let api: StoreKitAPI
+  /// What `app-transaction` reports.
+  let app: AppIdentity
+  var storeKit2View = StoreKit2View()
+  /// Each `purchase()` call's result, in order, by product (for `expect purchase-result`).
+  var purchaseOutcomes: [(product: Product.ID, outcome: PurchaseOutcome)] = []
+  /// Transactions `Transaction.updates` emitted so far.
+  var updatesCount = 0
+  /// Draws for `fail … chance=P` on the StoreKit 2 calls the engine does not see; seeded, so runs repeat.
+  var generator = SplitMix64(seed: 0x5354_4F52_454B_4954)
   var lastEventNameValue: String?
   var lastRestoredCountValue: Int?
   var lastMisuseValue: String?
   /// The ledger error that aborted the last run, so the caller can pick its exit code.
   public private(set) var ledgerFailure: LedgerError?
 
-  /// - Parameter write: receives each output line (without newline), in order, as soon as it exists.
-  public init(queue: PaymentQueue, json: Bool, write: @escaping (String) -> Void) {
+  /// - Parameters:
+  ///   - api: the view written: StoreKit 1's callbacks (default) or StoreKit 2's results and sequences.
+  ///   - app: the app `app-transaction` describes.
+  ///   - write: receives each output line (without newline), in order, as soon as it exists.
+  public init(
+    queue: PaymentQueue, json: Bool, api: StoreKitAPI = .storeKit1, app: AppIdentity = AppIdentity(),
+    write: @escaping (String) -> Void
+  ) {
     self.queue = queue
+    self.api = api
+    self.app = app
     self.formatter = EventFormatter(json: json)
     self.write = write
     let recorder = self.recorder
@@ -75,14 +94,25 @@ public final class ScenarioRunner {
     case other(String)
   }
 
-  private func flush(line: Int?) {
-    for event in recorder.drain() { report(event, line: line) }
+  /// Writes the events of the step so far; returns them.
+  @discardableResult
+  func flush(line: Int?) -> [StoreEvent] {
+    let events = recorder.drain()
+    for event in events { report(event, line: line) }
+    return events
   }
 
   private func report(_ event: StoreEvent, line: Int?) {
     if case .restoreFinished(let count) = event { lastRestoredCountValue = count }
     if case .misuse(let error) = event { lastMisuseValue = error.name }
-    let records = EventRecord.records(for: event)
+    let queue = self.queue
+    let modern = storeKit2View.records(for: event) { try? queue.transaction($0) }
+    noteStoreKit2(modern)
+    emit(api == .storeKit2 ? modern : EventRecord.records(for: event), line: line)
+  }
+
+  /// Writes records as lines (the last one's name is what `expect last-event` sees).
+  func emit(_ records: [EventRecord], line: Int?) {
     if let name = records.last?.name { lastEventNameValue = name }
     for text in formatter.lines(for: records, at: queue.now, line: line) { write(text) }
   }
@@ -104,7 +134,8 @@ public final class ScenarioRunner {
     }
   }
 
-  private func perform(_ command: StoreCommand) throws(StepError) {
+  func perform(_ command: StoreCommand) throws(StepError) {
+    storeKit2View.willPerform(command)
     do { try queue.perform(command) } catch { throw .engine(error) }
   }
 
@@ -125,6 +156,8 @@ public final class ScenarioRunner {
     case .expect(let expectation):
       flush(line: step.line)
       if let failure = try check(expectation) { throw .assertion(failure) }
+    case .storeKit2(let call):
+      try perform(call, line: step.line)
     }
   }
 }
