@@ -48,9 +48,10 @@ extension LineParser {
         positionals.removeFirst()
         if first.text != "last" { product = Product.ID(first.text) }
       }
-      if positionals.first?.text == "threw" { positionals.removeFirst() }
+      let threw = positionals.first?.text == "threw"
+      if threw { positionals.removeFirst() }
       let token = try next("success, verified, unverified, pending, userCancelled or an error name")
-      guard let outcome = PurchaseOutcome(parsing: token.text) else {
+      guard let outcome = PurchaseOutcome(parsing: token.text, thrown: threw) else {
         throw issue(
           token.column,
           "Unknown purchase result '\(token.text)'; use success, verified, unverified, pending, userCancelled or a StoreKitError or Product.PurchaseError name.")

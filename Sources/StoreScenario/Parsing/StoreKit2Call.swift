@@ -28,9 +28,10 @@ public enum PurchaseOutcome: Sendable, Equatable {
   /// It threw this `StoreKitError` or `Product.PurchaseError` case.
   case threw(String)
 
-  /// Parses `success`, `verified`, `unverified`, `pending`, `userCancelled` or an error name.
-  init?(parsing text: String) {
-    switch text {
+  /// Parses `success`, `verified`, `unverified`, `pending`, `userCancelled` or an error name;
+  /// after `threw` only an error name (`threw userCancelled` is the thrown `StoreKitError`).
+  init?(parsing text: String, thrown: Bool = false) {
+    switch thrown ? "" : text {
     case "success": self = .success(verification: nil)
     case "verified", "unverified": self = .success(verification: text)
     case "pending": self = .pending
