@@ -56,7 +56,8 @@ import Testing
   @Test func b69BrokenSignatureIsUnverified() {
     var purchased = Self.transaction(1, .purchased)
     purchased.signedTransaction = Self.broken
-    let records = Self.project([.transactionsUpdated([purchased])], after: [Self.buyRemoveAds])
+    let records = Self.project(
+      [.transactionsUpdated([Self.transaction(1, .purchasing)]), .transactionsUpdated([purchased])], after: [Self.buyRemoveAds])
     guard case .storeKit2(.purchaseResult(let result)) = records.first else {
       Issue.record("no purchase result: \(records)")
       return
@@ -74,9 +75,21 @@ import Testing
     #expect(approved.map(\.name) == ["transactionUpdate"])
   }
 
+  @Test func b69AnApprovalIsNeverTakenForAWaitingPurchaseOfTheSameProduct() {
+    var view = StoreKit2View()
+    _ = Self.project(
+      [.transactionsUpdated([Self.transaction(1, .purchasing)]), .transactionsUpdated([Self.transaction(1, .deferred)])],
+      after: [Self.buyRemoveAds], view: &view)
+    view.willPerform(Self.buyRemoveAds)  // a second request the store consolidates: no transaction of its own
+    let approved = Self.project([.transactionsUpdated([Self.transaction(1, .purchased)])], view: &view)
+    #expect(approved.map(\.name) == ["transactionUpdate"])
+  }
+
   @Test func b69DeclinedAskToBuyShowsNothing() {
     var view = StoreKit2View()
-    _ = Self.project([.transactionsUpdated([Self.transaction(1, .deferred)])], after: [Self.buyRemoveAds], view: &view)
+    _ = Self.project(
+      [.transactionsUpdated([Self.transaction(1, .purchasing)]), .transactionsUpdated([Self.transaction(1, .deferred)])],
+      after: [Self.buyRemoveAds], view: &view)
     let declined = Self.project([.transactionsUpdated([Self.transaction(1, .failed, error: .paymentCancelled)])], view: &view)
     #expect(declined.isEmpty)
   }

@@ -121,9 +121,11 @@ public struct StoreKit2View: Sendable, Equatable {
     }
   }
 
-  /// Ties a transaction that has just appeared to the oldest `purchase()` call for its product.
+  /// Ties a transaction that has just appeared to the oldest `purchase()` call for its product. A
+  /// payment's transaction first appears as `purchasing` (or `failed` when the store refuses it), so
+  /// a purchased one (an approval, a resolution, a renewal) is never taken for a call's.
   private mutating func bind(_ transaction: PaymentTransaction) -> Product.ID? {
-    guard transaction.reason == .purchase, transaction.state != .restored,
+    guard transaction.reason == .purchase, transaction.state == .purchasing || transaction.state == .failed,
       let index = requested.firstIndex(of: transaction.productID)
     else { return nil }
     requested.remove(at: index)
