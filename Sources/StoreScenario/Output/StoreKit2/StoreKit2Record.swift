@@ -57,13 +57,6 @@ enum StoreKit2Record: Sendable, Equatable {
     }
   }
 
-  /// Every name, for decoding and for `expect last-event`.
-  static let names: Set<String> = [
-    "purchaseResult", "purchaseError", "transactionUpdate", "appStoreSync", "purchaseIntent",
-    "subscriptionStatusUpdate", "products", "productsError", "currentEntitlements", "unfinished",
-    "latestTransaction", "subscriptionStatus", "appTransaction", "manageSubscriptions", "storefrontUpdate",
-  ]
-
   /// Writes the case's fields (``EventRecord`` adds `event`).
   func encodeFields(to encoder: any Encoder) throws {
     switch self {

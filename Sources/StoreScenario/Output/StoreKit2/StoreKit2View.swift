@@ -67,22 +67,22 @@ public struct StoreKit2View: Sendable, Equatable {
       records = []
     case .restoreFinished: records = [.appStoreSync(.init(error: nil))]
     case .restoreFailed(let error): records = [.appStoreSync(.init(error: .init(error)))]
-    case .shouldAddStorePayment(let product): records = [.purchaseIntent(.init(productID: product.rawValue))]
-    case .subscriptionChanged(let record, let reason):
-      records = [
-        .subscriptionStatusUpdate(
-          .init(
-            productID: record.productID.rawValue, originalTransactionID: record.originalID.description,
-            status: record.status.rawValue, reason: reason))
-      ]
-    case .productsResponse(let request, let products, let invalid):
-      records = [
-        .products(.init(request: request, products: products.map(\.rawValue), invalidProductIdentifiers: invalid))
-      ]
     case .productsRequestFailed(_, let error): records = [.productsError(.init(productID: nil, error: .init(error)))]
-    default: return EventRecord.records(for: event)
+    default:
+      // Renamed where StoreKit 2 has an API of its own, with the StoreKit 1 line's fields as they are.
+      return EventRecord.records(for: event).map(Self.renamed)
     }
     return records.map(EventRecord.storeKit2)
+  }
+
+  /// The StoreKit 2 name of a StoreKit 1 line that means the same thing, or the line as it is.
+  private static func renamed(_ record: EventRecord) -> EventRecord {
+    switch record {
+    case .shouldAddStorePayment(let fields): .storeKit2(.purchaseIntent(fields))
+    case .subscriptionStatusChanged(let fields): .storeKit2(.subscriptionStatusUpdate(fields))
+    case .productsResponse(let fields): .storeKit2(.products(fields))
+    default: record
+    }
   }
 
   /// One transaction of a `transactionsUpdated` batch.
