@@ -44,3 +44,16 @@ import Testing
     #expect(state.storeKit2Log.count == 1)
   }
 }
+
+/// B6: the Settings pane's simulated errors include StoreKit 2's names, shown as such.
+@Suite struct SettingsStoreKit2ErrorTests {
+  @Test func b6FailureChoicesOfferStoreKit2NamesAndShowThem() throws {
+    let names = SettingsItem.failureChoices.compactMap { $0?.storeKit2Name }
+    #expect(names.contains("networkError") && names.contains("invalidQuantity") && names.contains("userCancelled"))
+    #expect(SettingsItem.failureChoices.last == .serverUnknown, "← from none still picks the server error")
+    var controls = SandboxControls()
+    controls.failures[.purchase] = SimulatedFailure(error: try #require(StoreKitError(parsing: "networkError")))
+    let state = makeState(controls: controls)
+    #expect(SettingsItem.failure(.purchase).value(in: state) == "networkError (StoreKit 2; SKError 7)")
+  }
+}
