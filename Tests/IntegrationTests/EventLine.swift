@@ -39,19 +39,32 @@ struct EventLine {
   /// sorted keys. With `dropCertificates`, the JWS header's x5c chain is dropped too (each fresh data
   /// directory makes its own CA), keeping the header's other fields.
   func withoutSignatures(dropCertificates: Bool = false) -> String {
+    Self.encode(Self.withoutSignatures(object, dropCertificates: dropCertificates))
+  }
+
+  /// `object` with every signature replaced, also in nested objects and arrays (the StoreKit 2
+  /// view lists transactions and subscription statuses).
+  static func withoutSignatures(_ object: [String: Any], dropCertificates: Bool) -> [String: Any] {
     var copy = object
-    for key in Self.signedFields {
+    for (key, value) in object {
+      if let nested = value as? [String: Any] {
+        copy[key] = withoutSignatures(nested, dropCertificates: dropCertificates)
+      } else if let list = value as? [[String: Any]] {
+        copy[key] = list.map { withoutSignatures($0, dropCertificates: dropCertificates) }
+      }
+    }
+    for key in signedFields {
       guard let jws = copy[key] as? String else { continue }
       var parts = jws.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
       guard parts.count == 3 else { continue }
       parts[2] = "<signature>"
-      if dropCertificates, var header = Self.jsonSegment(parts[0]) {
+      if dropCertificates, var header = jsonSegment(parts[0]) {
         header["x5c"] = (header["x5c"] as? [Any]).map { "<\($0.count) certificates>" }
-        parts[0] = Self.encode(header)
+        parts[0] = encode(header)
       }
       copy[key] = parts.joined(separator: ".")
     }
-    return Self.encode(copy)
+    return copy
   }
 
   static func encode(_ object: [String: Any]) -> String {

@@ -12,7 +12,7 @@ final class RunCommandTests: XCTestCase {
     XCTAssertEqual(run.code, 0)
     XCTAssertEqual(run.errorOutput, "")
     XCTAssertTrue(run.output.contains("USAGE: storefront run SCRIPT|- [--json]"), run.output)
-    for option in ["--json", "--environment <name>", "--regenerate-ca", "--data-dir <dir>", "--account <name>", "--seed <n>", "--catalog <path>", "--bundle-id <id>"] {
+    for option in ["--json", "--api <name>", "--environment <name>", "--regenerate-ca", "--data-dir <dir>", "--account <name>", "--seed <n>", "--catalog <path>", "--bundle-id <id>"] {
       XCTAssertTrue(run.output.contains("  \(option) "), option)
     }
     XCTAssertTrue(run.output.contains("65 the scenario has errors"), "help states the exit codes")
@@ -30,6 +30,7 @@ final class RunCommandTests: XCTestCase {
       (["run", script, "--environment", "Production", "--data-dir", data], "Unknown environment 'Production': use Sandbox or Xcode."),
       (["run", script, "--jsn", "--data-dir", data], "'--jsn'"),
       (["run", script, "--environment"], "--environment"),
+      (["run", script, "--api", "storekit3", "--data-dir", data], "Unknown API 'storekit3': use storekit1 or storekit2."),
     ]
     for (arguments, message) in cases {
       let run = CLIRun(arguments)
@@ -132,6 +133,38 @@ final class RunCommandTests: XCTestCase {
     XCTAssertTrue(refused.errorOutput.contains("--regenerate-ca"), refused.errorOutput)
     let regenerated = CLIRun(["run", script, "--regenerate-ca", "--data-dir", data.path])
     XCTAssertEqual(regenerated.code, 0, regenerated.errorOutput)
+  }
+
+  // B69: `run --api storekit2` prints what a StoreKit 2 app sees, with the real signer (so a
+  // verification failure shows as `unverified` on a real ES256 JWS) and the same exit codes.
+  func testB69APIStoreKit2PrintsTheStoreKit2View() throws {
+    let directory = try CLIFiles.temporaryDirectory(self)
+    let script = try write("""
+      account a
+      set dialogs off
+      buy \(Self.coins)
+      fail verification unknown
+      buy \(Self.coins)
+      fail purchase notEntitled
+      buy \(Self.coins)
+      app-transaction
+      expect purchase-result threw notEntitled
+      """, to: directory, "sk2.scenario")
+    let data = directory.appendingPathComponent("data").path
+    let run = CLIRun(["run", script, "--json", "--api", "storekit2", "--environment", "Xcode", "--data-dir", data])
+    XCTAssertEqual(run.code, 0, run.errorOutput)
+    let objects = try run.output.split(separator: "\n").map { line in
+      try XCTUnwrap(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+    }
+    XCTAssertEqual(objects.map { $0["event"] as? String }, ["accountChanged", "purchaseResult", "purchaseResult", "purchaseError", "appTransaction"])
+    XCTAssertEqual(objects[1]["verification"] as? String, "verified")
+    XCTAssertEqual(objects[2]["verification"] as? String, "unverified")
+    XCTAssertEqual((objects[3]["error"] as? [String: Any])?["name"] as? String, "notEntitled")
+    XCTAssertEqual(objects[4]["environment"] as? String, "Xcode")
+    let text = CLIRun(["run", script, "--api", "storekit2", "--data-dir", data])
+    XCTAssertEqual(text.code, 0, text.errorOutput)
+    XCTAssertTrue(text.output.contains("purchase(): \(Self.coins) success verified (id "), text.output)
+    XCTAssertFalse(text.output.contains("updatedTransactions"), text.output)
   }
 
   private func write(_ text: String, to directory: URL, _ name: String) throws -> String {

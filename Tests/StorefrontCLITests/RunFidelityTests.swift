@@ -38,7 +38,8 @@ final class RunFidelityTests: XCTestCase {
     XCTAssertTrue(failed.errorOutput.contains("to carry a verified signedTransaction, but its signature does not verify: tampered"), failed.errorOutput)
 
     let unverified = try write("account a\nset dialogs off\nbuy \(Self.removeAds)\nexpect unverified last\n", to: directory, "unverified.scenario")
-    let verified = CLIRun(["run", unverified, "--data-dir", data])
+    // A fresh data directory: a re-download would carry the broken JWS of the purchase above (B23).
+    let verified = CLIRun(["run", unverified, "--data-dir", directory.appendingPathComponent("data2").path])
     XCTAssertEqual(verified.code, 1)
     XCTAssertTrue(verified.errorOutput.contains("to be unverified, but its signedTransaction verifies"), verified.errorOutput)
   }

@@ -40,6 +40,25 @@ final class StorefrontTerminalTests: XCTestCase {
     XCTAssertEqual(ledger.first?["account"] as? String, "jake")
   }
 
+  // B69: the Log pane's `s` shows the same purchase as a StoreKit 2 app's purchase() result.
+  func testLogSwitchesToTheStoreKit2View() throws {
+    let session = try TmuxSession()
+    try session.launch("--account mina")
+    try session.waitFor("mina")
+    try session.send("Enter")  // Remove Ads
+    try session.waitFor("Do you want to buy one Remove Ads")
+    try session.send("y")
+    try session.waitFor("owned")
+    try session.send("4")
+    try session.waitFor("updatedTransactions: com.jake.sample.ExInAppPurchase.shopping purchased")
+    try session.send("s")
+    try session.waitFor("StoreKit 2 view:")
+    try session.waitFor("purchase(): com.jake.sample.ExInAppPurchase.shopping success verified")
+    try session.send("s")
+    try session.waitFor("Observer log:")
+    try assertQuitsCleanly(session)
+  }
+
   func testBuyAConsumableTwiceAndCancelOnce() throws {
     let session = try TmuxSession()
     try session.launch("--account mina")

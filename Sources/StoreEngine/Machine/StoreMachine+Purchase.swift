@@ -138,6 +138,9 @@ extension StoreMachine {
         // B23: the App Store makes no new transaction; the signed data is the existing one's
         // (what StoreKit 2's purchase() returns).
         transaction.signedTransaction = original.signedTransaction
+        if let failure = controls.failures[.verification], roll(failure.chance) {
+          transaction.signedTransaction = transaction.signedTransaction.map(Self.breakingSignature)
+        }
       }
     case .nonRenewingSubscription:
       // B66: no term of ours. Apple dates no non-renewing subscription; the app decides how long

@@ -1,13 +1,20 @@
 /// An error as StoreKit 1 reports it: an `SKErrorCode` number, or a server error such as 5002.
+///
+/// An error simulated by its StoreKit 2 name (`fail purchase networkError`) keeps that name in
+/// ``storeKit2Name``: a StoreKit 1 app sees the mapped code, the StoreKit 2 view the name.
 public struct StoreKitError: Error, Sendable, Equatable, Hashable, Codable, CustomStringConvertible {
   /// The numeric code (`SKError.Code` raw value, or e.g. 5002 in `SSServerErrorDomain`).
   public var code: Int
   /// `SKErrorDomain` or `SSServerErrorDomain`.
   public var domain: String
+  /// The `StoreKitError` or `Product.PurchaseError` case it was simulated as, if it was named so.
+  /// Absent from ledgers written before it existed (decodes as nil).
+  public var storeKit2Name: String?
 
-  public init(code: Int, domain: String = StoreKitError.skErrorDomain) {
+  public init(code: Int, domain: String = StoreKitError.skErrorDomain, storeKit2Name: String? = nil) {
     self.code = code
     self.domain = domain
+    self.storeKit2Name = storeKit2Name
   }
 
   public static let skErrorDomain = "SKErrorDomain"
@@ -41,8 +48,9 @@ public struct StoreKitError: Error, Sendable, Equatable, Hashable, Codable, Cust
     return code == 5002 ? "unknownServerError" : "serverError\(code)"
   }
 
-  /// Parses a case name or number: `paymentCancelled`, `2`, `5002`. Only numbers `SKError.Code`
-  /// defines (0–20) and the sandbox server's 5002 parse: an app never sees any other.
+  /// Parses a case name or number: `paymentCancelled`, `2`, `5002`, or a StoreKit 2 name such as
+  /// `networkError` (``StoreKit2Error``), which maps to the code a StoreKit 1 app sees. Only numbers
+  /// `SKError.Code` defines (0–20) and the sandbox server's 5002 parse: an app never sees any other.
   public init?(parsing text: String) {
     if let number = Int(text) {
       if number == Self.serverUnknown.code {
@@ -57,11 +65,24 @@ public struct StoreKitError: Error, Sendable, Equatable, Hashable, Codable, Cust
       self = .serverUnknown
       return
     }
-    guard let match = Self.names.first(where: { $0.value.lowercased() == text.lowercased() }) else {
-      return nil
+    if let match = Self.names.first(where: { $0.value.lowercased() == text.lowercased() }) {
+      self.init(code: match.key)
+      return
     }
-    self.init(code: match.key)
+    guard let modern = StoreKit2Error.named(text) else { return nil }
+    self.init(code: modern.storeKit1Code, storeKit2Name: modern.name)
   }
 
-  public var description: String { "\(name) (\(domain) \(code))" }
+  /// Whether `self` is the error `expected` names: the same code and domain, and the same StoreKit 2
+  /// name when `expected` was named by one (so `paymentCancelled` also matches a simulated
+  /// `userCancelled`, but not the other way round).
+  public func matches(_ expected: StoreKitError) -> Bool {
+    code == expected.code && domain == expected.domain
+      && (expected.storeKit2Name == nil || expected.storeKit2Name == storeKit2Name)
+  }
+
+  public var description: String {
+    let modern = storeKit2Name.map { ", StoreKit 2 \($0)" } ?? ""
+    return "\(name) (\(domain) \(code)\(modern))"
+  }
 }

@@ -45,6 +45,7 @@ extension EventRecord {
     case .refundRequest(let fields):
       pairs([("transactionId", fields.transactionID), ("result", fields.result), ("error", fields.error?.text)])
     case .appCrashed(let fields): "appCrashed: \(fields.message)"
+    case .storeKit2(let record): record.text
     }
   }
 

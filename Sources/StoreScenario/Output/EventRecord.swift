@@ -28,6 +28,8 @@ enum EventRecord: Sendable, Equatable {
   case error(Misuse)
   case refundRequest(RefundRequest)
   case appCrashed(AppCrashed)
+  /// A line of the StoreKit 2 view (``StoreKit2View``), named after the StoreKit 2 API.
+  case storeKit2(StoreKit2Record)
 
   /// The records of one event, in order.
   static func records(for event: StoreEvent) -> [EventRecord] {
@@ -84,6 +86,7 @@ enum EventRecord: Sendable, Equatable {
     case .error: "error"
     case .refundRequest: "refundRequest"
     case .appCrashed: "appCrashed"
+    case .storeKit2(let record): record.name
     }
   }
 }
@@ -114,6 +117,7 @@ extension EventRecord: Codable {
     case .error(let fields): try fields.encode(to: encoder)
     case .refundRequest(let fields): try fields.encode(to: encoder)
     case .appCrashed(let fields): try fields.encode(to: encoder)
+    case .storeKit2(let record): try record.encodeFields(to: encoder)
     }
     // The same object: a keyed container asked for again at this level adds to the fields above.
     var container = encoder.container(keyedBy: CodingKeys.self)
@@ -145,6 +149,10 @@ extension EventRecord: Codable {
     case "refundRequest": self = .refundRequest(try RefundRequest(from: decoder))
     case "appCrashed": self = .appCrashed(try AppCrashed(from: decoder))
     default:
+      if let record = try StoreKit2Record(name: name, from: decoder) {
+        self = .storeKit2(record)
+        return
+      }
       throw DecodingError.dataCorruptedError(forKey: .event, in: container, debugDescription: "Unknown event '\(name)'.")
     }
   }

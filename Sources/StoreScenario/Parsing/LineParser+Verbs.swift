@@ -87,6 +87,7 @@ extension LineParser {
       }
       return .transaction(reference, .priceIncrease(step))
     case "expect": return .expect(try expectation())
+    case _ where Self.storeKit2Verbs.contains(verb.text): return .storeKit2(try storeKit2Call())
     default:
       let hint = suggestion(for: verb.text, in: ScenarioParser.verbs).map { " Did you mean '\($0)'?" } ?? ""
       throw issue(verb.column, "Unknown verb '\(verb.text)'.\(hint)")
@@ -204,8 +205,9 @@ extension LineParser {
     case "crash": return .crash
     case "last-event": return .lastEvent(try next("an event name").text)
     case "misuse": return .misuse(try next("an error name such as alreadyFinished").text)
+    case _ where Self.storeKit2Expectations.contains(subject.text): return try storeKit2Expectation(subject)
     default:
-      let known = ["state", "error", "owned", "not-owned", "quantity", "unfinished", "transactions", "prompt", "account", "status", "expires", "signed", "unverified", "restored", "last-event", "misuse", "crash"]
+      let known = ["state", "error", "owned", "not-owned", "quantity", "unfinished", "transactions", "prompt", "account", "status", "expires", "signed", "unverified", "restored", "last-event", "misuse", "crash"] + Self.storeKit2Expectations
       let hint = suggestion(for: subject.text, in: known).map { " Did you mean '\($0)'?" } ?? ""
       throw issue(subject.column, "Unknown expectation '\(subject.text)'.\(hint)")
     }

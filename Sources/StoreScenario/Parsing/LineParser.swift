@@ -126,7 +126,8 @@ struct LineParser {
   mutating func storeKitError() throws(ScenarioIssue) -> StoreKitError {
     let token = try next("an error name or code (paymentCancelled, 2, server)")
     guard let error = StoreKitError(parsing: token.text) else {
-      let hint = suggestion(for: token.text, in: Array(StoreKitError.names.values)).map { " Did you mean '\($0)'?" } ?? ""
+      let names = Array(StoreKitError.names.values) + StoreKit2Error.all.map(\.name)
+      let hint = suggestion(for: token.text, in: names).map { " Did you mean '\($0)'?" } ?? ""
       guard Int(token.text) == nil else {
         // Surprising behaviour in the audit: `fail purchase 21` used to invent a `code21`.
         let known = StoreKitError.names.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }

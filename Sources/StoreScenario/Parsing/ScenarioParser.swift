@@ -16,7 +16,7 @@ public struct ScenarioParser {
     "expire", "renew", "resolve-billing", "price-increase", "billing-issue", "grace", "time-rate", "expect",
     "delete-transaction", "reset",
     "request-refund", "add-store-payment",
-  ]
+  ] + LineParser.storeKit2Verbs
 
   /// Parses all of `text`; returns the steps, or every issue found.
   public func parse(_ text: String) -> Result<[ScenarioStep], ScenarioIssues> {

@@ -32,6 +32,8 @@ public struct ScenarioStep: Sendable, Equatable {
     /// Change a sandbox control.
     case set(Control)
     case expect(Expectation)
+    /// A StoreKit 2 call the app makes (entitlements, status, app transaction, …).
+    case storeKit2(StoreKit2Call)
   }
 
   /// A command about one transaction, before its reference is resolved.
@@ -122,5 +124,13 @@ public struct ScenarioStep: Sendable, Equatable {
     case restored(Int)
     case lastEvent(String)
     case misuse(String)
+    /// `Transaction.currentEntitlements` has (or has not) a transaction for the product.
+    case entitlement(Product.ID, Bool)
+    /// `Transaction.unfinished` has this many transactions.
+    case storeKit2Unfinished(Int)
+    /// The last `purchase()` call (of a product, or any) ended so: a ``PurchaseOutcome``.
+    case purchaseResult(Product.ID?, PurchaseOutcome)
+    /// `Transaction.updates` has emitted this many transactions so far.
+    case updates(Int)
   }
 }

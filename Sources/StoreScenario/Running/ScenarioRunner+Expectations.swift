@@ -11,7 +11,11 @@ extension ScenarioRunner {
         : "expected transaction \(transaction.id) (\(transaction.productID)) to be \(state.name), but it is \(transaction.state.name)"
     case .error(let reference, let error):
       let transaction = try lookup(reference)
-      guard transaction.error != error else { return nil }
+      switch (transaction.error, error) {
+      case (nil, nil): return nil
+      case (let actual?, let expected?) where actual.matches(expected): return nil
+      default: break
+      }
       return "expected transaction \(transaction.id) to have error \(error.map(\.description) ?? "none"), but it has \(transaction.error.map(\.description) ?? "none")"
     case .owned(let product, let owned):
       let actual = try ledgerRead { try queue.entitlements() }.owns(product)
@@ -75,6 +79,8 @@ extension ScenarioRunner {
       return lastEventNameValue == name ? nil : "expected the last event to be \(name), but it was \(lastEventNameValue ?? "nothing")"
     case .misuse(let name):
       return lastMisuseValue == name ? nil : "expected the last API misuse to be \(name), but it was \(lastMisuseValue ?? "none")"
+    case .entitlement, .storeKit2Unfinished, .purchaseResult, .updates:
+      return try checkStoreKit2(expectation)
     }
   }
 

@@ -18,7 +18,7 @@ public enum ScenarioOutcome: Sendable, Equatable {
 public final class ScenarioRunner {
   /// The store the steps run against.
   public let queue: PaymentQueue
-  private let formatter: EventFormatter
+  let formatter: EventFormatter
   private let write: (String) -> Void
   private let recorder = EventRecorder()
   private var subscription: Subscription?
@@ -28,6 +28,17 @@ public final class ScenarioRunner {
   private var keptStorePayments: [Product.ID: Payment] = [:]
   /// Set by a crash that the next line expects; that `expect crash` clears it.
   var crashedValue: AppCrash?
+  /// Which view's lines are written; the StoreKit 2 view is kept either way, for its `expect`s.
+  let api: StoreKitAPI
+  /// What `app-transaction` reports.
+  let app: AppIdentity
+  var storeKit2View = StoreKit2View()
+  /// Each `purchase()` call's result, in order, by product (for `expect purchase-result`).
+  var purchaseOutcomes: [(product: Product.ID, outcome: PurchaseOutcome)] = []
+  /// Transactions `Transaction.updates` emitted so far.
+  var updatesCount = 0
+  /// Draws for `fail … chance=P` on the StoreKit 2 calls the engine does not see; seeded, so runs repeat.
+  var generator = SplitMix64(seed: 0x5354_4F52_454B_4954)
   var lastEventNameValue: String?
   var lastRestoredCountValue: Int?
   var lastMisuseValue: String?
@@ -37,9 +48,16 @@ public final class ScenarioRunner {
   /// - Parameters:
   ///   - verifier: checks JWS for `expect signed` and `expect unverified`; without one, `expect
   ///     signed` only checks that a JWS is there, and `expect unverified` fails.
+  ///   - api: the view written: StoreKit 1's callbacks (default) or StoreKit 2's results and sequences.
+  ///   - app: the app `app-transaction` describes.
   ///   - write: receives each output line (without newline), in order, as soon as it exists.
-  public init(queue: PaymentQueue, json: Bool, verifier: SignatureVerifier? = nil, write: @escaping (String) -> Void) {
+  public init(
+    queue: PaymentQueue, json: Bool, verifier: SignatureVerifier? = nil, api: StoreKitAPI = .storeKit1,
+    app: AppIdentity = AppIdentity(), write: @escaping (String) -> Void
+  ) {
     self.queue = queue
+    self.api = api
+    self.app = app
     self.formatter = EventFormatter(json: json)
     self.verifier = verifier
     self.write = write
@@ -107,6 +125,19 @@ public final class ScenarioRunner {
     for text in lines { write(text) }
   }
 
+  /// Writes the events of the step so far; returns them. An advance announces each moment it
+  /// reaches; what follows happened then, not at its end.
+  @discardableResult
+  func flush(line: Int?) -> [StoreEvent] {
+    let events = recorder.drain()
+    var time: Date?
+    for event in events {
+      if case .clockAdvanced(let date) = event { time = date }
+      report(event, line: line, at: time ?? queue.now)
+    }
+    return events
+  }
+
   /// Relaunches the app after an expected crash; returns how the run ends if that fails.
   private func relaunchAfterCrash(line: Int) -> ScenarioOutcome? {
     do {
@@ -120,21 +151,19 @@ public final class ScenarioRunner {
     return nil
   }
 
-  private func flush(line: Int?) {
-    // An advance announces each moment it reaches; what follows happened then, not at its end.
-    var time: Date?
-    for event in recorder.drain() {
-      if case .clockAdvanced(let date) = event { time = date }
-      report(event, line: line, at: time ?? queue.now)
-    }
-  }
-
   private func report(_ event: StoreEvent, line: Int?, at time: Date) {
     if case .restoreFinished(let count) = event { lastRestoredCountValue = count }
     if case .misuse(let error) = event { lastMisuseValue = error.name }
-    let records = EventRecord.records(for: event)
+    let queue = self.queue
+    let modern = storeKit2View.records(for: event) { try? queue.transaction($0) }
+    noteStoreKit2(modern)
+    emit(api == .storeKit2 ? modern : EventRecord.records(for: event), line: line, at: time)
+  }
+
+  /// Writes records as lines (the last one's name is what `expect last-event` sees).
+  func emit(_ records: [EventRecord], line: Int?, at time: Date? = nil) {
     if let name = records.last?.name { lastEventNameValue = name }
-    for text in formatter.lines(for: records, at: time, line: line) { write(text) }
+    for text in formatter.lines(for: records, at: time ?? queue.now, line: line) { write(text) }
   }
 
   func resolve(_ reference: TransactionReference) throws(StepError) -> PaymentTransaction.ID {
@@ -154,7 +183,8 @@ public final class ScenarioRunner {
     }
   }
 
-  private func perform(_ command: StoreCommand) throws(StepError) {
+  func perform(_ command: StoreCommand) throws(StepError) {
+    storeKit2View.willPerform(command)
     do { try queue.perform(command) } catch { throw .engine(error) }
   }
 
@@ -186,6 +216,8 @@ public final class ScenarioRunner {
     case .expect(let expectation):
       flush(line: step.line)
       if let failure = try check(expectation) { throw .assertion(failure) }
+    case .storeKit2(let call):
+      try perform(call, line: step.line)
     }
   }
 }

@@ -8,7 +8,12 @@ extension AppReducer {
   /// An engine event: the log gets its line, the affected rows (only those) are re-derived, and
   /// sheets, the busy indicator and notices follow.
   static func engine(_ event: StoreEvent, _ state: inout AppState) -> [AppCommand] {
-    appendLog(formatter.lines(for: event, at: state.clock), &state)
+    // Taken out while it works, so that reading the state's transactions copies nothing.
+    var view = state.storeKit2View
+    state.storeKit2View = StoreKit2View()
+    let modern = view.lines(for: event, at: state.clock, formatter: formatter) { state.transaction($0) }
+    state.storeKit2View = view
+    appendLog(formatter.lines(for: event, at: state.clock), modern, &state)
     var affected: [Product.ID] = []
     switch event {
     case .transactionsUpdated(let list):
@@ -146,11 +151,12 @@ extension AppReducer {
     }
   }
 
-  private static func appendLog(_ lines: [String], _ state: inout AppState) {
-    guard !lines.isEmpty else { return }
+  private static func appendLog(_ lines: [String], _ storeKit2Lines: [String], _ state: inout AppState) {
     state.log.append(lines)
+    state.storeKit2Log.append(storeKit2Lines)
+    guard !(state.logAPI == .storeKit2 ? storeKit2Lines : lines).isEmpty else { return }
     if state.logFollowsTail {
-      select(state.log.count - 1, in: .log, &state)
+      select(state.shownLog.count - 1, in: .log, &state)
     } else {
       // Older lines may have been dropped; keep the selection on a valid line.
       select(state.scroll(of: .log).selection, in: .log, &state)

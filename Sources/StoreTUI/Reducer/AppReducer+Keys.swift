@@ -46,6 +46,10 @@ extension AppReducer {
     case .previousValue: return changeSetting(at: state.scroll(of: .settings).selection, step: -1, &state)
     case .panRight: state.logColumn = min(state.logColumn + logStep, 10 * logStep)
     case .panLeft: state.logColumn = max(0, state.logColumn - logStep)
+    case .toggleLogAPI:
+      state.logAPI = state.logAPI == .storeKit1 ? .storeKit2 : .storeKit1
+      select(count(.log, state) - 1, in: .log, &state)
+      state.notice = Notice("Log: the \(state.logAPI.title) view.")
     case .confirm, .cancel, .dismiss, .close, .nextField, .erase, .type:
       // Sheet intents: only bound while a sheet is up, and then ``sheetKey(_:_:_:)`` has the key.
       break

@@ -10,7 +10,12 @@ import StoreEngine
 public func reduce(into state: inout AppState, action: AppAction) -> [AppCommand] {
   switch action {
   case .key(let key):
-    return AppReducer.key(key, &state)
+    let commands = AppReducer.key(key, &state)
+    // The StoreKit 2 view must know which purchases the app started (they return to purchase()).
+    for command in commands {
+      if let storeCommand = command.storeCommand(now: state.clock) { state.storeKit2View.willPerform(storeCommand) }
+    }
+    return commands
   case .resized(let size):
     state.size = size
     AppReducer.clampAll(&state)
@@ -66,7 +71,7 @@ enum AppReducer {
     case .store: state.products.count
     case .transactions: state.transactions.count
     case .settings: SettingsItem.all.count
-    case .log: state.log.count
+    case .log: state.shownLog.count
     }
   }
 

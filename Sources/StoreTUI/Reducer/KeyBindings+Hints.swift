@@ -37,7 +37,10 @@ extension KeyBindings {
     case .pane(.settings):
       return [move, Hint([[.nextValue, .previousValue]], "change"), pane, help, quit]
     case .pane(.log):
-      return [scroll, Hint([[.panLeft, .panRight]], "pan"), Hint([[.bottom]], "follow"), pane, help, quit]
+      return [
+        scroll, Hint([[.panLeft, .panRight]], "pan"), Hint([[.bottom]], "follow"), Hint([[.toggleLogAPI]], "SK1/SK2"),
+        pane, help, quit,
+      ]
     case .sheet(.question):
       return [Hint([[.confirm]], "confirm"), Hint([[.cancel]], "cancel")]
     case .sheet(.form):

@@ -81,6 +81,7 @@ public enum KeyBindings {
 
     KeyBinding(.pane(.log), [.left], or: [.char("h")], .panLeft, help: "scroll long lines left / right"),
     KeyBinding(.pane(.log), [.right], or: [.char("l")], .panRight, help: "scroll long lines left / right"),
+    KeyBinding(.pane(.log), [.char("s")], .toggleLogAPI, help: "StoreKit 1 / StoreKit 2 view of the log"),
   ]
 
   private static let sheets: [KeyBinding] = [

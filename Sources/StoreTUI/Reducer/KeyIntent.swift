@@ -80,6 +80,8 @@ public enum KeyIntent: Hashable, Sendable {
   case panLeft
   /// Scroll long lines to the right.
   case panRight
+  /// Switch the log between the StoreKit 1 and the StoreKit 2 view of the same session.
+  case toggleLogAPI
 
   // MARK: Sheets
 

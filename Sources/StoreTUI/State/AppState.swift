@@ -1,5 +1,6 @@
 import Foundation
 import StoreEngine
+import StoreScenario
 
 /// Everything the storefront shows, as one value: the reducer changes it, ``render(_:)`` draws it.
 ///
@@ -46,6 +47,12 @@ public struct AppState: Equatable {
   public var logFollowsTail = true
   /// Cells the Log pane is scrolled to the right (its lines are long).
   public var logColumn = 0
+  /// The same session as a StoreKit 2 app sees it: `purchase()` results, `Transaction.updates`, …
+  public var storeKit2Log: LogBuffer
+  /// Which view the Log pane shows (`s` toggles).
+  public var logAPI: StoreKitAPI = .storeKit1
+  /// Turns engine events into the StoreKit 2 lines; it tracks the app's `purchase()` calls.
+  public var storeKit2View = StoreKit2View()
 
   /// The initial state for `catalog` and what the engine knows about the account.
   public init(
@@ -63,8 +70,12 @@ public struct AppState: Equatable {
     self.controls = snapshot.controls
     self.clock = snapshot.clock
     self.log = LogBuffer(capacity: logCapacity)
+    self.storeKit2Log = LogBuffer(capacity: logCapacity)
     load(snapshot)
   }
+
+  /// The log the Log pane shows: the StoreKit 1 or the StoreKit 2 view.
+  public var shownLog: LogBuffer { logAPI == .storeKit2 ? storeKit2Log : log }
 
   /// Whether a purchase or restore is in flight (the spinner shows).
   public var isBusy: Bool { !inFlight.isEmpty || isRestoring }

@@ -23,11 +23,18 @@ public enum SettingsItem: Equatable, Sendable {
     + StoreAPI.allCases.map { .failure($0) }
     + [.storefront, .locale, .timeRate, .clearHistory, .relaunch]
 
-  /// Errors a simulated failure cycles through (`nil` = none).
-  public static let failureChoices: [StoreKitError?] = [
-    nil, .unknown, .clientInvalid, .paymentCancelled, .paymentInvalid, .paymentNotAllowed,
-    .storeProductNotAvailable, .cloudServiceNetworkConnectionFailed, .serverUnknown,
-  ]
+  /// Errors a simulated failure cycles through (`nil` = none): StoreKit 1 codes, then StoreKit 2
+  /// names (B6), then the server error.
+  public static let failureChoices: [StoreKitError?] =
+    [
+      nil, .unknown, .clientInvalid, .paymentCancelled, .paymentInvalid, .paymentNotAllowed,
+      .storeProductNotAvailable, .cloudServiceNetworkConnectionFailed,
+    ]
+    + [
+      "userCancelled", "networkError", "systemError", "notAvailableInStorefront", "notEntitled", "invalidQuantity",
+      "productUnavailable", "purchaseNotAllowed",
+    ].map(StoreKitError.init(parsing:))
+    + [.serverUnknown]
 
   /// The row's label.
   public var label: String {
@@ -63,7 +70,7 @@ public enum SettingsItem: Equatable, Sendable {
     case .gracePeriod: return onOff(controls.gracePeriod)
     case .failure(let api):
       guard let error = controls.failures[api]?.error else { return "none" }
-      return "\(error.name) (\(error.code))"
+      return error.storeKit2Name.map { "\($0) (StoreKit 2; SKError \(error.code))" } ?? "\(error.name) (\(error.code))"
     case .storefront: return "\(controls.storefront) (\(StorefrontChoices.currency(for: controls.storefront)))"
     case .locale: return controls.locale
     case .timeRate: return (TimeRate.preset(rawValue: controls.timeRate) ?? .realTime).name

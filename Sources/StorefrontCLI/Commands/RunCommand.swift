@@ -7,7 +7,7 @@ import StoreScenario
 enum RunCommand {
   static let descriptor = CommandDescriptor(
     path: ["run"],
-    arguments: "SCRIPT|- [--json] [--environment Sandbox|Xcode] [--regenerate-ca]",
+    arguments: "SCRIPT|- [--json] [--api storekit1|storekit2] [--environment Sandbox|Xcode] [--regenerate-ca]",
     summary: "Run a headless scenario; --json prints one event per line.",
     discussion: """
       SCRIPT is a scenario file (- reads standard input): one command a line, # comments. Every event \
@@ -15,7 +15,9 @@ enum RunCommand {
       starts at 2026-01-01T00:00:00Z on a fresh data directory and continues from the ledger's clock \
       after that. A product the catalog lacks may be bought (a warning names the line; the store \
       refuses the payment). `expect signed` verifies the JWS against this data directory's sandbox \
-      root. Exit codes: 0 passed, 1 an expect line failed, 65 the scenario has errors (all are \
+      root. With --api storekit2 the events are those a StoreKit 2 app sees (purchaseResult, \
+      transactionUpdate for Transaction.updates, appStoreSync, …) instead of StoreKit 1's observer \
+      callbacks. Exit codes: 0 passed, 1 an expect line failed, 65 the scenario has errors (all are \
       listed as file:line:column), 66 the file is missing, 73-75 the data directory could not be \
       used, 134 a line did what crashes a real app (finishing a purchasing transaction raises \
       NSInternalInconsistencyException; an `expect crash` line right after it makes that the test, \
@@ -23,6 +25,7 @@ enum RunCommand {
       """,
     options: [
       OptionSpec("--json", help: "Print one JSON object per event, flushed per line."),
+      OptionSpec("--api", value: "name", help: "Print what a 'storekit1' (default) or 'storekit2' app sees."),
       OptionSpec("--environment", value: "name", help: "Sign as 'Sandbox' (default; the local CA chain) or 'Xcode' (one self-signed certificate)."),
       OptionSpec("--regenerate-ca", help: "Create a new sandbox CA when the old one is damaged (invalidates old signatures)."),
     ],
@@ -38,6 +41,10 @@ enum RunCommand {
     switch invocation.signingEnvironment(for: descriptor) {
     case .success(let value): signing = value
     case .failure(let exit): return exit.code
+    }
+    let apiName = invocation.arguments.value("--api") ?? StoreKitAPI.storeKit1.rawValue
+    guard let api = StoreKitAPI(rawValue: apiName) else {
+      return invocation.usageError("Unknown API '\(apiName)': use storekit1 or storekit2.", for: descriptor)
     }
     let text: String
     switch ScriptSource.read(path) {
@@ -101,7 +108,11 @@ enum RunCommand {
         return "\(error.name): \(error)"
       }
     }
-    let runner = ScenarioRunner(queue: store.queue, json: invocation.arguments.flag("--json"), verifier: signatures) { io.line($0) }
+    let app = AppIdentity(
+      bundleID: invocation.global.bundleID ?? StoreEnvironment.defaultBundleID, environment: signing)
+    let runner = ScenarioRunner(
+      queue: store.queue, json: invocation.arguments.flag("--json"), verifier: signatures, api: api, app: app
+    ) { io.line($0) }
     let outcome = runner.run(steps)
     switch outcome {
     case .passed:

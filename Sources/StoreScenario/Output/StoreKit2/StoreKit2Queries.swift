@@ -1,0 +1,66 @@
+import Foundation
+import StoreEngine
+
+/// What StoreKit 2's queries return, as pure functions of an account's history and subscription
+/// records. StoreKit 2 has no restored transactions, so the `restored` copies a StoreKit 1 restore
+/// adds to the history are never part of an answer, nor are failed, deferred or pending ones.
+public enum StoreKit2Queries {
+  /// `Transaction.currentEntitlements`
+  /// (https://developer.apple.com/documentation/storekit/transaction/currententitlements): the
+  /// transaction of each non-consumable (the original purchase), the latest transaction of each
+  /// non-renewing subscription (finished or not; StoreKit does not expire them), and the latest
+  /// transaction of each auto-renewable subscription whose status is `subscribed` or
+  /// `inGracePeriod`. No consumables; nothing refunded or upgraded. Oldest first.
+  ///
+  /// - Complexity: O(n) in the history.
+  public static func currentEntitlements(
+    history: [PaymentTransaction], subscriptions: [SubscriptionRecord]
+  ) -> [PaymentTransaction] {
+    var byProduct: [Product.ID: PaymentTransaction] = [:]
+    var latestOfChain: [PaymentTransaction.ID: PaymentTransaction] = [:]
+    for transaction in history where transaction.state == .purchased && transaction.revocationDate == nil && !transaction.isUpgraded {
+      switch transaction.productKind {
+      case .consumable: continue
+      case .nonConsumable: if byProduct[transaction.productID] == nil { byProduct[transaction.productID] = transaction }
+      case .nonRenewingSubscription: byProduct[transaction.productID] = later(byProduct[transaction.productID], transaction)
+      case .autoRenewableSubscription:
+        latestOfChain[transaction.originalID] = later(latestOfChain[transaction.originalID], transaction)
+      }
+    }
+    let entitled = subscriptions.filter { $0.status == .subscribed || $0.status == .inGracePeriod }
+    let subscribed = entitled.compactMap { latestOfChain[$0.originalID] }
+    return (Array(byProduct.values) + subscribed).sorted { ($0.purchaseDate, $0.id) < ($1.purchaseDate, $1.id) }
+  }
+
+  /// `Transaction.unfinished`: the unfinished transactions StoreKit 2 has (purchased ones).
+  public static func unfinished(_ unfinished: [PaymentTransaction]) -> [PaymentTransaction] {
+    unfinished.filter { $0.state == .purchased }
+  }
+
+  /// `Transaction.latest(for:)`: the product's newest purchased transaction, refunded or not; for
+  /// a non-consumable its original purchase (a re-download is no new transaction in StoreKit 2).
+  public static func latest(for product: Product.ID, history: [PaymentTransaction]) -> PaymentTransaction? {
+    let purchased = history.filter { $0.productID == product && $0.state == .purchased }
+    if purchased.first?.productKind == .nonConsumable {
+      return purchased.last(where: { $0.id == $0.originalID }) ?? purchased.last
+    }
+    return purchased.reduce(nil) { later($0, $1) }
+  }
+
+  /// `Product.SubscriptionInfo.status` of `group`: each subscription chain's record with the
+  /// chain's latest purchased transaction.
+  public static func statuses(
+    group: String, history: [PaymentTransaction], subscriptions: [SubscriptionRecord]
+  ) -> [(record: SubscriptionRecord, transaction: PaymentTransaction?)] {
+    subscriptions.filter { $0.groupID == group }.map { record in
+      let chain = history.filter { $0.originalID == record.originalID && $0.state == .purchased }
+      return (record, chain.reduce(nil) { later($0, $1) })
+    }
+  }
+
+  /// The later of two transactions (by purchase date, then id).
+  private static func later(_ current: PaymentTransaction?, _ candidate: PaymentTransaction) -> PaymentTransaction {
+    guard let current else { return candidate }
+    return (candidate.purchaseDate, candidate.id) >= (current.purchaseDate, current.id) ? candidate : current
+  }
+}
