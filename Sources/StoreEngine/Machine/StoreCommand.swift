@@ -44,7 +44,8 @@ public enum StoreCommand: Sendable, Equatable {
   case renewSubscription(PaymentTransaction.ID)
   /// Resolve a subscription's billing issue: it renews now.
   case resolveBillingIssue(PaymentTransaction.ID)
-  case priceIncrease(PaymentTransaction.ID, PriceIncreaseAction)
+  /// A price increase: requested (to `price`, default 20 % more), accepted or declined.
+  case priceIncrease(PaymentTransaction.ID, PriceIncreaseAction, price: Decimal? = nil)
 
   /// A price-increase step.
   public enum PriceIncreaseAction: String, Sendable, Equatable, CaseIterable {
@@ -58,7 +59,7 @@ public enum StoreCommand: Sendable, Equatable {
     switch self {
     case .finish(let id), .approve(let id, _), .decline(let id, _), .resolve(let id), .refund(let id, _),
       .setAutoRenew(let id, _), .expireSubscription(let id), .renewSubscription(let id),
-      .resolveBillingIssue(let id), .priceIncrease(let id, _):
+      .resolveBillingIssue(let id), .priceIncrease(let id, _, _):
       id
     default: nil
     }

@@ -38,11 +38,13 @@ extension StoreMachine {
       case .consumable: return nil
       case .nonConsumable: return transaction
       case .autoRenewableSubscription, .nonRenewingSubscription:
-        if let expires = transaction.expiresDate, expires > now, (owner?.expiresDate ?? .distantPast) < expires {
+        if !transaction.isUpgraded, let expires = transaction.expiresDate, expires > now,
+          (owner?.expiresDate ?? .distantPast) < expires
+        {
           owner = transaction
         }
       }
     }
-    return owner
+    return owner ?? gracePeriodTransactions(account: account).first { $0.productID == product }
   }
 }

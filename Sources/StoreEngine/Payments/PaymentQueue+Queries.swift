@@ -40,7 +40,12 @@ extension PaymentQueue {
 
   /// What the account is entitled to now, derived from its whole history.
   public func entitlements(account: String? = nil) throws(LedgerError) -> Entitlements {
-    Entitlements(history: try history(account: account), at: machine.now)
+    var entitlements = Entitlements(history: try history(account: account), at: machine.now)
+    // B39: a subscription in its billing grace period keeps full access until grace ends.
+    for transaction in machine.gracePeriodTransactions(account: account ?? machine.currentAccount ?? "") {
+      entitlements.owning[transaction.productID] = transaction
+    }
+    return entitlements
   }
 
   /// Renewal records of the account (default: signed-in), by original transaction id.
@@ -72,7 +77,8 @@ public struct Entitlements: Sendable, Equatable {
       case .nonConsumable:
         if owning[transaction.productID] == nil { owning[transaction.productID] = transaction }
       case .autoRenewableSubscription, .nonRenewingSubscription:
-        if let expires = transaction.expiresDate, expires > now,
+        // B44: an upgraded-from period no longer grants its product.
+        if !transaction.isUpgraded, let expires = transaction.expiresDate, expires > now,
           (owning[transaction.productID]?.expiresDate ?? .distantPast) < expires
         {
           owning[transaction.productID] = transaction
