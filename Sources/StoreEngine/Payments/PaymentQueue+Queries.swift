@@ -12,6 +12,8 @@ extension PaymentQueue {
   public var controls: SandboxControls { machine.controls }
   /// The virtual clock.
   public var now: Date { machine.now }
+  /// The app's bundle id (signed into payloads and promotional-offer signatures).
+  public var bundleID: String { machine.environment.bundleID }
   /// The time rate in force.
   public var timeRate: TimeRate { machine.timeRate }
   /// The signed-in sandbox account, if any.

@@ -45,7 +45,7 @@ enum EventRecord: Sendable, Equatable {
         .subscriptionStatusChanged(
           SubscriptionStatusChange(
             productID: record.productID.rawValue, originalTransactionID: record.originalID.description,
-            status: record.status.rawValue, reason: reason))
+            status: record.status.rawValue, reason: reason, signedRenewalInfo: record.signedRenewalInfo))
       ]
     case .historyCleared(let account): [.historyCleared(HistoryCleared(account: account))]
     case .misuse(let error): [.error(Misuse(error: error.name, message: ScenarioErrorText.message(for: error)))]

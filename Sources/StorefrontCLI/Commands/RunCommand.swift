@@ -73,6 +73,7 @@ enum RunCommand {
     }
     let io = invocation.io
     let runner = ScenarioRunner(queue: store.queue, json: invocation.arguments.flag("--json")) { io.line($0) }
+    runner.offerSigner = store.offerKey
     let outcome = runner.run(steps)
     let name = path == "-" ? "<stdin>" : path
     switch outcome {
