@@ -20,7 +20,7 @@ final class SubscriptionFidelityTests: XCTestCase {
     var token: Subscription?
     init(dialogs: Bool = false) throws {
       var environment = TestStore.environment
-      environment.offerSignatureVerifier = OfferTestKey()
+      environment.offerSignatureVerifier = TestOfferKey()
       queue = try PaymentQueue(catalog: OfferCatalog.make(), ledger: InMemoryLedgerStore(), environment: environment)
       try queue.signIn("tester")
       try queue.set(.dialogs(dialogs))
@@ -49,10 +49,10 @@ final class SubscriptionFidelityTests: XCTestCase {
     let nonce = UUID(uuidString: "4F3B1C2D-0000-4000-8000-000000000001") ?? UUID()
     let timestamp = SignedPayloads.milliseconds(date)
     let message = PaymentDiscount.message(
-      bundleID: StoreEnvironment.defaultBundleID, keyIdentifier: OfferTestKey.keyID, productID: product, offerID: offer,
+      bundleID: StoreEnvironment.defaultBundleID, keyIdentifier: TestOfferKey.keyID, productID: product, offerID: offer,
       applicationUsername: username, nonce: nonce, timestamp: timestamp)
-    let signature = valid ? OfferTestKey.signature(of: message) : OfferTestKey.signature(of: Data("tampered".utf8))
-    return PaymentDiscount(identifier: offer, keyIdentifier: OfferTestKey.keyID, nonce: nonce, signature: signature, timestamp: timestamp)
+    let signature = valid ? TestOfferKey.signature(of: message) : TestOfferKey.signature(of: Data("tampered".utf8))
+    return PaymentDiscount(identifier: offer, keyIdentifier: TestOfferKey.keyID, nonce: nonce, signature: signature, timestamp: timestamp)
   }
 
   // MARK: B24
