@@ -348,6 +348,29 @@ final class SubscriptionFidelityTests: XCTestCase {
     XCTAssertEqual(TestStore.payload(of: good.signedTransaction)["offerIdentifier"] as? String, O.promo)
   }
 
+  func testB51PromotionalOfferIsForExistingOrFormerSubscribersOnly() throws {
+    let store = try Store()
+    let newcomer = try store.buy(O.basic, offer: O.promo, discount: discount(for: O.basic, offer: O.promo, at: store.queue.now))
+    XCTAssertEqual(newcomer.error, .ineligibleForOffer)
+    XCTAssertNil(store.record, "nothing was bought, and the introductory offer is still there")
+  }
+
+  func testB51SubscribersPromotionalOfferStartsAtTheNextRenewal() throws {
+    let store = try Store()
+    let first = try store.buy(O.basic)
+    try store.queue.advance(by: 95 * day)  // past the three introductory periods
+    let promo = try store.buy(O.basic, offer: O.promo, discount: discount(for: O.basic, offer: O.promo, at: store.queue.now))
+    XCTAssertEqual(promo.state, .failed, "nothing is charged now; StoreKit 2 gets the current transaction")
+    XCTAssertNotNil(promo.subscribedTransactionID)
+    XCTAssertEqual(store.renewalInfo["offerType"] as? Int, 2)
+    XCTAssertEqual(store.renewalInfo["offerIdentifier"] as? String, O.promo)
+    XCTAssertEqual(store.renewalInfo["renewalPrice"] as? Int, 4990)
+    try store.queue.advance(by: 92 * day)
+    let renewals = try store.purchased().filter { $0.reason == .renewal }.suffix(3)
+    XCTAssertEqual(renewals.map(\.price), [O.price("4.99"), O.price("4.99"), O.price("9.99")])
+    XCTAssertEqual(renewals.first?.originalID, first.id)
+  }
+
   // MARK: B52
 
   func testB52UnknownOfferIDFailsAndKeepsTheTrialEligibility() throws {

@@ -70,8 +70,9 @@ extension StoreMachine {
     if var pending = record.renewalOffer, let offer = catalogOffer(pending, of: product.id) {
       // B33: the next period of a pay-as-you-go offer, at the offer price.
       apply(offer, to: &renewal)
-      renewal.price = offer.price
-      renewal.expiresDate = timeRate.end(of: offer.period, from: start)
+      renewal.price = offer.paymentMode == .freeTrial ? 0 : offer.price
+      let times = offer.paymentMode == .freeTrial ? offer.numberOfPeriods : 1
+      renewal.expiresDate = timeRate.end(of: offer.period, from: start, times: times)
       pending.remainingPeriods -= 1
       record.renewalOffer = pending.remainingPeriods > 0 ? pending : nil
     } else {

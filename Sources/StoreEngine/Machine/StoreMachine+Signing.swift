@@ -52,7 +52,7 @@ extension StoreMachine {
       info.offerID = Self.signedIdentifier(of: offer)
       info.offerPaymentMode = offer.paymentMode
       info.offerPeriod = Self.wholePeriod(of: offer)
-      info.renewalPrice = offer.price
+      info.renewalPrice = offer.paymentMode == .freeTrial ? 0 : offer.price
     }
     if record.status == .expired, let winBack = product?.subscription?.winBackOffers, !winBack.isEmpty {
       // B53: a lapsed subscriber may redeem the product's win-back offers.

@@ -16,6 +16,8 @@ extension StoreMachine {
       /// A downgrade or a crossgrade of another duration: only the renewal product changes; billed
       /// at the next renewal (B45, B46).
       case change(SubscriptionRecord)
+      /// An offer bought by a subscriber of the same product: it applies from the next renewal.
+      case offerAtRenewal(SubscriptionRecord, SubscriptionOffer)
       /// The store refuses the offer (`ineligibleForOffer`, `invalidOfferIdentifier`).
       case refused(StoreKitError)
     }
@@ -24,11 +26,21 @@ extension StoreMachine {
   }
 
   func subscriptionPlan(for product: Product, info: SubscriptionInfo, account: String, offerID: String?) -> SubscriptionPlan {
+    let allOffers = info.promotionalOffers + info.codeOffers + info.winBackOffers
     if let active = activeSubscription(group: info.groupID, account: account) {
       let current = catalog.product(active.productID)?.subscription
       if let offerID, info.winBackOffers.contains(where: { $0.id == offerID }) {
         // B53: win-back offers are for lapsed subscribers only.
         return SubscriptionPlan(kind: .refused(.ineligibleForOffer), price: 0)
+      }
+      if let offerID, active.productID == product.id {
+        guard let offer = allOffers.first(where: { $0.id == offerID }) else {
+          return SubscriptionPlan(kind: .refused(.invalidOfferIdentifier), price: 0)
+        }
+        guard offer.kind != .code || offer.eligibility.isEmpty || offer.eligibility.contains("existing") else {
+          return SubscriptionPlan(kind: .refused(.ineligibleForOffer), price: 0)
+        }
+        return SubscriptionPlan(kind: .offerAtRenewal(active, offer), price: offer.paymentMode == .freeTrial ? 0 : offer.price)
       }
       if active.productID == product.id, active.renewalProductID == product.id {
         return SubscriptionPlan(kind: .alreadySubscribed(active), price: 0)
@@ -47,9 +59,10 @@ extension StoreMachine {
     let lapsed = history.filter { $0.status == .expired }.max { $0.expiresDate < $1.expiresDate }
     var offer: SubscriptionOffer?
     if let offerID {
-      guard let chosen = (info.promotionalOffers + info.codeOffers + info.winBackOffers).first(where: { $0.id == offerID })
+      guard let chosen = allOffers.first(where: { $0.id == offerID })
       else { return SubscriptionPlan(kind: .refused(.invalidOfferIdentifier), price: 0) }
-      guard isEligible(for: chosen, subscribedBefore: !history.isEmpty, lapsed: lapsed != nil) else {
+      let subscribedInApp = !history.isEmpty || subscriptionRecords.values.contains { $0.account == account }
+      guard isEligible(for: chosen, subscribedBefore: subscribedInApp, lapsed: lapsed != nil) else {
         return SubscriptionPlan(kind: .refused(.ineligibleForOffer), price: 0)
       }
       offer = chosen
@@ -60,15 +73,18 @@ extension StoreMachine {
     return SubscriptionPlan(kind: .new(offer: offer, lapsed: lapsed), price: price)
   }
 
-  /// B50, B53: offer codes name who may redeem them (`new`, `existing`, `expired`); win-back offers
-  /// are for lapsed subscribers. Promotional offers are gated by their signature instead.
+  /// Whether an account with no active subscription in the group may use `offer`. B50: offer codes
+  /// name who may redeem them (`new`, `existing`, `expired`); B53: win-back offers are for lapsed
+  /// subscribers; promotional offers are for "existing or former subscribers" (App Store Connect API,
+  /// `SubscriptionPromotionalOffer`) of the app.
   private func isEligible(for offer: SubscriptionOffer, subscribedBefore: Bool, lapsed: Bool) -> Bool {
     switch offer.kind {
     case .winBack: return lapsed
+    case .promotional: return subscribedBefore
     case .code:
       guard !offer.eligibility.isEmpty else { return true }
       return (offer.eligibility.contains("new") && !subscribedBefore) || (offer.eligibility.contains("expired") && lapsed)
-    case .introductory, .promotional: return true
+    case .introductory: return true
     }
   }
 
@@ -81,7 +97,7 @@ extension StoreMachine {
     switch subscriptionPlan(for: product, info: info, account: transaction.account, offerID: transaction.offerID).kind {
     case .alreadySubscribed(let active): return (.unknown, currentTransaction(of: active)?.id)
     case .refused(let error): return (error, nil)
-    case .new, .upgrade, .change: return nil
+    case .new, .upgrade, .change, .offerAtRenewal: return nil
     }
   }
 
@@ -122,6 +138,14 @@ extension StoreMachine {
       markRefused(&transaction, .unknown, subscribed: currentTransaction(of: active)?.id)
       active = try put(active)
       return ([.subscriptionChanged(active, reason: active.productID == product.id ? "plan change cancelled" : "renewal product changed")], [])
+    case .offerAtRenewal(var active, let offer):
+      // A subscriber's offer starts with the next period ("at the next renewal period", forums/thread/692798);
+      // like a plan change, nothing is charged now.
+      active.renewalOffer = RenewalOffer(
+        kind: offer.kind, offerID: offer.id, remainingPeriods: offer.paymentMode == .payAsYouGo ? offer.numberOfPeriods : 1)
+      markRefused(&transaction, .unknown, subscribed: currentTransaction(of: active)?.id)
+      active = try put(active)
+      return ([.subscriptionChanged(active, reason: "offer at next renewal")], [])
     case .upgrade(var active):
       var amended: [PaymentTransaction] = []
       if var old = currentTransaction(of: active) {
