@@ -227,6 +227,16 @@ final class SubscriptionFidelityTests: XCTestCase {
     XCTAssertEqual(TestStore.payload(of: again.signedTransaction)["originalTransactionId"] as? String, first.id.description)
   }
 
+  func testB37ALapseOfTenMinutesOrLessKeepsTheRecentStartDate() throws {
+    let store = try Store()
+    let first = try store.buy(O.basicAlt)
+    try store.queue.advance(by: 3 * day)
+    try store.queue.expireSubscription(first.id)
+    try store.queue.advance(by: 300)
+    try store.buy(O.basicAlt)
+    XCTAssertEqual(store.renewalInfo["recentSubscriptionStartDate"] as? Int, Int(SignedPayloads.milliseconds(TestStore.start)))
+  }
+
   // MARK: B44, B46
 
   func testB44UpgradeTakesEffectAtOnceWithANewLineItem() throws {

@@ -129,7 +129,7 @@ extension StoreMachine {
   mutating func forceRenewal(_ id: PaymentTransaction.ID) throws(EngineError) {
     var record = try subscriptionRecord(for: id)
     try cutCurrentPeriod(of: record)
-    if record.status == .expired || record.status == .revoked { record.recentStartDate = now }
+    if record.status == .expired || record.status == .revoked { record.recentStartDate = recentStart(of: record, resumingAt: now) }
     record.autoRenew = true
     record.priceIncreasePending = false
     try renew(&record, at: now)

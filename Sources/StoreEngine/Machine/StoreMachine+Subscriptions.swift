@@ -230,9 +230,19 @@ extension StoreMachine {
     record.webOrderLineItemID = transaction.webOrderLineItemID ?? 0
     record.renewalOffer = renewalOffer
     record.originalPurchaseDate = transaction.originalPurchaseDate
-    record.recentStartDate = now
+    record.recentStartDate = lapsed.map { recentStart(of: $0, resumingAt: now) } ?? now
     record = try put(record)
     return .subscriptionChanged(record, reason: lapsed == nil ? "purchased" : "resubscribed")
+  }
+
+  /// How long a lapse may last without restarting `recentSubscriptionStartDate`: "a gap in paid
+  /// service of more than 60 days in the production environment, or 10 minutes in the sandbox".
+  static let sandboxLapseLimit: TimeInterval = 600
+
+  /// The `recentSubscriptionStartDate` of a lapsed chain that resumes at `date`.
+  func recentStart(of lapsed: SubscriptionRecord, resumingAt date: Date) -> Date {
+    guard date.timeIntervalSince(lapsed.expiresDate) <= Self.sandboxLapseLimit else { return date }
+    return lapsed.recentStartDate ?? firstPurchaseDate(of: lapsed) ?? date
   }
 
   /// Puts `offer` on `transaction` as Apple's payload shows it: offer codes by their reference name
