@@ -48,13 +48,9 @@ extension StoreMachine {
   mutating func renew(_ record: inout SubscriptionRecord, at start: Date) throws(EngineError) {
     guard let product = catalog.product(record.renewalProductID), let info = product.subscription else { return }
     let previous = currentTransaction(of: record)
+    // A plan change already dropped the old product's price increase; one requested since is the
+    // new product's. A pending offer of the old product finds no catalog offer below and ends.
     let changed = record.productID != product.id
-    if changed {
-      // A plan change drops what belonged to the old product.
-      record.increasedPrice = nil
-      record.priceIncreaseStatus = nil
-      record.renewalOffer = nil
-    }
     // Renewals bill in the storefront the customer is in now (B61).
     let storefront = controls.storefront
     var renewal = PaymentTransaction(
