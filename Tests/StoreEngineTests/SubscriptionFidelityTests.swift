@@ -358,6 +358,16 @@ final class SubscriptionFidelityTests: XCTestCase {
     XCTAssertEqual(TestStore.payload(of: good.signedTransaction)["offerIdentifier"] as? String, O.promo)
   }
 
+  func testB51WithoutAnIssuedKeyEverySignedOfferIsInvalid() throws {
+    let store = try TestStore()  // no offer-signature verifier in its environment
+    try store.queue.expireSubscription(store.buy(FixtureCatalog.monthly).id)
+    let payment = Payment(
+      productID: FixtureCatalog.monthly, offerID: "winback50",
+      discount: discount(for: FixtureCatalog.monthly, offer: "winback50", at: store.queue.now))
+    let id = try store.queue.add(payment)
+    XCTAssertEqual(try store.queue.transaction(id)?.error, .invalidSignature)
+  }
+
   func testB51PromotionalOfferIsForExistingOrFormerSubscribersOnly() throws {
     let store = try Store()
     let newcomer = try store.buy(O.basic, offer: O.promo, discount: discount(for: O.basic, offer: O.promo, at: store.queue.now))
