@@ -12,10 +12,10 @@ public final class TestStore {
 
   public init(
     catalog: Catalog = FixtureCatalog.make(), ledger: InMemoryLedgerStore = InMemoryLedgerStore(),
-    account: String? = "tester", dialogs: Bool = false
+    account: String? = "tester", dialogs: Bool = false, environment: StoreEnvironment = TestStore.environment
   ) throws {
     self.ledger = ledger
-    queue = try PaymentQueue(catalog: catalog, ledger: ledger, environment: Self.environment)
+    queue = try PaymentQueue(catalog: catalog, ledger: ledger, environment: environment)
     queue.add(observer)
     if let account { try queue.signIn(account) }
     try queue.set(.dialogs(dialogs))

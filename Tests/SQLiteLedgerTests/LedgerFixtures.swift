@@ -39,6 +39,8 @@ enum LedgerFixtures {
     transaction.offerType = .promotional
     transaction.offerID = "spring_promo"
     transaction.offerPaymentMode = .payUpFront
+    transaction.offerPeriod = "P3M"
+    transaction.subscribedTransactionID = .init(1_000_000_001)
     transaction.revocationDate = baseDate.addingTimeInterval(3_600.125)
     transaction.revocationReason = 1
     transaction.isUpgraded = true

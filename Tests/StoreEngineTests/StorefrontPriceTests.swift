@@ -84,9 +84,21 @@ final class StorefrontPriceTests: XCTestCase {
   }
 
   func testB61OfferPricesAreWholeUnitsToo() throws {
-    let store = try TestStore()
+    var environment = TestStore.environment
+    environment.offerSignatureVerifier = TestOfferKey()
+    let store = try TestStore(environment: environment)
     try store.queue.set(.storefront("KOR"))
-    let id = try store.queue.add(Payment(productID: F.monthly, offerID: "winback50"))
+    // A promotional offer is for a former subscriber, with a signature (B51).
+    try store.queue.expireSubscription(store.buy(F.monthly).id)
+    let nonce = UUID(uuidString: "4F3B1C2D-0000-4000-8000-000000000002") ?? UUID()
+    let timestamp = SignedPayloads.milliseconds(store.queue.now)
+    let message = PaymentDiscount.message(
+      bundleID: StoreEnvironment.defaultBundleID, keyIdentifier: TestOfferKey.keyID, productID: F.monthly,
+      offerID: "winback50", applicationUsername: nil, nonce: nonce, timestamp: timestamp)
+    let discount = PaymentDiscount(
+      identifier: "winback50", keyIdentifier: TestOfferKey.keyID, nonce: nonce, signature: TestOfferKey.signature(of: message),
+      timestamp: timestamp)
+    let id = try store.queue.add(Payment(productID: F.monthly, offerID: "winback50", discount: discount))
     let bought = try XCTUnwrap(try store.queue.transaction(id))
     XCTAssertEqual(bought.offerType, .promotional)
     XCTAssertEqual(bought.price, 5)  // 4.99 → ₩5

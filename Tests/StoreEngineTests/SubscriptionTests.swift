@@ -79,10 +79,12 @@ final class SubscriptionTests: XCTestCase {
   }
 
   func testDowngradeAppliesAtNextRenewal() throws {
+    // B45: no placeholder transaction; the payment fails and only the renewal product changes.
     let store = try TestStore()
     try store.buy(F.yearly)
     let downgrade = try store.buy(F.monthly)
-    XCTAssertEqual(downgrade.price, 0)
+    XCTAssertEqual(downgrade.state, .failed)
+    XCTAssertNil(downgrade.signedTransaction)
     XCTAssertNil(downgrade.expiresDate)
     XCTAssertEqual(store.queue.subscriptions().first?.renewalProductID, F.monthly)
     try store.queue.advance(by: 366 * day)

@@ -1,5 +1,6 @@
 import Foundation
 import SQLiteLedger
+import StoreEngine
 import XCTest
 
 @testable import StorefrontCLI
@@ -94,6 +95,26 @@ final class TransactionsCommandTests: XCTestCase {
   }
 
   /// al bought (and finished) shopping; then bea bought 2 coins (finished) and cancelled a third.
+  func testB40JSONShowsTheCurrentRenewalInfoNotTheOneSignedAtPurchase() throws {
+    let directory = try CLIFiles.temporaryDirectory(self)
+    let data = directory.appendingPathComponent("data").path
+    let script = directory.appendingPathComponent("off.scenario")
+    let monthly = "com.jake.sample.ExInAppPurchase.premium.monthly"
+    try Data("""
+      set dialogs off
+      account al
+      buy \(monthly)
+      auto-renew last off
+
+      """.utf8).write(to: script)
+    XCTAssertEqual(CLIRun(["run", script.path, "--data-dir", data]).code, 0)
+    let rows = try objects(CLIRun(["transactions", "--json", "--data-dir", data]).output)
+    let info = try XCTUnwrap(rows.last?["signedRenewalInfo"] as? String)
+    let payload = try XCTUnwrap(info.split(separator: ".").dropFirst().first.flatMap { Data(base64URLEncoded: $0) })
+    let object = try XCTUnwrap(JSONSerialization.jsonObject(with: payload) as? [String: Any])
+    XCTAssertEqual(object["autoRenewStatus"] as? Int, 0)
+  }
+
   private func ledgerWithTwoAccounts() throws -> String {
     let directory = try CLIFiles.temporaryDirectory(self)
     let data = directory.appendingPathComponent("data").path

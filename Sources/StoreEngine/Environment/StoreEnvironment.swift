@@ -23,13 +23,16 @@ public struct StoreEnvironment: Sendable {
   /// Who this process is and which other processes still run: decides which abandoned purchases a
   /// launch takes over. Default ``AppSession/solitary`` (no other process shares the ledger).
   public var session: AppSession
+  /// Checks promotional-offer signatures; nil refuses every signed offer (`invalidSignature`), as
+  /// no key was issued.
+  public var offerSignatureVerifier: (any OfferSignatureVerifier)?
 
   public static let defaultBundleID = "com.example.storefront"
 
   public init(
     signer: (any TransactionSigner)? = nil, bundleID: String = StoreEnvironment.defaultBundleID,
     passwordHasher: any PasswordHasher, start: Date, firstTransactionID: UInt64 = 2_000_000_000_000_001,
-    seed: UInt64 = 0, session: AppSession = .solitary
+    seed: UInt64 = 0, session: AppSession = .solitary, offerSignatureVerifier: (any OfferSignatureVerifier)? = nil
   ) {
     self.signer = signer
     self.bundleID = bundleID
@@ -38,6 +41,7 @@ public struct StoreEnvironment: Sendable {
     self.firstTransactionID = firstTransactionID
     self.seed = seed
     self.session = session
+    self.offerSignatureVerifier = offerSignatureVerifier
   }
 }
 

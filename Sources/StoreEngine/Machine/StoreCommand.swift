@@ -46,7 +46,8 @@ public enum StoreCommand: Sendable, Equatable {
   case renewSubscription(PaymentTransaction.ID)
   /// Resolve a subscription's billing issue: it renews now.
   case resolveBillingIssue(PaymentTransaction.ID)
-  case priceIncrease(PaymentTransaction.ID, PriceIncreaseAction)
+  /// A price increase: requested (to `price`, default 20 % more), accepted or declined.
+  case priceIncrease(PaymentTransaction.ID, PriceIncreaseAction, price: Decimal? = nil)
   /// `SKTestSession.deleteTransaction(identifier:)`: one transaction leaves the history.
   case deleteTransaction(PaymentTransaction.ID)
   /// `SKTestSession.resetToDefaultState()`: every account's history cleared, the controls back to
@@ -66,7 +67,7 @@ public enum StoreCommand: Sendable, Equatable {
     case .finish(let id), .approve(let id, _), .decline(let id, _), .resolve(let id), .refund(let id, _),
       .requestRefund(let id, _, _),
       .setAutoRenew(let id, _), .expireSubscription(let id), .renewSubscription(let id),
-      .resolveBillingIssue(let id), .priceIncrease(let id, _), .deleteTransaction(let id):
+      .resolveBillingIssue(let id), .priceIncrease(let id, _, _), .deleteTransaction(let id):
       id
     default: nil
     }

@@ -13,7 +13,7 @@ extension StoreMachine {
       applicationUsername: payment.applicationUsername, purchaseDate: now,
       currency: Self.currency(of: controls.storefront), storefront: controls.storefront)
     transaction.subscriptionGroupID = product?.subscription?.groupID
-    transaction.offerID = payment.offerID
+    transaction.offerID = payment.offerID ?? payment.discount?.identifier
     transaction.ownerSession = environment.session.id
 
     let refusal: StoreKitError? =
@@ -21,7 +21,7 @@ extension StoreMachine {
       else if product == nil { refusal(forMissingProduct: payment.productID) }
       else if payment.quantity < 1 || payment.quantity > 10 { .paymentInvalid }
       else if payment.quantity != 1 && product?.kind != .consumable { .paymentInvalid }
-      else { nil }
+      else { offerRefusal(for: payment, product: product) }
     if let refusal {
       transaction.state = .failed
       transaction.error = refusal
@@ -69,6 +69,10 @@ extension StoreMachine {
       guard let transaction = transactions[id], transaction.state == .purchasing else { continue }
       if currentAccount == nil || transaction.account.isEmpty {
         prompt = .signIn(purpose: .purchase(id))
+      } else if let refusal = subscriptionRefusal(for: transaction) {
+        // B24, B52: refused before any sheet ("You're currently subscribed to this").
+        try refuse(id, with: refusal.error, subscribed: refusal.subscribed)
+        continue
       } else if controls.dialogsEnabled {
         let owned = transaction.productKind != .consumable
           && ownership(of: transaction.productID, account: transaction.account) != nil
@@ -217,8 +221,7 @@ extension StoreMachine {
       // Refunding the current period revokes the subscription; it will not renew.
       record.status = .revoked
       record.autoRenew = false
-      put(record)
-      events.append(.subscriptionChanged(record, reason: "refunded"))
+      events.append(.subscriptionChanged(try put(record), reason: "refunded"))
     }
     step.emit(.transactionRevoked(try put(transaction)))
     step.events += events

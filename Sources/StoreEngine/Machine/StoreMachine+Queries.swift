@@ -41,11 +41,13 @@ extension StoreMachine {
         // B66: the latest transaction of a non-renewing subscription is an entitlement, finished or not.
         owner = transaction
       case .autoRenewableSubscription:
-        if let expires = transaction.expiresDate, expires > now, (owner?.expiresDate ?? .distantPast) < expires {
+        if !transaction.isUpgraded, let expires = transaction.expiresDate, expires > now,
+          (owner?.expiresDate ?? .distantPast) < expires
+        {
           owner = transaction
         }
       }
     }
-    return owner
+    return owner ?? gracePeriodTransactions(account: account).first { $0.productID == product }
   }
 }

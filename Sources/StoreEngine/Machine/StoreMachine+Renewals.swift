@@ -9,19 +9,24 @@ extension StoreMachine {
       // Grace is over: entitlement is lost, billing retry goes on.
       record.status = .inBillingRetry
       record.gracePeriodExpiresDate = nil
-      save(record, reason: "grace period ended")
+      try save(record, reason: "grace period ended")
     case .inBillingRetry:
       record.status = .expired
       record.expirationIntent = .billingError
       record.autoRenew = false
-      save(record, reason: "billing retry ended")
+      try save(record, reason: "billing retry ended")
     case .subscribed:
       let capped = timeRate.renewalCap.map { record.renewalCount >= $0 } ?? false
-      if !record.autoRenew || capped {
+      if !record.autoRenew || capped || record.priceIncreasePending {
+        // B48: an increase that needs consent and got none ends the subscription.
+        let intent: RenewalInfo.ExpirationIntent =
+          record.priceIncreasePending ? .priceIncreaseNotConsented : record.expirationIntent ?? .customerCancelled
         record.status = .expired
-        record.expirationIntent = record.expirationIntent ?? (record.priceIncreasePending ? .priceIncreaseNotConsented : .customerCancelled)
-        if capped { record.autoRenew = false }
-        save(record, reason: capped ? "sandbox renewal limit reached" : "auto-renew off")
+        record.expirationIntent = record.autoRenew ? intent : record.expirationIntent ?? intent
+        record.autoRenew = false
+        let reason =
+          capped ? "sandbox renewal limit reached" : record.priceIncreasePending ? "price increase not consented" : "auto-renew off"
+        try save(record, reason: reason)
       } else if controls.billingRetry {
         let period = catalog.product(record.renewalProductID)?.subscription?.period ?? SubscriptionPeriod(value: 1, unit: .month)
         if controls.gracePeriod {
@@ -30,7 +35,7 @@ extension StoreMachine {
         } else {
           record.status = .inBillingRetry
         }
-        save(record, reason: "billing issue")
+        try save(record, reason: "billing issue")
       } else {
         try renew(&record, at: record.expiresDate)
       }
@@ -41,38 +46,51 @@ extension StoreMachine {
 
   /// Delivers a renewal transaction starting at `start` and moves the record to the new period.
   mutating func renew(_ record: inout SubscriptionRecord, at start: Date) throws(EngineError) {
-    guard let product = catalog.product(record.renewalProductID), let info = product.subscription,
-      let first = transactions[record.originalID]
-    else { return }
-    // B61: a renewal bills in the customer's storefront as it is now, in its currency's units.
+    guard let product = catalog.product(record.renewalProductID), let info = product.subscription else { return }
+    let previous = currentTransaction(of: record)
+    // A plan change already dropped the old product's price increase; one requested since is the
+    // new product's. A pending offer of the old product finds no catalog offer below and ends.
+    let changed = record.productID != product.id
+    // Renewals bill in the storefront the customer is in now (B61).
     let storefront = controls.storefront
-    let currency = Self.currency(of: storefront)
     var renewal = PaymentTransaction(
       id: try makeTransactionID(), originalID: record.originalID, account: record.account, productID: product.id,
       productKind: .autoRenewableSubscription, state: .purchased, purchaseDate: start,
-      originalPurchaseDate: first.originalPurchaseDate, price: Money.rounded(product.price, currencyCode: currency),
-      currency: currency, storefront: storefront, reason: .renewal)
+      originalPurchaseDate: firstPurchaseDate(of: record) ?? start,
+      price: Money.rounded(record.increasedPrice ?? product.price, currencyCode: Self.currency(of: storefront)),
+      currency: Self.currency(of: storefront), storefront: storefront, reason: .renewal)
     renewal.subscriptionGroupID = info.groupID
     renewal.webOrderLineItemID = makeLineItemID()
     renewal.expiresDate = timeRate.end(of: info.period, from: start)
-    renewal.applicationUsername = first.applicationUsername
-    renewal.appAccountToken = first.appAccountToken
-    let changed = record.productID != product.id
+    // `applicationUsername` belongs to the app's payment, which a renewal has none of.
+    renewal.appAccountToken = previous?.appAccountToken ?? transactions[record.originalID]?.appAccountToken
+    if var pending = record.renewalOffer, let offer = catalogOffer(pending, of: product.id) {
+      // B33: the next period of a pay-as-you-go offer, at the offer price.
+      apply(offer, to: &renewal)
+      renewal.price = offer.paymentMode == .freeTrial ? 0 : offer.price
+      let times = offer.paymentMode == .freeTrial ? offer.numberOfPeriods : 1
+      renewal.expiresDate = timeRate.end(of: offer.period, from: start, times: times)
+      pending.remainingPeriods -= 1
+      record.renewalOffer = pending.remainingPeriods > 0 ? pending : nil
+    } else {
+      record.renewalOffer = nil
+    }
+    if record.priceIncreaseStatus == .consented { record.priceIncreaseStatus = nil }
     record.productID = product.id
     record.expiresDate = renewal.expiresDate ?? start
+    record.webOrderLineItemID = renewal.webOrderLineItemID ?? 0
     record.renewalCount += 1
     record.status = .subscribed
     record.gracePeriodExpiresDate = nil
-    record.priceIncreasePending = false
+    record.expirationIntent = nil
     // The record first: the renewal's signed renewal info describes the new period.
-    put(record)
+    record = try put(record)
     step.emit(.transactionsUpdated([try put(renewal)]))
     if changed { step.emit(.subscriptionChanged(record, reason: "renewed to new product")) }
   }
 
-  private mutating func save(_ record: SubscriptionRecord, reason: String) {
-    put(record)
-    step.emit(.subscriptionChanged(record, reason: reason))
+  private mutating func save(_ record: SubscriptionRecord, reason: String) throws(EngineError) {
+    step.emit(.subscriptionChanged(try put(record), reason: reason))
   }
 
   /// Turns auto-renew on or off for the chain of `id`.
@@ -80,7 +98,7 @@ extension StoreMachine {
     var record = try subscriptionRecord(for: id)
     record.autoRenew = on
     record.expirationIntent = on ? nil : .customerCancelled
-    save(record, reason: on ? "auto-renew on" : "auto-renew off")
+    try save(record, reason: on ? "auto-renew on" : "auto-renew off")
   }
 
   /// Ends the current period now (its transaction re-signed with the new expiry).
@@ -100,39 +118,58 @@ extension StoreMachine {
     record.expirationIntent = .customerCancelled
     record.expiresDate = now
     try cutCurrentPeriod(of: record)
-    save(record, reason: "expired by tester")
+    try save(record, reason: "expired by tester")
   }
 
-  /// Forces a renewal now (Xcode's "Force Renewal"): the next period starts immediately.
+  /// Forces a renewal now (Xcode's "Force Renewal"): the next period starts immediately, auto-renew
+  /// is on again, and after an expiry (B43) the chain is subscribed with no `expirationIntent`.
   mutating func forceRenewal(_ id: PaymentTransaction.ID) throws(EngineError) {
     var record = try subscriptionRecord(for: id)
     try cutCurrentPeriod(of: record)
+    if record.status == .expired || record.status == .revoked { record.recentStartDate = recentStart(of: record, resumingAt: now) }
     record.autoRenew = true
+    record.priceIncreasePending = false
     try renew(&record, at: now)
   }
 
-  /// Resolves a billing issue: the subscription renews now and is subscribed again.
+  /// Resolves a billing issue: the subscription renews and is subscribed again. Inside the grace
+  /// period the paid days are not interrupted: the new period starts at the missed renewal date.
   mutating func resolveBillingIssue(_ id: PaymentTransaction.ID) throws(EngineError) {
     var record = try subscriptionRecord(for: id)
     guard record.status == .inBillingRetry || record.status == .inGracePeriod else { throw .notInterrupted(id) }
-    try renew(&record, at: now)
+    try renew(&record, at: record.status == .inGracePeriod ? record.expiresDate : now)
   }
 
-  /// Announces a price increase; without consent the subscription expires at the period's end.
-  mutating func requestPriceIncrease(_ id: PaymentTransaction.ID) throws(EngineError) {
+  /// Announces a price increase to `price` (default: 20 % more, to the cent) that waits for the
+  /// customer's consent (B48); without it the subscription expires at the period's end.
+  mutating func requestPriceIncrease(_ id: PaymentTransaction.ID, to price: Decimal?) throws(EngineError) {
     var record = try subscriptionRecord(for: id)
+    let current = record.increasedPrice ?? catalog.product(record.renewalProductID)?.price ?? 0
+    record.increasedPrice = price ?? Self.defaultIncrease(of: current)
     record.priceIncreasePending = true
-    save(record, reason: "price increase requested")
+    record.priceIncreaseStatus = .notResponded
+    try save(record, reason: "price increase requested")
   }
 
-  /// The customer answers a price increase: consent keeps renewing, declining turns auto-renew off.
+  /// 20 % more, rounded to the cent: the price a `price-increase … request` without a price moves to.
+  static func defaultIncrease(of price: Decimal) -> Decimal {
+    var raised = price * 12 / 10
+    var rounded = Decimal()
+    NSDecimalRound(&rounded, &raised, 2, .plain)
+    return rounded
+  }
+
+  /// The customer answers a price increase: consent renews at the new price, declining turns
+  /// auto-renew off (the subscription expires with `didNotConsentToPriceIncrease`).
   mutating func answerPriceIncrease(_ id: PaymentTransaction.ID, consent: Bool) throws(EngineError) {
     var record = try subscriptionRecord(for: id)
     record.priceIncreasePending = false
-    if !consent {
+    if consent {
+      record.priceIncreaseStatus = .consented
+    } else {
       record.autoRenew = false
       record.expirationIntent = .priceIncreaseNotConsented
     }
-    save(record, reason: consent ? "price increase accepted" : "price increase declined")
+    try save(record, reason: consent ? "price increase accepted" : "price increase declined")
   }
 }

@@ -16,22 +16,53 @@ extension StoreMachine {
     }
   }
 
-  /// The renewal info of an auto-renewable transaction, from its chain's record as it is now.
-  func signRenewalInfo(for transaction: PaymentTransaction) throws(EngineError) -> String? {
-    guard let signer = environment.signer, transaction.productKind == .autoRenewableSubscription,
-      transaction.expiresDate != nil, let record = subscriptionRecords[transaction.originalID]
-    else { return nil }
-    let renewalPrice = catalog.product(record.renewalProductID).map { Money.rounded($0.price, currencyCode: transaction.currency) } ?? transaction.price
-    guard var info = RenewalInfo(renewing: transaction, renewalPrice: renewalPrice, autoRenewProductID: record.renewalProductID)
-    else { return nil }
-    info.autoRenewStatus = record.autoRenew
-    info.isInBillingRetryPeriod = record.status == .inBillingRetry || record.status == .inGracePeriod
-    info.gracePeriodExpiresDate = record.gracePeriodExpiresDate
-    info.expirationIntent = record.expirationIntent
+  /// The renewal info an auto-renewable transaction carries: its chain's, as last signed.
+  func renewalInfoJWS(for transaction: PaymentTransaction) -> String? {
+    guard transaction.productKind == .autoRenewableSubscription, transaction.expiresDate != nil else { return nil }
+    return subscriptionRecords[transaction.originalID]?.signedRenewalInfo
+  }
+
+  /// The renewal info of a chain as `record` says it is now, signed (nil without a signer).
+  func signRenewalInfo(for record: SubscriptionRecord) throws(EngineError) -> String? {
+    guard let signer = environment.signer else { return nil }
     do {
-      return try SignedPayloads.signedRenewalInfo(info, signedDate: now, signer: signer)
+      return try SignedPayloads.signedRenewalInfo(renewalInfo(of: record), signedDate: now, signer: signer)
     } catch {
-      throw .signing(transaction: transaction.id, reason: String(describing: error))
+      throw .signing(transaction: record.originalID, reason: String(describing: error))
     }
+  }
+
+  /// The renewal info of `record`: what the next renewal will bill (product, price, offer) and why
+  /// it will not, if it will not.
+  func renewalInfo(of record: SubscriptionRecord) -> RenewalInfo {
+    let product = catalog.product(record.renewalProductID)
+    let current = currentTransaction(of: record)
+    let start = record.recentStartDate ?? firstPurchaseDate(of: record) ?? record.expiresDate
+    let currency = Self.currency(of: controls.storefront)
+    var info = RenewalInfo(
+      originalTransactionID: record.originalID, autoRenewProductID: record.renewalProductID,
+      productID: record.productID, autoRenewStatus: record.autoRenew, renewalDate: record.expiresDate,
+      recentSubscriptionStartDate: start, currency: currency,
+      // B61: in the currency's units (whole won and yen).
+      renewalPrice: Money.rounded(record.increasedPrice ?? product?.price ?? current?.price ?? 0, currencyCode: currency),
+      appAccountToken: current?.appAccountToken)
+    // B43: `expirationIntent` describes an expired subscription, never an active one.
+    info.expirationIntent = record.status == .expired ? record.expirationIntent : nil
+    info.isInBillingRetryPeriod = record.status == .inBillingRetry || record.status == .inGracePeriod
+    info.gracePeriodExpiresDate = record.status == .inGracePeriod ? record.gracePeriodExpiresDate : nil
+    info.priceIncreaseStatus = record.priceIncreaseStatus
+    if let pending = record.renewalOffer, let offer = catalogOffer(pending, of: record.renewalProductID) {
+      // B33: the offer the next renewal uses, e.g. period 2 of a pay-as-you-go introductory offer.
+      info.offerType = offer.kind
+      info.offerID = Self.signedIdentifier(of: offer)
+      info.offerPaymentMode = offer.paymentMode
+      info.offerPeriod = Self.wholePeriod(of: offer)
+      info.renewalPrice = offer.paymentMode == .freeTrial ? 0 : Money.rounded(offer.price, currencyCode: currency)
+    }
+    if record.status == .expired, let winBack = product?.subscription?.winBackOffers, !winBack.isEmpty {
+      // B53: a lapsed subscriber may redeem the product's win-back offers.
+      info.eligibleWinBackOfferIDs = winBack.map(\.id)
+    }
+    return info
   }
 }

@@ -2,94 +2,283 @@ import Foundation
 
 extension StoreMachine {
   /// How buying an auto-renewable product plays out for an account, decided in one place so that
-  /// the sheet's price and the charge agree.
+  /// the sheet's price, the refusal before the sheet and the charge agree.
   struct SubscriptionPlan {
     enum Kind {
-      /// No active chain in the group: a new subscription, with `offer` if one applies.
-      case new(offer: SubscriptionOffer?)
-      /// Already subscribed to this product: nothing is charged; the current period stands.
-      case sameProduct(SubscriptionRecord)
-      /// A higher level: takes effect now, the old period is marked upgraded.
+      /// No active chain in the group: a new subscription, with `offer` if one applies; `lapsed` is
+      /// the group's expired chain it continues (B37), if any.
+      case new(offer: SubscriptionOffer?, lapsed: SubscriptionRecord?)
+      /// Already subscribed to this product: the payment fails (B24), nothing is charged.
+      case alreadySubscribed(SubscriptionRecord)
+      /// A higher level, or a crossgrade of the same level and duration: takes effect now, billed in
+      /// full, the old period marked upgraded (B44, B46).
       case upgrade(SubscriptionRecord)
-      /// A downgrade or crossgrade: billed at the next renewal.
+      /// A downgrade or a crossgrade of another duration: only the renewal product changes; billed
+      /// at the next renewal (B45, B46).
       case change(SubscriptionRecord)
+      /// An offer bought by a subscriber of the same product: it applies from the next renewal.
+      case offerAtRenewal(SubscriptionRecord, SubscriptionOffer)
+      /// The store refuses the offer (`ineligibleForOffer`, `invalidOfferIdentifier`).
+      case refused(StoreKitError)
     }
     var kind: Kind
     var price: Decimal
   }
 
   func subscriptionPlan(for product: Product, info: SubscriptionInfo, account: String, offerID: String?) -> SubscriptionPlan {
+    let allOffers = info.promotionalOffers + info.codeOffers + info.winBackOffers
     if let active = activeSubscription(group: info.groupID, account: account) {
-      let currentLevel = catalog.product(active.productID)?.subscription?.level ?? info.level
-      if active.productID == product.id { return SubscriptionPlan(kind: .sameProduct(active), price: 0) }
-      if info.level < currentLevel { return SubscriptionPlan(kind: .upgrade(active), price: product.price) }
-      return SubscriptionPlan(kind: .change(active), price: 0)
+      let current = catalog.product(active.productID)?.subscription
+      if let offerID, info.winBackOffers.contains(where: { $0.id == offerID }) {
+        // B53: win-back offers are for lapsed subscribers only.
+        return SubscriptionPlan(kind: .refused(.ineligibleForOffer), price: 0)
+      }
+      if let offerID, active.productID == product.id {
+        guard let offer = allOffers.first(where: { $0.id == offerID }) else {
+          return SubscriptionPlan(kind: .refused(.invalidOfferIdentifier), price: 0)
+        }
+        guard offer.kind != .code || offer.eligibility.isEmpty || offer.eligibility.contains("existing") else {
+          return SubscriptionPlan(kind: .refused(.ineligibleForOffer), price: 0)
+        }
+        return SubscriptionPlan(kind: .offerAtRenewal(active, offer), price: offer.paymentMode == .freeTrial ? 0 : offer.price)
+      }
+      if active.productID == product.id, active.renewalProductID == product.id {
+        return SubscriptionPlan(kind: .alreadySubscribed(active), price: 0)
+      }
+      if active.productID == product.id {
+        // Choosing the current plan again undoes a pending downgrade.
+        return SubscriptionPlan(kind: .change(active), price: product.price)
+      }
+      let level = current?.level ?? info.level
+      if info.level < level || (info.level == level && info.period == current?.period) {
+        return SubscriptionPlan(kind: .upgrade(active), price: product.price)
+      }
+      return SubscriptionPlan(kind: .change(active), price: product.price)
     }
+    let history = subscriptionRecords.values.filter { $0.account == account && $0.groupID == info.groupID }
+    let lapsed = history.filter { $0.status == .expired }.max { $0.expiresDate < $1.expiresDate }
     var offer: SubscriptionOffer?
-    if let intro = info.introductoryOffer, offerID == nil, isEligibleForIntroOffer(group: info.groupID, account: account) {
+    if let offerID {
+      guard let chosen = allOffers.first(where: { $0.id == offerID })
+      else { return SubscriptionPlan(kind: .refused(.invalidOfferIdentifier), price: 0) }
+      let subscribedInApp = !history.isEmpty || subscriptionRecords.values.contains { $0.account == account }
+      guard isEligible(for: chosen, subscribedBefore: subscribedInApp, lapsed: lapsed != nil) else {
+        return SubscriptionPlan(kind: .refused(.ineligibleForOffer), price: 0)
+      }
+      offer = chosen
+    } else if let intro = info.introductoryOffer, history.isEmpty {
       offer = intro
-    } else if let offerID {
-      offer = (info.promotionalOffers + info.codeOffers + info.winBackOffers).first { $0.id == offerID }
     }
     let price = offer.map { $0.paymentMode == .freeTrial ? 0 : $0.price } ?? product.price
-    return SubscriptionPlan(kind: .new(offer: offer), price: price)
+    return SubscriptionPlan(kind: .new(offer: offer, lapsed: lapsed), price: price)
   }
 
-  /// Sets dates, offer and chain for a new subscription purchase; handles upgrades and downgrades.
-  /// Returns the events to announce after the purchase and the transactions changed silently.
+  /// Whether an account with no active subscription in the group may use `offer`. B50: offer codes
+  /// name who may redeem them (`new`, `existing`, `expired`); B53: win-back offers are for lapsed
+  /// subscribers; promotional offers are for "existing or former subscribers" (App Store Connect API,
+  /// `SubscriptionPromotionalOffer`) of the app.
+  private func isEligible(for offer: SubscriptionOffer, subscribedBefore: Bool, lapsed: Bool) -> Bool {
+    switch offer.kind {
+    case .winBack: return lapsed
+    case .promotional: return subscribedBefore
+    case .code:
+      guard !offer.eligibility.isEmpty else { return true }
+      return (offer.eligibility.contains("new") && !subscribedBefore) || (offer.eligibility.contains("expired") && lapsed)
+    case .introductory: return true
+    }
+  }
+
+  /// Why the store refuses `transaction` before any sheet, if it does: already subscribed (B24) or
+  /// an offer the account may not use (B52, B53). Nothing is charged.
+  func subscriptionRefusal(for transaction: PaymentTransaction) -> (error: StoreKitError, subscribed: PaymentTransaction.ID?)? {
+    guard transaction.productKind == .autoRenewableSubscription, let product = catalog.product(transaction.productID),
+      let info = product.subscription
+    else { return nil }
+    switch subscriptionPlan(for: product, info: info, account: transaction.account, offerID: transaction.offerID).kind {
+    case .alreadySubscribed(let active): return (.unknown, currentTransaction(of: active)?.id)
+    case .refused(let error): return (error, nil)
+    case .new, .upgrade, .change, .offerAtRenewal: return nil
+    }
+  }
+
+  /// Fails a payment the store refuses, recording the subscription's current transaction for the
+  /// StoreKit 2 view (whose `purchase()` returns it as `.success`).
+  mutating func refuse(_ id: PaymentTransaction.ID, with error: StoreKitError, subscribed: PaymentTransaction.ID?) throws(EngineError) {
+    guard var transaction = transactions[id] else { return }
+    transaction.state = .failed
+    transaction.error = error
+    transaction.subscribedTransactionID = subscribed
+    step.emit(.transactionsUpdated([try put(transaction)]))
+  }
+
+  /// Sets dates, offer and chain for a subscription purchase; handles upgrades, plan changes and
+  /// refusals (the transaction then fails). Returns the events to announce after the purchase and
+  /// the transactions changed silently.
   mutating func startSubscription(
     _ transaction: inout PaymentTransaction, product: Product
   ) throws(EngineError) -> (events: [StoreEvent], amended: [PaymentTransaction]) {
     guard let info = product.subscription else { return ([], []) }
-    let account = transaction.account
-    let plan = subscriptionPlan(for: product, info: info, account: account, offerID: transaction.offerID)
+    let plan = subscriptionPlan(for: product, info: info, account: transaction.account, offerID: transaction.offerID)
     switch plan.kind {
-    case .sameProduct(var active), .upgrade(var active), .change(var active):
-      transaction.originalID = active.originalID
-      transaction.originalPurchaseDate = transactions[active.originalID]?.originalPurchaseDate ?? transaction.purchaseDate
-      transaction.webOrderLineItemID = active.webOrderLineItemID
-      transaction.price = plan.price
-      var amended: [PaymentTransaction] = []
-      switch plan.kind {
-      case .sameProduct:
-        transaction.expiresDate = active.expiresDate
-      case .upgrade:
-        // The old period is marked upgraded (refunded pro rata by the store), in the same step.
-        if var old = currentTransaction(of: active) {
-          old.isUpgraded = true
-          old.signedTransaction = nil
-          amended.append(try put(old))
-        }
-        transaction.expiresDate = timeRate.end(of: info.period, from: now)
-        active.productID = product.id
-        active.expiresDate = transaction.expiresDate ?? now
-      default:
-        // No entitlement change until the next renewal.
-        transaction.expiresDate = nil
-      }
+    case .alreadySubscribed(let active):
+      markRefused(&transaction, .unknown, subscribed: currentTransaction(of: active)?.id)
+      return ([], [])
+    case .refused(let error):
+      markRefused(&transaction, error, subscribed: nil)
+      return ([], [])
+    case .change(var active):
+      // B45: no transaction until the next renewal; only the renewal info changes now. StoreKit 1
+      // reports the payment as failed with `unknown` (forums/thread/112663).
       active.renewalProductID = product.id
       active.autoRenew = true
-      put(active)
-      return ([], amended)
-    case .new(let offer):
-      transaction.webOrderLineItemID = makeLineItemID()
-      var length = timeRate.end(of: info.period, from: now)
-      if let offer {
-        transaction.offerType = offer.kind
-        transaction.offerID = offer.kind == .introductory ? nil : offer.id
-        transaction.offerPaymentMode = offer.paymentMode
-        transaction.price = plan.price
-        length = timeRate.end(of: offer.period, from: now, times: offer.paymentMode == .payUpFront ? 1 : offer.numberOfPeriods)
+      active.expirationIntent = nil
+      active.increasedPrice = nil
+      active.priceIncreaseStatus = nil
+      active.priceIncreasePending = false
+      markRefused(&transaction, .unknown, subscribed: currentTransaction(of: active)?.id)
+      active = try put(active)
+      return ([.subscriptionChanged(active, reason: active.productID == product.id ? "plan change cancelled" : "renewal product changed")], [])
+    case .offerAtRenewal(var active, let offer):
+      // A subscriber's offer starts with the next period ("at the next renewal period", forums/thread/692798);
+      // like a plan change, nothing is charged now.
+      active.renewalOffer = RenewalOffer(
+        kind: offer.kind, offerID: offer.id, remainingPeriods: offer.paymentMode == .payAsYouGo ? offer.numberOfPeriods : 1)
+      markRefused(&transaction, .unknown, subscribed: currentTransaction(of: active)?.id)
+      active = try put(active)
+      return ([.subscriptionChanged(active, reason: "offer at next renewal")], [])
+    case .upgrade(var active):
+      var amended: [PaymentTransaction] = []
+      if var old = currentTransaction(of: active) {
+        // The old period is marked upgraded (refunded pro rata by the store), in the same step.
+        old.isUpgraded = true
+        old.signedTransaction = nil
+        amended.append(try put(old))
       }
-      transaction.expiresDate = length
-      let record = SubscriptionRecord(
-        originalID: transaction.originalID, account: account, groupID: info.groupID, productID: product.id,
-        renewalProductID: product.id, autoRenew: true, status: .subscribed, expiresDate: length, renewalCount: 0,
-        gracePeriodExpiresDate: nil, expirationIntent: nil, priceIncreasePending: false,
-        webOrderLineItemID: transaction.webOrderLineItemID ?? 0)
-      put(record)
-      return ([.subscriptionChanged(record, reason: "purchased")], [])
+      transaction.originalID = active.originalID
+      transaction.originalPurchaseDate = firstPurchaseDate(of: active) ?? transaction.purchaseDate
+      transaction.webOrderLineItemID = makeLineItemID()
+      transaction.price = plan.price
+      transaction.expiresDate = timeRate.end(of: info.period, from: now)
+      active.productID = product.id
+      active.renewalProductID = product.id
+      active.expiresDate = transaction.expiresDate ?? now
+      active.webOrderLineItemID = transaction.webOrderLineItemID ?? 0
+      active.autoRenew = true
+      active.expirationIntent = nil
+      active.renewalOffer = nil
+      active.increasedPrice = nil
+      active.priceIncreaseStatus = nil
+      active.priceIncreasePending = false
+      active = try put(active)
+      return ([.subscriptionChanged(active, reason: "upgraded")], amended)
+    case .new(let offer, let lapsed):
+      return ([try subscribe(&transaction, info: info, offer: offer, lapsed: lapsed, price: plan.price)], [])
     }
+  }
+
+  private func markRefused(_ transaction: inout PaymentTransaction, _ error: StoreKitError, subscribed: PaymentTransaction.ID?) {
+    transaction.state = .failed
+    transaction.error = error
+    transaction.price = 0
+    transaction.subscribedTransactionID = subscribed
+  }
+
+  /// A new subscription, or (B37) the lapsed chain of the group subscribed again: same original
+  /// transaction and date, a new run from now.
+  private mutating func subscribe(
+    _ transaction: inout PaymentTransaction, info: SubscriptionInfo, offer: SubscriptionOffer?,
+    lapsed: SubscriptionRecord?, price: Decimal
+  ) throws(EngineError) -> StoreEvent {
+    if let lapsed {
+      transaction.originalID = lapsed.originalID
+      transaction.originalPurchaseDate = firstPurchaseDate(of: lapsed) ?? transaction.purchaseDate
+    }
+    transaction.webOrderLineItemID = makeLineItemID()
+    var end = timeRate.end(of: info.period, from: now)
+    var renewalOffer: RenewalOffer?
+    if let offer {
+      apply(offer, to: &transaction)
+      transaction.price = price
+      switch offer.paymentMode {
+      case .freeTrial: end = timeRate.end(of: offer.period, from: now, times: offer.numberOfPeriods)
+      case .payUpFront: end = timeRate.end(of: offer.period, from: now)
+      case .payAsYouGo:
+        // B33: one transaction per billed period; the renewals bill the rest at the offer price.
+        end = timeRate.end(of: offer.period, from: now)
+        if offer.numberOfPeriods > 1 {
+          renewalOffer = RenewalOffer(kind: offer.kind, offerID: offer.id, remainingPeriods: offer.numberOfPeriods - 1)
+        }
+      }
+    }
+    transaction.expiresDate = end
+    var record = lapsed ?? SubscriptionRecord(
+      originalID: transaction.originalID, account: transaction.account, groupID: info.groupID,
+      productID: transaction.productID, renewalProductID: transaction.productID, autoRenew: true, status: .subscribed,
+      expiresDate: end, renewalCount: 0, gracePeriodExpiresDate: nil, expirationIntent: nil,
+      priceIncreasePending: false, webOrderLineItemID: 0)
+    record.productID = transaction.productID
+    record.renewalProductID = transaction.productID
+    record.autoRenew = true
+    record.status = .subscribed
+    record.expiresDate = end
+    record.renewalCount = 0
+    record.gracePeriodExpiresDate = nil
+    record.expirationIntent = nil
+    record.priceIncreasePending = false
+    record.priceIncreaseStatus = nil
+    record.increasedPrice = nil
+    record.webOrderLineItemID = transaction.webOrderLineItemID ?? 0
+    record.renewalOffer = renewalOffer
+    record.originalPurchaseDate = transaction.originalPurchaseDate
+    record.recentStartDate = lapsed.map { recentStart(of: $0, resumingAt: now) } ?? now
+    record = try put(record)
+    return .subscriptionChanged(record, reason: lapsed == nil ? "purchased" : "resubscribed")
+  }
+
+  /// How long a lapse may last without restarting `recentSubscriptionStartDate`: "a gap in paid
+  /// service of more than 60 days in the production environment, or 10 minutes in the sandbox".
+  static let sandboxLapseLimit: TimeInterval = 600
+
+  /// The `recentSubscriptionStartDate` of a lapsed chain that resumes at `date`.
+  func recentStart(of lapsed: SubscriptionRecord, resumingAt date: Date) -> Date {
+    guard date.timeIntervalSince(lapsed.expiresDate) <= Self.sandboxLapseLimit else { return date }
+    return lapsed.recentStartDate ?? firstPurchaseDate(of: lapsed) ?? date
+  }
+
+  /// Puts `offer` on `transaction` as Apple's payload shows it: offer codes by their reference name
+  /// (B50), introductory offers without an identifier, the whole offer's duration as `offerPeriod`.
+  func apply(_ offer: SubscriptionOffer, to transaction: inout PaymentTransaction) {
+    transaction.offerType = offer.kind
+    transaction.offerID = Self.signedIdentifier(of: offer)
+    transaction.offerPaymentMode = offer.paymentMode
+    transaction.offerPeriod = Self.wholePeriod(of: offer).iso8601
+  }
+
+  /// The `offerIdentifier` Apple signs: the reference name of an offer code, the id otherwise.
+  static func signedIdentifier(of offer: SubscriptionOffer) -> String? {
+    switch offer.kind {
+    case .introductory: nil
+    case .code: offer.referenceName.isEmpty ? offer.id : offer.referenceName
+    case .promotional, .winBack: offer.id
+    }
+  }
+
+  /// The offer's whole duration (`P2M` for two monthly periods, Apple's `offerPeriod` table).
+  static func wholePeriod(of offer: SubscriptionOffer) -> SubscriptionPeriod {
+    offer.paymentMode == .payUpFront
+      ? offer.period : SubscriptionPeriod(value: offer.period.value * max(1, offer.numberOfPeriods), unit: offer.period.unit)
+  }
+
+  /// The catalog offer a pending ``RenewalOffer`` names.
+  func catalogOffer(_ pending: RenewalOffer, of product: Product.ID) -> SubscriptionOffer? {
+    guard let info = catalog.product(product)?.subscription else { return nil }
+    return (info.introductoryOffers + info.promotionalOffers + info.codeOffers + info.winBackOffers)
+      .first { $0.kind == pending.kind && $0.id == pending.offerID }
+  }
+
+  /// The chain's first purchase date, kept on the record so that a lapsed chain needs no old rows.
+  func firstPurchaseDate(of record: SubscriptionRecord) -> Date? {
+    record.originalPurchaseDate ?? transactions[record.originalID]?.originalPurchaseDate
   }
 
   /// The chain a transaction belongs to.
@@ -109,6 +298,14 @@ extension StoreMachine {
     subscriptionRecords.values.filter {
       $0.account == account && $0.groupID == group && $0.status != .expired && $0.status != .revoked
     }.min { $0.originalID < $1.originalID }
+  }
+
+  /// B39: the current periods of `account`'s subscriptions in their billing grace period, which
+  /// keep full access although the period's `expiresDate` has passed.
+  public func gracePeriodTransactions(account: String) -> [PaymentTransaction] {
+    subscriptionRecords.values.filter {
+      $0.account == account && $0.status == .inGracePeriod && ($0.gracePeriodExpiresDate ?? .distantPast) > now
+    }.sorted { $0.originalID < $1.originalID }.compactMap { currentTransaction(of: $0) }
   }
 
   /// Whether `account` may still use an introductory offer in `group` (once per group per account).

@@ -163,9 +163,9 @@ public struct StoreMachine: Sendable {
     case .expireSubscription(let id): try expireSubscription(id)
     case .renewSubscription(let id): try forceRenewal(id)
     case .resolveBillingIssue(let id): try resolveBillingIssue(id)
-    case .priceIncrease(let id, .request): try requestPriceIncrease(id)
-    case .priceIncrease(let id, .accept): try answerPriceIncrease(id, consent: true)
-    case .priceIncrease(let id, .decline): try answerPriceIncrease(id, consent: false)
+    case .priceIncrease(let id, .request, let price): try requestPriceIncrease(id, to: price)
+    case .priceIncrease(let id, .accept, _): try answerPriceIncrease(id, consent: true)
+    case .priceIncrease(let id, .decline, _): try answerPriceIncrease(id, consent: false)
     case .deleteTransaction(let id): try deleteTransaction(id)
     case .resetToDefaultState: try resetToDefaultState()
     }
@@ -183,7 +183,8 @@ public struct StoreMachine: Sendable {
     // Signed once when it becomes purchased or restored; a refund clears the JWS to re-sign it.
     if transaction.signedTransaction == nil, transaction.state == .purchased || transaction.state == .restored {
       transaction.signedTransaction = try signTransaction(transaction)
-      transaction.signedRenewalInfo = try signRenewalInfo(for: transaction)
+      // The chain's renewal info as it is now (B40: signed whenever the record changes).
+      transaction.signedRenewalInfo = renewalInfoJWS(for: transaction)
       if let failure = controls.failures[.verification], roll(failure.chance) {
         // StoreKit 2's `.unverified`: the JWS is there but its signature does not check out.
         transaction.signedTransaction = transaction.signedTransaction.map(Self.breakingSignature)
@@ -195,10 +196,15 @@ public struct StoreMachine: Sendable {
     return transaction
   }
 
-  /// Records a subscription record as changed in this step.
-  mutating func put(_ record: SubscriptionRecord) {
+  /// Records a subscription record as changed in this step, with its renewal info signed afresh
+  /// (B40), and returns it as stored.
+  @discardableResult
+  mutating func put(_ changed: SubscriptionRecord) throws(EngineError) -> SubscriptionRecord {
+    var record = changed
+    record.signedRenewalInfo = try signRenewalInfo(for: record)
     subscriptionRecords[record.originalID] = record
     step.changes.append(.putSubscription(record))
+    return record
   }
 
   /// Keeps `transaction` in the working set and its indexes.
@@ -237,14 +243,19 @@ public struct StoreMachine: Sendable {
     return PaymentTransaction.ID(id)
   }
 
+  /// Where `webOrderLineItemId`s count up from: 16 digits like Apple's (`2000000076096676`), 70
+  /// million above the first live transaction id, so the two never meet in practice.
+  static let lineItemBase: UInt64 = 2_000_000_070_000_000
+
+  /// A new line-item id: every purchase and every renewal has its own.
   mutating func makeLineItemID() -> UInt64 {
-    // Line-item ids live in their own range so they never collide with transaction ids.
     nextLineItemID += 1
-    return 1_000_000_000 + nextLineItemID
+    return Self.lineItemBase + nextLineItemID
   }
 
   private mutating func noteLineItem(_ item: UInt64) {
-    if item >= 1_000_000_000 { nextLineItemID = max(nextLineItemID, item - 1_000_000_000) }
+    // Ids of older ledgers (1_000_000_000 + n) sit below the range and cannot collide with it.
+    if item > Self.lineItemBase { nextLineItemID = max(nextLineItemID, item - Self.lineItemBase) }
   }
 
   /// Draws from the seeded generator: true with probability `chance`.

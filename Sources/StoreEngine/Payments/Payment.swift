@@ -6,11 +6,17 @@ public struct Payment: Sendable, Equatable {
   public var applicationUsername: String?
   /// A promotional offer (`adHocOffers` `offerID`) or offer code to apply.
   public var offerID: String?
+  /// The signed promotional offer (`SKPayment.paymentDiscount`); a promotional offer needs one.
+  public var discount: PaymentDiscount?
 
-  public init(productID: Product.ID, quantity: Int = 1, applicationUsername: String? = nil, offerID: String? = nil) {
+  public init(
+    productID: Product.ID, quantity: Int = 1, applicationUsername: String? = nil, offerID: String? = nil,
+    discount: PaymentDiscount? = nil
+  ) {
     self.productID = productID
     self.quantity = quantity
     self.applicationUsername = applicationUsername
     self.offerID = offerID
+    self.discount = discount
   }
 }

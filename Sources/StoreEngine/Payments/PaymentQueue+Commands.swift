@@ -25,7 +25,9 @@ extension PaymentQueue {
   public func expireSubscription(_ id: PaymentTransaction.ID) throws(EngineError) { try perform(.expireSubscription(id)) }
   public func forceRenewal(_ id: PaymentTransaction.ID) throws(EngineError) { try perform(.renewSubscription(id)) }
   public func resolveBillingIssue(_ id: PaymentTransaction.ID) throws(EngineError) { try perform(.resolveBillingIssue(id)) }
-  public func requestPriceIncrease(_ id: PaymentTransaction.ID) throws(EngineError) { try perform(.priceIncrease(id, .request)) }
+  public func requestPriceIncrease(_ id: PaymentTransaction.ID, to price: Decimal? = nil) throws(EngineError) {
+    try perform(.priceIncrease(id, .request, price: price))
+  }
   public func answerPriceIncrease(_ id: PaymentTransaction.ID, consent: Bool) throws(EngineError) {
     try perform(.priceIncrease(id, consent ? .accept : .decline))
   }

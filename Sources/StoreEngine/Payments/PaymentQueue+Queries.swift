@@ -12,6 +12,8 @@ extension PaymentQueue {
   public var controls: SandboxControls { machine.controls }
   /// The virtual clock.
   public var now: Date { machine.now }
+  /// The app's bundle id (signed into payloads and promotional-offer signatures).
+  public var bundleID: String { machine.environment.bundleID }
   /// The time rate in force.
   public var timeRate: TimeRate { machine.timeRate }
   /// The signed-in sandbox account, if any.
@@ -40,7 +42,12 @@ extension PaymentQueue {
 
   /// What the account is entitled to now, derived from its whole history.
   public func entitlements(account: String? = nil) throws(LedgerError) -> Entitlements {
-    Entitlements(history: try history(account: account), at: machine.now)
+    var entitlements = Entitlements(history: try history(account: account), at: machine.now)
+    // B39: a subscription in its billing grace period keeps full access until grace ends.
+    for transaction in machine.gracePeriodTransactions(account: account ?? machine.currentAccount ?? "") {
+      entitlements.owning[transaction.productID] = transaction
+    }
+    return entitlements
   }
 
   /// Renewal records of the account (default: signed-in), by original transaction id.
@@ -75,7 +82,8 @@ public struct Entitlements: Sendable, Equatable {
         // B66: the latest transaction of a non-renewing subscription, as `currentEntitlements`.
         owning[transaction.productID] = transaction
       case .autoRenewableSubscription:
-        if let expires = transaction.expiresDate, expires > now,
+        // B44: an upgraded-from period no longer grants its product.
+        if !transaction.isUpgraded, let expires = transaction.expiresDate, expires > now,
           (owning[transaction.productID]?.expiresDate ?? .distantPast) < expires
         {
           owning[transaction.productID] = transaction

@@ -63,6 +63,11 @@ public struct PaymentTransaction: Sendable, Equatable, Codable, Identifiable, Cu
     public var offerType: SubscriptionOffer.Kind?
     public var offerID: String?
     public var offerPaymentMode: SubscriptionOffer.PaymentMode?
+    /// ISO 8601 duration of the whole offer applied (`offerPeriod`).
+    public var offerPeriod: String?
+    /// For a payment refused because the account already has this subscription (or changed plan
+    /// within it): the current period's transaction, which StoreKit 2's `purchase()` returns.
+    public var subscribedTransactionID: ID?
     public var revocationDate: Date?
     /// 0 other, 1 app issue (App Store Server API numbers).
     public var revocationReason: Int?
@@ -148,6 +153,8 @@ public struct PaymentTransaction: Sendable, Equatable, Codable, Identifiable, Cu
     self.offerType = nil
     self.offerID = nil
     self.offerPaymentMode = nil
+    self.offerPeriod = nil
+    self.subscribedTransactionID = nil
     self.revocationDate = nil
     self.revocationReason = nil
     self.isUpgraded = false
@@ -182,6 +189,8 @@ public struct PaymentTransaction: Sendable, Equatable, Codable, Identifiable, Cu
     offerType: nil,
     offerID: nil,
     offerPaymentMode: nil,
+    offerPeriod: nil,
+    subscribedTransactionID: nil,
     revocationDate: nil,
     revocationReason: nil,
     isUpgraded: false,

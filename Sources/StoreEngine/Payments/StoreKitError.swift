@@ -27,6 +27,10 @@ public struct StoreKitError: Error, Sendable, Equatable, Hashable, Codable, Cust
   public static let paymentNotAllowed = StoreKitError(code: 4)
   public static let storeProductNotAvailable = StoreKitError(code: 5)
   public static let cloudServiceNetworkConnectionFailed = StoreKitError(code: 7)
+  public static let invalidOfferIdentifier = StoreKitError(code: 11)
+  public static let invalidSignature = StoreKitError(code: 12)
+  public static let missingOfferParams = StoreKitError(code: 13)
+  public static let ineligibleForOffer = StoreKitError(code: 18)
   /// "An unknown error has occurred" from the sandbox's purchase server.
   public static let serverUnknown = StoreKitError(code: 5002, domain: serverErrorDomain)
 

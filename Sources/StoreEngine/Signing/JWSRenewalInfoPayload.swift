@@ -26,6 +26,10 @@ public struct JWSRenewalInfoPayload: Sendable, Equatable, Codable {
   /// Milliunits of `currency`.
   public var renewalPrice: Int64
   public var appAccountToken: String?
+  /// Win-back offers the customer may redeem (only once the subscription has lapsed).
+  public var eligibleWinBackOfferIds: [String]?
+  /// ISO 8601 duration of the offer the next renewal uses (`P2M` for two monthly periods).
+  public var offerPeriod: String?
 
   public init(
     originalTransactionId: String, autoRenewProductId: String, productId: String, autoRenewStatus: Int,
@@ -33,7 +37,7 @@ public struct JWSRenewalInfoPayload: Sendable, Equatable, Codable {
     gracePeriodExpiresDate: Int64? = nil, offerType: Int? = nil, offerIdentifier: String? = nil,
     offerDiscountType: String? = nil, signedDate: Int64, environment: String,
     recentSubscriptionStartDate: Int64, renewalDate: Int64, currency: String, renewalPrice: Int64,
-    appAccountToken: String? = nil
+    appAccountToken: String? = nil, eligibleWinBackOfferIds: [String]? = nil, offerPeriod: String? = nil
   ) {
     self.originalTransactionId = originalTransactionId
     self.autoRenewProductId = autoRenewProductId
@@ -53,5 +57,7 @@ public struct JWSRenewalInfoPayload: Sendable, Equatable, Codable {
     self.currency = currency
     self.renewalPrice = renewalPrice
     self.appAccountToken = appAccountToken
+    self.eligibleWinBackOfferIds = eligibleWinBackOfferIds
+    self.offerPeriod = offerPeriod
   }
 }

@@ -33,6 +33,8 @@ public struct JWSTransactionPayload: Sendable, Equatable, Codable {
   public var offerIdentifier: String?
   /// FREE_TRIAL, PAY_AS_YOU_GO, PAY_UP_FRONT.
   public var offerDiscountType: String?
+  /// ISO 8601 duration of the whole offer (`P2M` for two monthly periods); only with an offer.
+  public var offerPeriod: String?
   /// "Sandbox" or "Xcode".
   public var environment: String
   /// ISO 3166-1 alpha-3.
@@ -63,7 +65,7 @@ public struct JWSTransactionPayload: Sendable, Equatable, Codable {
     type: String, appAccountToken: String? = nil, inAppOwnershipType: String = "PURCHASED",
     signedDate: Int64, revocationReason: Int? = nil, revocationDate: Int64? = nil,
     isUpgraded: Bool? = nil, offerType: Int? = nil, offerIdentifier: String? = nil,
-    offerDiscountType: String? = nil, environment: String, storefront: String, storefrontId: String,
+    offerDiscountType: String? = nil, offerPeriod: String? = nil, environment: String, storefront: String, storefrontId: String,
     transactionReason: String, currency: String, price: Int64, appTransactionId: String? = nil,
     revocationType: String? = nil, revocationPercentage: Int? = nil
   ) {
@@ -87,6 +89,7 @@ public struct JWSTransactionPayload: Sendable, Equatable, Codable {
     self.offerType = offerType
     self.offerIdentifier = offerIdentifier
     self.offerDiscountType = offerDiscountType
+    self.offerPeriod = offerPeriod
     self.environment = environment
     self.storefront = storefront
     self.storefrontId = storefrontId

@@ -39,6 +39,10 @@ public struct RenewalInfo: Sendable, Equatable, Codable {
   public var offerPaymentMode: SubscriptionOffer.PaymentMode?
   public var priceIncreaseStatus: PriceIncreaseStatus?
   public var appAccountToken: String?
+  /// Win-back offers the lapsed customer may redeem (`eligibleWinBackOfferIds`).
+  public var eligibleWinBackOfferIDs: [String]?
+  /// The whole duration of the offer the next renewal uses.
+  public var offerPeriod: SubscriptionPeriod?
 
   public init(
     originalTransactionID: PaymentTransaction.ID, autoRenewProductID: Product.ID, productID: Product.ID,
@@ -47,7 +51,8 @@ public struct RenewalInfo: Sendable, Equatable, Codable {
     recentSubscriptionStartDate: Date, currency: String, renewalPrice: Decimal,
     offerType: SubscriptionOffer.Kind? = nil, offerID: String? = nil,
     offerPaymentMode: SubscriptionOffer.PaymentMode? = nil,
-    priceIncreaseStatus: PriceIncreaseStatus? = nil, appAccountToken: String? = nil
+    priceIncreaseStatus: PriceIncreaseStatus? = nil, appAccountToken: String? = nil,
+    eligibleWinBackOfferIDs: [String]? = nil, offerPeriod: SubscriptionPeriod? = nil
   ) {
     self.originalTransactionID = originalTransactionID
     self.autoRenewProductID = autoRenewProductID
@@ -65,6 +70,8 @@ public struct RenewalInfo: Sendable, Equatable, Codable {
     self.offerPaymentMode = offerPaymentMode
     self.priceIncreaseStatus = priceIncreaseStatus
     self.appAccountToken = appAccountToken
+    self.eligibleWinBackOfferIDs = eligibleWinBackOfferIDs
+    self.offerPeriod = offerPeriod
   }
 
   /// The renewal info of an auto-renewable `transaction` that will renew at its `expiresDate`

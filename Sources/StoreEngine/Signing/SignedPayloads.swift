@@ -68,6 +68,7 @@ public enum SignedPayloads {
       // Introductory offers have no identifier in Apple's payloads.
       offerIdentifier: offerType == nil || offerType == .introductory ? nil : transaction.offerID,
       offerDiscountType: offerType == nil ? nil : transaction.offerPaymentMode?.discountType,
+      offerPeriod: offerType == nil ? nil : transaction.offerPeriod,
       environment: context.environment,
       storefront: transaction.storefront,
       storefrontId: context.storefrontID,
@@ -119,7 +120,9 @@ public enum SignedPayloads {
       renewalDate: milliseconds(info.renewalDate),
       currency: info.currency,
       renewalPrice: try milliunits(info.renewalPrice, owner: "renewal info of \(info.originalTransactionID)"),
-      appAccountToken: info.appAccountToken
+      appAccountToken: info.appAccountToken,
+      eligibleWinBackOfferIds: info.eligibleWinBackOfferIDs,
+      offerPeriod: info.offerType == nil ? nil : info.offerPeriod?.iso8601
     )
   }
 

@@ -23,14 +23,30 @@ public struct SubscriptionRecord: Sendable, Equatable, Codable {
   public var expirationIntent: RenewalInfo.ExpirationIntent?
   /// A price increase waits for the customer's consent.
   public var priceIncreasePending: Bool
-  /// The line-item id shared by purchase and renewals.
+  /// The line-item id of the current period (a new one for every purchase and renewal).
   public var webOrderLineItemID: UInt64
+  // The fields below are optional so that records written before they existed still decode.
+  /// The customer's answer to a price increase: pending until answered, agreed once accepted.
+  public var priceIncreaseStatus: RenewalInfo.PriceIncreaseStatus?
+  /// The renewal price a price increase moves to (pending or agreed), replacing the catalog's.
+  public var increasedPrice: Decimal?
+  /// The offer the next renewal bills, while a pay-as-you-go offer has periods left.
+  public var renewalOffer: RenewalOffer?
+  /// The first purchase's date: kept across lapses, as the chain's first transaction may have left
+  /// the working set.
+  public var originalPurchaseDate: Date?
+  /// Start of the latest uninterrupted run (`recentSubscriptionStartDate`); restarts on a resubscribe.
+  public var recentStartDate: Date?
+  /// The renewal info as it is now, signed whenever the record changes (nil without a signer).
+  public var signedRenewalInfo: String?
 
   public init(
     originalID: PaymentTransaction.ID, account: String, groupID: String, productID: Product.ID,
     renewalProductID: Product.ID, autoRenew: Bool, status: SubscriptionStatus, expiresDate: Date, renewalCount: Int,
     gracePeriodExpiresDate: Date?, expirationIntent: RenewalInfo.ExpirationIntent?, priceIncreasePending: Bool,
-    webOrderLineItemID: UInt64
+    webOrderLineItemID: UInt64, priceIncreaseStatus: RenewalInfo.PriceIncreaseStatus? = nil,
+    increasedPrice: Decimal? = nil, renewalOffer: RenewalOffer? = nil, originalPurchaseDate: Date? = nil,
+    recentStartDate: Date? = nil, signedRenewalInfo: String? = nil
   ) {
     self.originalID = originalID
     self.account = account
@@ -45,5 +61,11 @@ public struct SubscriptionRecord: Sendable, Equatable, Codable {
     self.expirationIntent = expirationIntent
     self.priceIncreasePending = priceIncreasePending
     self.webOrderLineItemID = webOrderLineItemID
+    self.priceIncreaseStatus = priceIncreaseStatus
+    self.increasedPrice = increasedPrice
+    self.renewalOffer = renewalOffer
+    self.originalPurchaseDate = originalPurchaseDate
+    self.recentStartDate = recentStartDate
+    self.signedRenewalInfo = signedRenewalInfo
   }
 }

@@ -185,11 +185,13 @@ extension EventRecord {
     var originalTransactionID: String
     var status: String
     var reason: String
+    /// The renewal info as it is after the change (B40), signed; nil when the store does not sign.
+    var signedRenewalInfo: String? = nil
 
     enum CodingKeys: String, CodingKey {
       case productID = "productId"
       case originalTransactionID = "originalTransactionId"
-      case status, reason
+      case status, reason, signedRenewalInfo
     }
   }
 

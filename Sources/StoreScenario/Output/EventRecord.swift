@@ -52,7 +52,7 @@ enum EventRecord: Sendable, Equatable {
         .subscriptionStatusChanged(
           SubscriptionStatusChange(
             productID: record.productID.rawValue, originalTransactionID: record.originalID.description,
-            status: record.status.rawValue, reason: reason))
+            status: record.status.rawValue, reason: reason, signedRenewalInfo: record.signedRenewalInfo))
       ]
     case .historyCleared(let account): [.historyCleared(HistoryCleared(account: account))]
     case .askToBuyAnswered(let request, let approved): [.askToBuyAnswered(AskToBuyAnswer(request, approved: approved))]

@@ -23,7 +23,9 @@ extension LineParser {
         }
         quantity = value
       }
-      return .command(.buy(Payment(productID: product, quantity: quantity, applicationUsername: option("username")?.value, offerID: option("offer")?.value)))
+      let payment = Payment(
+        productID: product, quantity: quantity, applicationUsername: option("username")?.value, offerID: option("offer")?.value)
+      return try offerSignature(for: payment)
     case "store-payment":
       let product = try product()
       var answer = StorePaymentAnswer.add
@@ -85,7 +87,11 @@ extension LineParser {
       guard let step = StoreCommand.PriceIncreaseAction(rawValue: token.text) else {
         throw issue(token.column, "Expected request, accept or decline, found '\(token.text)'.")
       }
-      return .transaction(reference, .priceIncrease(step))
+      guard step == .request, let option = option("price") else { return .transaction(reference, .priceIncrease(step)) }
+      guard let price = Decimal(string: option.value, locale: Locale(identifier: "en_US_POSIX")), price > 0 else {
+        throw issue(option.column, "Invalid price '\(option.value)'; write the new renewal price like 9.99.")
+      }
+      return .transaction(reference, .priceIncrease(step, price: price))
     case "expect": return .expect(try expectation())
     case _ where Self.storeKit2Verbs.contains(verb.text): return .storeKit2(try storeKit2Call())
     default:

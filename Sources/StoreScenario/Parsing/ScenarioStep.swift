@@ -27,6 +27,9 @@ public struct ScenarioStep: Sendable, Equatable {
     case addStorePayment(Product.ID)
     /// `finish all`: every finishable unfinished transaction, one step each.
     case finishAll
+    /// `buy … offer=… signed` (or `signature=bad`): the runner signs the promotional offer with the
+    /// storefront's key when the line runs (B51); `valid` false signs something else.
+    case signedBuy(Payment, valid: Bool)
     /// Move the clock forward by a duration (a month is a calendar month from now).
     case advance(ScenarioDuration)
     /// Change a sandbox control.
@@ -48,7 +51,8 @@ public struct ScenarioStep: Sendable, Equatable {
     case expire
     case renew
     case resolveBilling
-    case priceIncrease(StoreCommand.PriceIncreaseAction)
+    /// `price-increase … request [price=…]`, `accept`, `decline`.
+    case priceIncrease(StoreCommand.PriceIncreaseAction, price: Decimal? = nil)
     /// `SKTestSession.deleteTransaction(identifier:)`.
     case delete
 
@@ -65,7 +69,7 @@ public struct ScenarioStep: Sendable, Equatable {
       case .expire: .expireSubscription(id)
       case .renew: .renewSubscription(id)
       case .resolveBilling: .resolveBillingIssue(id)
-      case .priceIncrease(let action): .priceIncrease(id, action)
+      case .priceIncrease(let action, let price): .priceIncrease(id, action, price: price)
       case .delete: .deleteTransaction(id)
       }
     }

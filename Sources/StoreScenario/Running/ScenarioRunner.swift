@@ -44,6 +44,10 @@ public final class ScenarioRunner {
   var lastMisuseValue: String?
   /// The ledger error that aborted the last run, so the caller can pick its exit code.
   public private(set) var ledgerFailure: LedgerError?
+  /// Signs `buy … offer=… signed` lines (the storefront's promotional-offer key); without one
+  /// such a line stops the run.
+  public var offerSigner: (any PromotionalOfferSigner)?
+  private var signedOffers: UInt64 = 0
 
   /// - Parameters:
   ///   - verifier: checks JWS for `expect signed` and `expect unverified`; without one, `expect
@@ -183,6 +187,22 @@ public final class ScenarioRunner {
     }
   }
 
+  /// `payment` with a discount signed now; a deterministic nonce per signed line keeps runs repeatable.
+  private func signed(_ payment: Payment, valid: Bool) throws(StepError) -> Payment {
+    guard let offerSigner else { throw .other("no promotional-offer key to sign the offer with") }
+    signedOffers += 1
+    let nonce = UUID(uuidString: String(format: "00000000-0000-4000-8000-%012llx", signedOffers)) ?? UUID()
+    var signed = payment
+    do {
+      var discount = try offerSigner.discount(for: payment, bundleID: queue.bundleID, nonce: nonce, at: queue.now)
+      if !valid { discount.signature = try offerSigner.signature(of: Data("not this offer".utf8)) }
+      signed.discount = discount
+    } catch {
+      throw .other("could not sign the promotional offer: \(error)")
+    }
+    return signed
+  }
+
   func perform(_ command: StoreCommand) throws(StepError) {
     storeKit2View.willPerform(command)
     do { try queue.perform(command) } catch { throw .engine(error) }
@@ -205,6 +225,8 @@ public final class ScenarioRunner {
       try perform(.buy(payment))
     case .transaction(let reference, let verb):
       try perform(verb.command(for: try resolve(reference), now: queue.now))
+    case .signedBuy(let payment, let valid):
+      try perform(.buy(try signed(payment, valid: valid)))
     case .finishAll:
       for transaction in queue.unfinishedTransactions where transaction.isFinishable {
         try perform(.finish(transaction.id))

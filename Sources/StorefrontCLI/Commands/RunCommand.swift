@@ -113,6 +113,7 @@ enum RunCommand {
     let runner = ScenarioRunner(
       queue: store.queue, json: invocation.arguments.flag("--json"), verifier: signatures, api: api, app: app
     ) { io.line($0) }
+    runner.offerSigner = store.offerKey
     let outcome = runner.run(steps)
     switch outcome {
     case .passed:

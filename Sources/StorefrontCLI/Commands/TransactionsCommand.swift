@@ -33,9 +33,12 @@ enum TransactionsCommand {
     let all = invocation.arguments.flag("--all")
     let account: String?
     let list: [PaymentTransaction]
+    var records: [SubscriptionRecord] = []
     do throws(LedgerError) {
       let ledger = try SQLiteLedgerStore(fileURL: file, options: .init(readOnly: true))
-      if let chosen = invocation.global.account { account = chosen } else { account = try ledger.load().currentAccount }
+      let snapshot = try ledger.load()
+      if let chosen = invocation.global.account { account = chosen } else { account = snapshot.currentAccount }
+      records = snapshot.subscriptions
       if all {
         list = try ledger.allTransactions()
       } else if let account {
@@ -48,7 +51,7 @@ enum TransactionsCommand {
       return LiveStore.exitCode(for: error)
     }
     if invocation.arguments.flag("--json") {
-      for transaction in list {
+      for transaction in Self.withCurrentRenewalInfo(list, records: records) {
         invocation.io.line(EventFormatter.json(of: transaction))
       }
       return ExitCode.success
@@ -73,6 +76,23 @@ enum TransactionsCommand {
       invocation.io.line(zip(row, widths).map { $0.padded(toWidth: $1) }.joined(separator: "  ").trimmingTrailingSpaces)
     }
     return ExitCode.success
+  }
+}
+
+extension TransactionsCommand {
+  /// B40: each subscription's newest period shows the renewal info as it is now (signed whenever
+  /// the record changed), not the one signed with the transaction.
+  static func withCurrentRenewalInfo(_ list: [PaymentTransaction], records: [SubscriptionRecord]) -> [PaymentTransaction] {
+    let current = Dictionary(records.compactMap { record in record.signedRenewalInfo.map { (record.originalID, $0) } },
+                             uniquingKeysWith: { _, last in last })
+    var newest: [PaymentTransaction.ID: Int] = [:]
+    for (index, transaction) in list.enumerated() where transaction.expiresDate != nil && current[transaction.originalID] != nil {
+      if let best = newest[transaction.originalID], list[best].purchaseDate > transaction.purchaseDate { continue }
+      newest[transaction.originalID] = index
+    }
+    var result = list
+    for (original, index) in newest { result[index].signedRenewalInfo = current[original] }
+    return result
   }
 }
 

@@ -21,6 +21,8 @@ struct LiveStore {
   let queue: PaymentQueue
   let ledger: SQLiteLedgerStore
   let authority: SandboxCertificateAuthority
+  /// The promotional-offer key the storefront issued (B51): signs `buy … signed`, checks payments.
+  let offerKey: PromotionalOfferKey
   let warnings: [String]
 
   /// What went wrong opening the store, with a message that names the file and says what to do.
@@ -48,6 +50,12 @@ struct LiveStore {
     } catch {
       throw OpenError(description: "Error: \(error)", exitCode: ExitCode.cannotCreate)
     }
+    let offerKey: PromotionalOfferKey
+    do {
+      offerKey = try PromotionalOfferKey.open(in: directory.appendingPathComponent("ca", isDirectory: true))
+    } catch {
+      throw OpenError(description: "Error: \(error)", exitCode: ExitCode.cannotCreate)
+    }
     let signer: any TransactionSigner
     if signingEnvironment == "Xcode" {
       do {
@@ -67,7 +75,7 @@ struct LiveStore {
     // The composition root only hands the signer over; the engine builds every payload itself.
     let storeEnvironment = StoreEnvironment(
       signer: signer, bundleID: bundleID, passwordHasher: PBKDF2PasswordHasher(), start: startDate,
-      seed: global.seed ?? 0, session: ProcessSession().current())
+      seed: global.seed ?? 0, session: ProcessSession().current(), offerSignatureVerifier: offerKey)
     let queue: PaymentQueue
     do {
       queue = try PaymentQueue(catalog: catalog, ledger: ledger, environment: storeEnvironment)
@@ -78,7 +86,7 @@ struct LiveStore {
     } catch {
       throw OpenError(description: "Error: \(error)", exitCode: ExitCode.software)
     }
-    return LiveStore(queue: queue, ledger: ledger, authority: authority, warnings: ledger.warnings)
+    return LiveStore(queue: queue, ledger: ledger, authority: authority, offerKey: offerKey, warnings: ledger.warnings)
   }
 
   static func exitCode(for error: LedgerError) -> Int32 {
