@@ -19,6 +19,7 @@ public enum FixtureCatalog {
     return Catalog(
       products: [
         Product(id: removeAds, kind: .nonConsumable, referenceName: "Remove Ads", price: Decimal(string: "1.99") ?? 0,
+                familyShareable: true,
                 localizations: [Localization(locale: "en_US", displayName: "Remove Ads"), Localization(locale: "ko", displayName: "광고 제거")]),
         Product(id: coins, kind: .consumable, referenceName: "100 Coins", price: Decimal(string: "0.99") ?? 0,
                 localizations: [Localization(locale: "en_US", displayName: "100 Coins")]),

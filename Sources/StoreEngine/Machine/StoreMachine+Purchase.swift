@@ -161,6 +161,7 @@ extension StoreMachine {
     step.emit(.transactionsUpdated([try put(transaction)]))
     if !amended.isEmpty { step.emit(.transactionsAmended(amended)) }
     step.events += after
+    try shareWithFamily(transaction, product: product)
   }
 
   mutating func fail(_ id: PaymentTransaction.ID, with error: StoreKitError) throws(EngineError) {
@@ -225,6 +226,7 @@ extension StoreMachine {
     }
     step.emit(.transactionRevoked(try put(transaction)))
     step.events += events
+    try revokeFamilyCopies(of: transaction)
   }
 
   /// What the purchase sheet for `transaction` will charge: the same rules ``deliverPurchase(_:)``

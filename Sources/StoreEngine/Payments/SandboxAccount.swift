@@ -5,11 +5,14 @@ public struct SandboxAccount: Sendable, Equatable, Codable {
   public var passwordHash: PasswordHash?
   /// ISO 3166-1 alpha-3 storefront of the account, when it differs from the catalog's.
   public var storefront: String?
+  /// The Family Sharing group the account belongs to (named after its organizer), if any.
+  public var family: String?
 
-  public init(name: String, passwordHash: PasswordHash? = nil, storefront: String? = nil) {
+  public init(name: String, passwordHash: PasswordHash? = nil, storefront: String? = nil, family: String? = nil) {
     self.name = name
     self.passwordHash = passwordHash
     self.storefront = storefront
+    self.family = family
   }
 }
 

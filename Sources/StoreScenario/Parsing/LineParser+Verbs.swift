@@ -9,6 +9,10 @@ extension LineParser {
       let name = try next("an account name")
       return .command(.signIn(name.text, password: option("password")?.value))
     case "signout": return .command(.signOut)
+    case "family":
+      guard !positionals.isEmpty else { throw issue(endColumn, "'family' needs the accounts of one family, the organizer first.") }
+      defer { positionals = [] }
+      return .command(.setFamily(positionals.map(\.text)))
     case "request":
       guard !positionals.isEmpty else { throw issue(endColumn, "'request' needs one or more product ids.") }
       defer { positionals = [] }

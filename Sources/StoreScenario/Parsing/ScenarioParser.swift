@@ -14,7 +14,7 @@ public struct ScenarioParser {
     "account", "signout", "request", "buy", "store-payment", "confirm", "cancel", "finish", "restore", "approve",
     "decline", "resolve", "refund", "set", "fail", "advance", "relaunch", "clear-history", "auto-renew",
     "expire", "renew", "resolve-billing", "price-increase", "billing-issue", "grace", "time-rate", "expect",
-    "delete-transaction", "reset",
+    "delete-transaction", "reset", "family",
     "request-refund", "add-store-payment",
   ] + LineParser.storeKit2Verbs
 

@@ -109,7 +109,8 @@ extension ScenarioRunner {
       renewalProductID: entry.record.renewalProductID.rawValue,
       expiresDate: EventFormatter.timestamp(entry.record.expiresDate),
       signedTransaction: entry.transaction?.signedTransaction,
-      signedRenewalInfo: entry.transaction?.signedRenewalInfo,
+      // B40: the renewal info as the store last signed it, not the one signed with the transaction.
+      signedRenewalInfo: entry.record.signedRenewalInfo ?? entry.transaction?.signedRenewalInfo,
       verification: entry.transaction.map { StoreKit2View.verification(of: $0.signedTransaction) })
   }
 }

@@ -115,6 +115,11 @@ public struct StoreKit2View: Sendable, Equatable {
       calls[transaction.id] = nil
       // An interrupted purchase is pending: its resolution arrives in updates (DECISIONS §14).
       if transaction.needsResolution { return [.purchaseResult(.init(result: "pending", productID: productID))] }
+      // B24: buying the subscription the account already has (or changing plan) fails for StoreKit 1;
+      // StoreKit 2's purchase() returns success with the existing transaction.
+      if let existing = transaction.subscribedTransactionID, let current = lookup(existing) {
+        return [.purchaseResult(.init(result: "success", productID: productID, transaction: .init(current)))]
+      }
       let error = transaction.error ?? .unknown
       // The user's Cancel is a result; a simulated `userCancelled` error is thrown, as Xcode throws it.
       if error == .paymentCancelled { return [.purchaseResult(.init(result: "userCancelled", productID: productID))] }
