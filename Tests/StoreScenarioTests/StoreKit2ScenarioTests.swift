@@ -203,4 +203,26 @@ final class StoreKit2ScenarioTests: XCTestCase {
     }
     XCTAssertEqual(issues.issues.first?.message, "'\(F.coins)' is not an auto-renewable subscription or a subscription group.")
   }
+
+  /// B24 in the StoreKit 2 view: re-buying the active subscription returns `.success` with the
+  /// existing transaction (StoreKit 1 fails it); B12: a declined Ask to Buy shows nothing at all.
+  func testB24ReBuyingTheActiveSubscriptionReturnsTheExistingTransaction() throws {
+    let (outcome, lines) = try run("""
+      account jake
+      buy \(F.monthly)
+      confirm
+      buy \(F.monthly)
+      expect purchase-result last success
+      set ask-to-buy on
+      buy \(F.coins)
+      confirm
+      decline last
+      expect purchase-result pending
+      expect updates 0
+      """, json: true)
+    XCTAssertEqual(outcome, .passed(steps: 11), lines.joined(separator: "\n"))
+    let results = try objects(lines).filter { $0["event"] as? String == "purchaseResult" }
+    XCTAssertEqual(results.count, 3)
+    XCTAssertEqual(results[1]["transactionId"] as? String, results[0]["transactionId"] as? String, "the existing transaction")
+  }
 }
