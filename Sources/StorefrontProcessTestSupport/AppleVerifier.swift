@@ -77,6 +77,30 @@ public struct AppleVerifier: Sendable {
       public var autoRenewStatus: Int?
       /// `renewalPrice` (renewal info), in milliunits.
       public var renewalPrice: Int64?
+      /// `purchaseDate`, in milliseconds since 1970.
+      public var purchaseDate: Int64?
+      /// `inAppOwnershipType` as sent (`PURCHASED`, `FAMILY_SHARED`).
+      public var inAppOwnershipType: String?
+      /// `appTransactionId`.
+      public var appTransactionId: String?
+      /// `revocationType` as sent (`REFUND_FULL`, `FAMILY_REVOKE`, …).
+      public var revocationType: String?
+      /// `revocationPercentage`, in milliunits.
+      public var revocationPercentage: Int?
+      /// `offerPeriod` (ISO 8601 duration).
+      public var offerPeriod: String?
+      /// `billingPlanType` as sent.
+      public var billingPlanType: String?
+      /// `webOrderLineItemId`.
+      public var webOrderLineItemId: String?
+      /// `isInBillingRetryPeriod` (renewal info).
+      public var isInBillingRetryPeriod: Bool?
+      /// `gracePeriodExpiresDate` (renewal info), in milliseconds since 1970.
+      public var gracePeriodExpiresDate: Int64?
+      /// `priceIncreaseStatus` as sent (renewal info).
+      public var priceIncreaseStatus: Int?
+      /// `eligibleWinBackOfferIds` (renewal info).
+      public var eligibleWinBackOfferIds: [String]?
 
       /// Decoded fields, for comparing with what Apple's library returned.
       public init(

@@ -155,22 +155,32 @@ final class AppleVerifierAcceptanceTests: XCTestCase {
     switch kind {
     case .transaction:
       let ours = try JSONDecoder().decode(JWSTransactionPayload.self, from: payload)
-      XCTAssertEqual(
-        decoded,
-        .init(
-          transactionId: ours.transactionId, originalTransactionId: ours.originalTransactionId,
-          bundleId: ours.bundleId, productId: ours.productId, price: ours.price, currency: ours.currency,
-          quantity: ours.quantity, rawType: ours.type, environment: "Sandbox", signedDate: ours.signedDate),
-        name)
+      var expected = AppleVerifier.Verdict.Decoded(
+        transactionId: ours.transactionId, originalTransactionId: ours.originalTransactionId,
+        bundleId: ours.bundleId, productId: ours.productId, price: ours.price, currency: ours.currency,
+        quantity: ours.quantity, rawType: ours.type, environment: "Sandbox", signedDate: ours.signedDate)
+      // The fields issue 12 added, as Apple's model decodes them.
+      expected.purchaseDate = ours.purchaseDate
+      expected.inAppOwnershipType = ours.inAppOwnershipType
+      expected.appTransactionId = ours.appTransactionId
+      expected.revocationType = ours.revocationType
+      expected.revocationPercentage = ours.revocationPercentage
+      expected.offerPeriod = ours.offerPeriod
+      expected.billingPlanType = ours.billingPlanType
+      expected.webOrderLineItemId = ours.webOrderLineItemId
+      XCTAssertEqual(decoded, expected, name)
     case .renewal:
       let ours = try JSONDecoder().decode(JWSRenewalInfoPayload.self, from: payload)
-      XCTAssertEqual(
-        decoded,
-        .init(
-          originalTransactionId: ours.originalTransactionId, productId: ours.productId, environment: "Sandbox",
-          signedDate: ours.signedDate, autoRenewProductId: ours.autoRenewProductId,
-          autoRenewStatus: ours.autoRenewStatus, renewalPrice: ours.renewalPrice),
-        name)
+      var expected = AppleVerifier.Verdict.Decoded(
+        originalTransactionId: ours.originalTransactionId, productId: ours.productId, environment: "Sandbox",
+        signedDate: ours.signedDate, autoRenewProductId: ours.autoRenewProductId,
+        autoRenewStatus: ours.autoRenewStatus, renewalPrice: ours.renewalPrice)
+      expected.isInBillingRetryPeriod = ours.isInBillingRetryPeriod
+      expected.gracePeriodExpiresDate = ours.gracePeriodExpiresDate
+      expected.priceIncreaseStatus = ours.priceIncreaseStatus
+      expected.eligibleWinBackOfferIds = ours.eligibleWinBackOfferIds
+      expected.offerPeriod = ours.offerPeriod
+      XCTAssertEqual(decoded, expected, name)
     }
   }
 }

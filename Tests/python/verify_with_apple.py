@@ -50,6 +50,14 @@ def decoded_fields(kind, model):
             "rawType": model.rawType,
             "environment": enum_value(model.environment),
             "signedDate": model.signedDate,
+            "purchaseDate": model.purchaseDate,
+            "inAppOwnershipType": model.rawInAppOwnershipType,
+            "appTransactionId": model.appTransactionId,
+            "revocationType": model.rawRevocationType,
+            "revocationPercentage": model.revocationPercentage,
+            "offerPeriod": model.offerPeriod,
+            "billingPlanType": model.rawBillingPlanType,
+            "webOrderLineItemId": model.webOrderLineItemId,
         }
     return {
         "originalTransactionId": model.originalTransactionId,
@@ -59,6 +67,11 @@ def decoded_fields(kind, model):
         "renewalPrice": model.renewalPrice,
         "environment": enum_value(model.environment),
         "signedDate": model.signedDate,
+        "isInBillingRetryPeriod": model.isInBillingRetryPeriod,
+        "gracePeriodExpiresDate": model.gracePeriodExpiresDate,
+        "priceIncreaseStatus": model.rawPriceIncreaseStatus,
+        "eligibleWinBackOfferIds": model.eligibleWinBackOfferIds,
+        "offerPeriod": model.offerPeriod,
     }
 
 

@@ -208,6 +208,13 @@ extension StoreMachine {
   /// simulated "Refund Request Sheet" error belongs to the app's sheet (``requestRefund(_:answer:reason:)``). (B10)
   mutating func refund(_ id: PaymentTransaction.ID, reason: Int) throws(EngineError) {
     guard var transaction = transactions[id] else { throw .unknownTransaction(id.description) }
+    // A non-consumable's re-download or restore is no purchase of its own: the App Store refunds the
+    // purchase it stands for (B23).
+    if transaction.productKind == .nonConsumable, transaction.originalID != transaction.id,
+      let original = transactions[transaction.originalID], original.state == .purchased
+    {
+      transaction = original
+    }
     guard transaction.state == .purchased || transaction.state == .restored else {
       throw .cannotRefund(id, because: .notPurchased(transaction.state))
     }
