@@ -2,7 +2,8 @@
 import PackageDescription
 
 // Layout: see DESIGN.md and DECISIONS.md. Dependency arrows point one way:
-// storefront → StorefrontCLI → {StoreTUI, NcursesTerminal, SQLiteLedger, SandboxSigning} → StoreEngine;
+// storefront → StorefrontCLI → {StoreTUI, NcursesTerminal, SQLiteLedger, SandboxSigning, StoreServer} → StoreEngine;
+// StoreServer (HTTP, keys, tokens) → AppStoreServerAPI (endpoints as functions) → StoreEngine;
 // StoreScenario (the scenario language and the event lines) → StoreEngine, used by the CLI and the TUI's log.
 let package = Package(
   name: "Storefront",
@@ -15,6 +16,7 @@ let package = Package(
     .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
     .systemLibrary(name: "COpenSSL", path: "Sources/COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
     .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
+    .systemLibrary(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", providers: [.apt(["libmicrohttpd-dev"])]),
 
     // Foundation only: catalog, store machine and payment queue, ledger protocol, event bus.
     .target(name: "StoreEngine"),
@@ -23,6 +25,11 @@ let package = Package(
     // Adapters implementing the engine's protocols.
     .target(name: "SQLiteLedger", dependencies: ["StoreEngine", "CSQLite", "CZlib"]),
     .target(name: "SandboxSigning", dependencies: ["StoreEngine", "COpenSSL"]),
+    // Foundation only: the App Store Server API's endpoints, models and errors, as request → response
+    // functions over the ledger (no HTTP, no sockets).
+    .target(name: "AppStoreServerAPI", dependencies: ["StoreEngine"]),
+    // The HTTP server (libmicrohttpd), API keys and bearer-token checks in front of AppStoreServerAPI.
+    .target(name: "StoreServer", dependencies: ["AppStoreServerAPI", "StoreEngine", "SandboxSigning", "CMicroHTTPD"]),
     // Pure TUI: state, actions, reducer, render → ScreenBuffer, display width. No ncurses.
     .target(name: "StoreTUI", dependencies: ["StoreEngine", "StoreScenario"]),
     // The only ncurses user.
@@ -30,7 +37,10 @@ let package = Package(
     // Argument parsing and the subcommands, as a library so tests can call them in-process.
     .target(
       name: "StorefrontCLI",
-      dependencies: ["StoreEngine", "StoreScenario", "SQLiteLedger", "SandboxSigning", "StoreTUI", "NcursesTerminal"]
+      dependencies: [
+        "StoreEngine", "StoreScenario", "SQLiteLedger", "SandboxSigning", "StoreTUI", "NcursesTerminal", "StoreServer",
+        "AppStoreServerAPI",
+      ]
     ),
     .executableTarget(name: "storefront", dependencies: ["StorefrontCLI"]),
     .target(name: "StorefrontTestSupport", dependencies: ["StoreEngine"]),
@@ -49,6 +59,11 @@ let package = Package(
     ),
 
     .testTarget(name: "StoreEngineTests", dependencies: ["StoreEngine", "StorefrontTestSupport"]),
+    .testTarget(name: "AppStoreServerAPITests", dependencies: ["AppStoreServerAPI", "StoreEngine", "StorefrontTestSupport"]),
+    .testTarget(
+      name: "StoreServerTests",
+      dependencies: ["StoreServer", "AppStoreServerAPI", "StoreEngine", "SandboxSigning", "StorefrontTestSupport"]
+    ),
     .testTarget(name: "StoreScenarioTests", dependencies: ["StoreScenario", "StoreEngine", "StorefrontTestSupport"]),
     .testTarget(
       name: "StoreTUITests", dependencies: ["StoreTUI", "StoreEngine", "StorefrontTestSupport"], exclude: ["__Snapshots__"]

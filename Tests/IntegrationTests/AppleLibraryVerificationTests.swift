@@ -5,15 +5,7 @@ import XCTest
 /// Apple's own SignedDataVerifier accepts what `storefront run` signs, in the SANDBOX environment,
 /// given the root exported with `storefront certificate --der`.
 final class AppleLibraryVerificationTests: XCTestCase {
-  /// Apple's library in the venv the tests create. Skips only when pip cannot install it (PyPI
-  /// unreachable); without python3-venv, which scripts/setup installs, the test fails.
-  private func appleVerifier() throws -> AppleVerifier {
-    do {
-      return try AppleVerifier.prepare()
-    } catch let unavailable as AppleVerifier.Unavailable where unavailable.reason == .packagesNotInstalled {
-      throw XCTSkip(unavailable.description)
-    }
-  }
+  private func appleVerifier() throws -> AppleVerifier { try AppleVerifier.preparedOrSkipped() }
 
   func testAppleAcceptsEverySignedTransactionAndRenewalInfoOfExamples01And07() throws {
     let scratch = try TemporaryDirectory(self)

@@ -13,12 +13,7 @@ final class FidelityPayloadAppleTests: XCTestCase {
 
   func testAppleAcceptsAndDecodesTheNewPurchasePayloads() throws {
     let scratch = try TemporaryDirectory(self)
-    let apple: AppleVerifier
-    do {
-      apple = try AppleVerifier.prepare()
-    } catch let unavailable as AppleVerifier.Unavailable where unavailable.reason == .packagesNotInstalled {
-      throw XCTSkip(unavailable.description)
-    }
+    let apple = try AppleVerifier.preparedOrSkipped()
     let script = scratch.path("fidelity.scenario")
     try Data("""
       family parent kid

@@ -11,6 +11,18 @@ extension TemporaryDirectory {
   }
 }
 
+extension AppleVerifier {
+  /// Apple's library in the venv the tests create. Skips only when pip cannot install it (PyPI
+  /// unreachable); without python3-venv, which scripts/setup installs, the test fails.
+  static func preparedOrSkipped() throws -> AppleVerifier {
+    do {
+      return try prepare()
+    } catch let unavailable as Unavailable where unavailable.reason == .packagesNotInstalled {
+      throw XCTSkip(unavailable.description)
+    }
+  }
+}
+
 extension StorefrontBinary {
   /// Runs `storefront arguments` to completion in `directory` (its working directory and HOME,
   /// nothing inherited but PATH); one still running after `timeout` seconds is killed and fails the test.

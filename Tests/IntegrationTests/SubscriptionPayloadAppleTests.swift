@@ -40,12 +40,7 @@ final class SubscriptionPayloadAppleTests: XCTestCase {
 
   func testAppleAcceptsThePayloadsOfEverySubscriptionPath() throws {
     let scratch = try TemporaryDirectory(self)
-    let apple: AppleVerifier
-    do {
-      apple = try AppleVerifier.prepare()
-    } catch let unavailable as AppleVerifier.Unavailable where unavailable.reason == .packagesNotInstalled {
-      throw XCTSkip(unavailable.description)
-    }
+    let apple = try AppleVerifier.preparedOrSkipped()
     let script = scratch.path("subs.scenario")
     try Data("""
       account subscriber

@@ -1,0 +1,8 @@
+import AppStoreServerAPI
+import CMicroHTTPD
+
+/// The HTTP side of `storefront serve` (issue 13): built in this module.
+enum StoreServerModule {
+  /// libmicrohttpd's version, so the module links the library it is about.
+  static var libraryVersion: String { MHD_get_version().map { String(cString: $0) } ?? "unknown" }
+}
