@@ -1,0 +1,59 @@
+import Foundation
+
+/// One of Apple's App Store Server API errors: the HTTP status and the `{"errorCode", "errorMessage"}`
+/// body Apple answers with (codes from Apple's libraries' `APIError` enums).
+public struct APIError: Error, Sendable, Equatable {
+  public var status: Int
+  public var code: Int64
+  public var message: String
+
+  public init(status: Int, code: Int64, message: String) {
+    self.status = status
+    self.code = code
+    self.message = message
+  }
+
+  /// The error's response: `application/json`, exactly the two keys Apple's libraries read.
+  public var response: APIResponse {
+    APIResponse(status: status, body: (try? ResponseEncoding.encode(ErrorPayload(errorCode: code, errorMessage: message))) ?? Data())
+  }
+
+  /// A 400 whose code Apple's libraries do not list (the consumption checks Apple names without
+  /// a number): Apple's `GeneralBadRequestError`, with the named error as its message.
+  static func badRequest(_ message: String) -> APIError { APIError(status: 400, code: 4_000_000, message: message) }
+
+  static let generalBadRequest = APIError.badRequest("Bad request.")
+  static let invalidRequestRevision = APIError(status: 400, code: 4_000_005, message: "Invalid request revision.")
+  static let invalidTransactionID = APIError(status: 400, code: 4_000_006, message: "Invalid transaction id.")
+  static let startDateTooFarInPast = APIError(status: 400, code: 4_000_012, message: "Invalid request. The start date is earlier than the allowed start date.")
+  static let startDateAfterEndDate = APIError(status: 400, code: 4_000_013, message: "Invalid request. The end date precedes the start date or the dates are the same.")
+  static let invalidPaginationToken = APIError(status: 400, code: 4_000_014, message: "Invalid request. The pagination token is invalid.")
+  static let invalidStartDate = APIError(status: 400, code: 4_000_015, message: "Invalid request. The start date is not a timestamp value represented in milliseconds.")
+  static let invalidEndDate = APIError(status: 400, code: 4_000_016, message: "Invalid request. The end date is not a timestamp value represented in milliseconds.")
+  static let invalidNotificationType = APIError(status: 400, code: 4_000_018, message: "Invalid request. The notification type or subtype is invalid.")
+  static let multipleFiltersSupplied = APIError(status: 400, code: 4_000_019, message: "Invalid request. Only one of transactionId or notificationType may be supplied.")
+  static let invalidTestNotificationToken = APIError(status: 400, code: 4_000_020, message: "Invalid request. The test notification token is invalid.")
+  static let invalidSort = APIError(status: 400, code: 4_000_021, message: "Invalid request. The sort parameter is invalid.")
+  static let invalidProductType = APIError(status: 400, code: 4_000_022, message: "Invalid request. The product type parameter is invalid.")
+  static let invalidProductID = APIError(status: 400, code: 4_000_023, message: "Invalid request. The product id parameter is invalid.")
+  static let invalidSubscriptionGroupIdentifier = APIError(status: 400, code: 4_000_024, message: "Invalid request. The subscription group identifier parameter is invalid.")
+  static let invalidExcludeRevoked = APIError(status: 400, code: 4_000_025, message: "Invalid request. The exclude revoked parameter is invalid.")
+  static let invalidInAppOwnershipType = APIError(status: 400, code: 4_000_026, message: "Invalid request. The in-app ownership type parameter is invalid.")
+  static let invalidRevoked = APIError(status: 400, code: 4_000_030, message: "Invalid request. The revoked parameter is invalid.")
+  static let invalidStatus = APIError(status: 400, code: 4_000_031, message: "Invalid request. The status parameter is invalid.")
+  static let invalidCustomerConsented = APIError(status: 400, code: 4_000_035, message: "Invalid request. The customer consented field is invalid.")
+  static let invalidDeliveryStatus = APIError(status: 400, code: 4_000_036, message: "Invalid request. The delivery status field is invalid.")
+  static let invalidSampleContentProvided = APIError(status: 400, code: 4_000_041, message: "Invalid request. The sample content provided field is invalid.")
+  static let appTransactionIDNotSupported = APIError(status: 400, code: 4_000_048, message: "Invalid request. App transactions aren't supported by this endpoint.")
+  static let familyTransactionNotSupported = APIError(status: 400, code: 4_000_185, message: "Invalid request. Family Sharing transactions aren't supported by this endpoint.")
+  static let serverNotificationURLNotFound = APIError(status: 404, code: 4_040_007, message: "No App Store Server Notification URL found for provided app. Check that a URL is configured in App Store Connect for this environment.")
+  static let testNotificationNotFound = APIError(status: 404, code: 4_040_008, message: "Either the test notification token is expired or the notification and status are not yet available.")
+  static let transactionIDNotFound = APIError(status: 404, code: 4_040_010, message: "Transaction id not found.")
+  static let appTransactionDoesNotExist = APIError(status: 404, code: 4_040_019, message: "No AppTransaction exists for the customer.")
+  /// `RateLimitExceededError`.
+  public static let rateLimitExceeded = APIError(status: 429, code: 4_290_000, message: "Rate limit exceeded.")
+  /// `GeneralInternalError`.
+  public static let generalInternal = APIError(status: 500, code: 5_000_000, message: "An unknown error occurred.")
+  /// `GeneralInternalRetryableError`.
+  public static let generalInternalRetryable = APIError(status: 500, code: 5_000_001, message: "An unknown error occurred. Please try again.")
+}

@@ -1,0 +1,87 @@
+import Foundation
+import StoreEngine
+
+/// The App Store Server API as request → response functions over the ledger: Apple's paths, models,
+/// error codes and statuses, with no HTTP of its own (``StoreServer`` serves it).
+///
+/// Every request reads the ledger afresh, so what another process committed (a `storefront run` on the
+/// same data directory) is in the next answer; the signed data it returns is the JWS the ledger stores,
+/// byte for byte. Only rows signed for this server's environment and bundle id exist for it.
+public final class AppStoreServerAPI {
+  let reader: LedgerReader
+  let environment: ServerEnvironment
+  let bundleID: String
+  let appAppleID: Int64?
+  let now: @Sendable () -> Date
+  let signer: (any TransactionSigner)?
+  private let sleep: @Sendable (Duration) -> Void
+  private let plan: Locked<FaultPlan>
+
+  /// - Parameters:
+  ///   - appAppleID: the app's Apple id for `appAppleId` (nil: left out, as in Apple's sandbox).
+  ///   - signer: signs app transactions (Get App Transaction Info); without one that endpoint answers
+  ///     `AppTransactionDoesNotExistError`.
+  ///   - sleep: how a fault's delay waits (tests record it instead).
+  public init(
+    ledger: any LedgerStore, environment: ServerEnvironment, bundleID: String, now: @escaping @Sendable () -> Date,
+    appAppleID: Int64? = nil, signer: (any TransactionSigner)? = nil, faults: FaultPlan = FaultPlan(),
+    sleep: @escaping @Sendable (Duration) -> Void = { Thread.sleep(forTimeInterval: Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18) }
+  ) {
+    reader = LedgerReader(ledger: ledger, environment: environment, bundleID: bundleID)
+    self.environment = environment
+    self.bundleID = bundleID
+    self.appAppleID = appAppleID
+    self.now = now
+    self.signer = signer
+    self.sleep = sleep
+    plan = Locked(faults)
+  }
+
+  /// The injected faults (sandbox controls); may be changed while requests are served.
+  public var faults: FaultPlan {
+    get { plan.withLock { $0 } }
+    set { plan.withLock { $0 = newValue } }
+  }
+
+  /// Answers one authenticated request.
+  public func handle(_ request: APIRequest) -> APIResponse {
+    guard case .endpoint(let endpoint, let parameter) = APIRoute(method: request.method, path: request.path) else {
+      return APIRoute(method: request.method, path: request.path) == .methodNotAllowed ? Self.methodNotAllowed : Self.notFound
+    }
+    // Look Up Order ID has no sandbox URL: to a sandbox server it is a path like any unknown one.
+    if endpoint == .lookUpOrderID, environment == .sandbox { return Self.notFound }
+    if let fault = plan.withLock({ $0.take(for: endpoint) }) {
+      if let delay = fault.delay { sleep(delay) }
+      if let answer = fault.answer { return answer.error.response }
+    }
+    let query = QueryParameters(pairs: request.query)
+    do {
+      return try respond(endpoint, parameter: parameter, query: query, body: request.body)
+    } catch {
+      return error.response
+    }
+  }
+
+  private func respond(
+    _ endpoint: APIEndpoint, parameter: String, query: QueryParameters, body: Data
+  ) throws(APIError) -> APIResponse {
+    switch endpoint {
+    case .getTransactionInfo: try transactionInfo(parameter)
+    case .getAppTransactionInfo: try appTransactionInfo(parameter)
+    case .getTransactionHistory: try transactionHistory(parameter, query: query, version2: true)
+    case .getTransactionHistoryV1: try transactionHistory(parameter, query: query, version2: false)
+    case .getAllSubscriptionStatuses: try subscriptionStatuses(parameter, query: query)
+    case .getRefundHistory: try refundHistory(parameter, query: query)
+    case .lookUpOrderID: try lookUpOrder(parameter)
+    case .sendConsumptionInformation: try sendConsumptionInformation(parameter, body: body)
+    case .requestTestNotification: throw .serverNotificationURLNotFound
+    case .getTestNotificationStatus: try testNotificationStatus(parameter)
+    case .getNotificationHistory: try notificationHistory(query: query, body: body)
+    }
+  }
+
+  /// An unknown path: what an HTTP front end answers, not an API error (Apple documents none).
+  static let notFound = APIResponse(status: 404, contentType: "text/plain", body: Data("Not Found\n".utf8))
+  /// A known path with another method.
+  static let methodNotAllowed = APIResponse(status: 405, contentType: "text/plain", body: Data("Method Not Allowed\n".utf8))
+}

@@ -1,0 +1,43 @@
+import Foundation
+import StoreEngine
+
+extension AppStoreServerAPI {
+  /// `GET /inApps/v2/history/{anyTransactionId}` and the deprecated v1: every filter, 20 a page, in
+  /// last-modified order (the JWS `signedDate`: a refund or an upgrade re-signs a row, which then comes
+  /// again after the rows already paged past, as Apple's ascending history does).
+  func transactionHistory(_ text: String, query: QueryParameters, version2: Bool) throws(APIError) -> APIResponse {
+    _ = try LedgerReader.parseID(text)
+    let filter = try HistoryFilter(query, version2: version2)
+    let position = try revision(query, kind: .history, descending: filter.descending)
+    let customer = try reader.customer(text)
+    var rows = try reader.history(of: customer.account).filter(filter.admits)
+    // v1 leaves out consumables the app finished (Apple: "excludes finished consumables").
+    if !version2 { rows.removeAll { $0.row.productKind == .consumable && $0.row.isFinished } }
+    let page = Page(rows, after: position) { $0.signedDate }
+    return try ResponseEncoding.response(
+      HistoryResponse(
+        revision: page.next.text, hasMore: page.hasMore, bundleId: bundleID, appAppleId: appAppleID,
+        environment: environment.payloadName, signedTransactions: page.items.map(\.jws)))
+  }
+
+  /// `GET /inApps/v2/refund/lookup/{anyTransactionId}`: revoked transactions, oldest revocation first.
+  func refundHistory(_ text: String, query: QueryParameters) throws(APIError) -> APIResponse {
+    _ = try LedgerReader.parseID(text)
+    let position = try revision(query, kind: .refunds, descending: false)
+    let customer = try reader.customer(text)
+    let revoked = try reader.history(of: customer.account).filter { $0.row.revocationDate != nil }
+    let page = Page(revoked, after: position) { SignedPayloads.milliseconds($0.row.revocationDate ?? .distantPast) }
+    return try ResponseEncoding.response(
+      RefundHistoryResponse(signedTransactions: page.items.map(\.jws), revision: page.next.text, hasMore: page.hasMore))
+  }
+
+  /// The position `revision` stands for (the start without one); a token not issued for this
+  /// endpoint and order is `InvalidRequestRevisionError`.
+  private func revision(_ query: QueryParameters, kind: PageToken.Kind, descending: Bool) throws(APIError) -> PageToken {
+    guard let text = try query.single("revision", invalid: .invalidRequestRevision) else {
+      return .start(kind, descending: descending)
+    }
+    guard let token = PageToken(text, kind: kind), token.descending == descending else { throw .invalidRequestRevision }
+    return token
+  }
+}

@@ -1,0 +1,74 @@
+import Foundation
+import StoreEngine
+
+/// Reads what one request needs from the ledger, fresh each time (another process may have committed
+/// since), and keeps the environments apart: only rows signed for this server's environment and app
+/// exist for it.
+struct LedgerReader {
+  var ledger: any LedgerStore
+  var environment: ServerEnvironment
+  var bundleID: String
+
+  /// Who an `anyTransactionId` names: an account, found by one of its transactions or by its
+  /// `appTransactionId`.
+  struct Customer {
+    var account: String
+    var byAppTransactionID: Bool
+  }
+
+  /// The row `id` if it exists for this server.
+  func transaction(_ id: PaymentTransaction.ID) throws(APIError) -> SignedTransaction? {
+    try read { () throws(LedgerError) in try ledger.transactions([id]) }.first.flatMap(visible)
+  }
+
+  /// The customer an id path parameter names; 400 for an id that is not a number, 404 for one that
+  /// names nothing here (another environment's included).
+  func customer(_ text: String) throws(APIError) -> Customer {
+    let id = try Self.parseID(text)
+    if let row = try transaction(id) { return Customer(account: row.row.account, byAppTransactionID: false) }
+    let accounts = try read { () throws(LedgerError) in try ledger.load().accounts }
+    for account in accounts where SignedPayloads.appTransactionID(account: account.name, bundleID: bundleID) == text {
+      guard try !history(of: account.name).isEmpty else { break }
+      return Customer(account: account.name, byAppTransactionID: true)
+    }
+    throw .transactionIDNotFound
+  }
+
+  /// The customer's transactions as Apple's server holds them, oldest first: purchases, renewals and
+  /// refunds, not the StoreKit 1 restore rows (a device-side copy, §15 of DECISIONS).
+  func history(of account: String) throws(APIError) -> [SignedTransaction] {
+    try read { () throws(LedgerError) in try ledger.history(account: account) }
+      .filter { $0.state == .purchased }
+      .compactMap(visible)
+  }
+
+  /// Every subscription record of `account`.
+  func subscriptions(of account: String) throws(APIError) -> [SubscriptionRecord] {
+    try read { () throws(LedgerError) in try ledger.load().subscriptions }.filter { $0.account == account }
+  }
+
+  private func visible(_ row: PaymentTransaction) -> SignedTransaction? {
+    guard let signed = SignedTransaction(row), signed.environment == environment.payloadName, signed.bundleID == bundleID
+    else { return nil }
+    return signed
+  }
+
+  /// A transaction id path parameter: decimal digits that fit Apple's 64-bit ids.
+  static func parseID(_ text: String) throws(APIError) -> PaymentTransaction.ID {
+    guard !text.isEmpty, text.utf8.count <= 20, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
+      let id = PaymentTransaction.ID(text)
+    else { throw .invalidTransactionID }
+    return id
+  }
+
+  /// A ledger another process holds locked is a retryable failure, never a silent empty answer.
+  private func read<Value>(_ body: () throws(LedgerError) -> Value) throws(APIError) -> Value {
+    do {
+      return try body()
+    } catch .busy {
+      throw .generalInternalRetryable
+    } catch {
+      throw .generalInternal
+    }
+  }
+}

@@ -1,0 +1,4 @@
+/// Get App Transaction Info's answer: a signed `JWSAppTransactionDecodedPayload`.
+struct AppTransactionInfoResponse: Encodable {
+  var signedAppTransactionInfo: String
+}

@@ -1,0 +1,4 @@
+/// One notification of a ``NotificationHistoryResponse``.
+struct NotificationHistoryResponseItem: Encodable {
+  var signedPayload: String
+}
