@@ -14,6 +14,7 @@ public final class AppStoreServerAPI {
   let appAppleID: Int64?
   let now: @Sendable () -> Date
   let signer: (any TransactionSigner)?
+  let perform: ((StoreCommand) throws(EngineError) -> StoreStep)?
   private let sleep: @Sendable (Duration) -> Void
   private let plan: Locked<FaultPlan>
 
@@ -21,10 +22,14 @@ public final class AppStoreServerAPI {
   ///   - appAppleID: the app's Apple id for `appAppleId` (nil: left out, as in Apple's sandbox).
   ///   - signer: signs app transactions (Get App Transaction Info); without one that endpoint answers
   ///     `AppTransactionDoesNotExistError`.
+  ///   - perform: runs an engine command on the ledger, for the endpoints that change it (Extend a
+  ///     Subscription Renewal Date); a `PaymentQueue` on the same ledger, refreshed before each command.
+  ///     Without one those endpoints are not served (404).
   ///   - sleep: how a fault's delay waits (tests record it instead).
   public init(
     ledger: any LedgerStore, environment: ServerEnvironment, bundleID: String, now: @escaping @Sendable () -> Date,
-    appAppleID: Int64? = nil, signer: (any TransactionSigner)? = nil, faults: FaultPlan = FaultPlan(),
+    appAppleID: Int64? = nil, signer: (any TransactionSigner)? = nil,
+    perform: ((StoreCommand) throws(EngineError) -> StoreStep)? = nil, faults: FaultPlan = FaultPlan(),
     sleep: @escaping @Sendable (Duration) -> Void = { Thread.sleep(forTimeInterval: Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18) }
   ) {
     reader = LedgerReader(ledger: ledger, environment: environment, bundleID: bundleID)
@@ -33,6 +38,7 @@ public final class AppStoreServerAPI {
     self.appAppleID = appAppleID
     self.now = now
     self.signer = signer
+    self.perform = perform
     self.sleep = sleep
     plan = Locked(faults)
   }
@@ -50,6 +56,7 @@ public final class AppStoreServerAPI {
     }
     // Look Up Order ID has no sandbox URL: to a sandbox server it is a path like any unknown one.
     if endpoint == .lookUpOrderID, environment == .sandbox { return Self.notFound }
+    if endpoint == .extendSubscriptionRenewalDate, perform == nil { return Self.notFound }
     if let fault = plan.withLock({ $0.take(for: endpoint) }) {
       if let delay = fault.delay { sleep(delay) }
       if let answer = fault.answer { return answer.error.response }
@@ -74,6 +81,7 @@ public final class AppStoreServerAPI {
     case .getRefundHistory: try refundHistory(parameter, query: query)
     case .lookUpOrderID: try lookUpOrder(parameter)
     case .sendConsumptionInformation: try sendConsumptionInformation(parameter, body: body)
+    case .extendSubscriptionRenewalDate: try extendRenewalDate(parameter, body: body)
     case .requestTestNotification: throw .serverNotificationURLNotFound
     case .getTestNotificationStatus: try testNotificationStatus(parameter)
     case .getNotificationHistory: try notificationHistory(query: query, body: body)

@@ -8,7 +8,7 @@ final class RoutingTests: XCTestCase {
   func testUnknownPathsAreNotFound() throws {
     let fixture = try APIFixture()
     for path in ["/", "/inApps", "/inApps/v1", "/inApps/v3/history/1", "/inApps/v1/transactions/1/2/3", "/inApps/v1/unknown/1",
-                 "/apple/inApps/v1/transactions/1", "/inApps/v1/transactions/1/", "/inApps/v1/subscriptions/extend/1"] {
+                 "/apple/inApps/v1/transactions/1", "/inApps/v1/transactions/1/", "/inApps/v1/subscriptions/extend/mass"] {
       let response = fixture.get(path)
       XCTAssertEqual(response.status, 404, path)
       XCTAssertEqual(response.contentType, "text/plain", path)

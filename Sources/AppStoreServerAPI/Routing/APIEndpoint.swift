@@ -8,6 +8,7 @@ public enum APIEndpoint: String, Sendable, Hashable, CaseIterable {
   case getRefundHistory
   case lookUpOrderID
   case sendConsumptionInformation
+  case extendSubscriptionRenewalDate
   case requestTestNotification
   case getTestNotificationStatus
   case getNotificationHistory

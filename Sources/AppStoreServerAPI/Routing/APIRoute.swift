@@ -43,6 +43,9 @@ enum APIRoute: Equatable {
       (.getTransactionHistoryV1, "GET", rest[1])
     case ("v1", 2, "subscriptions") where rest[1] != "extend":
       (.getAllSubscriptionStatuses, "GET", rest[1])
+    // `extend/mass` is Extend for All Subscribers, not an id (not served yet).
+    case ("v1", 3, "subscriptions") where rest[1] == "extend" && rest[2] != "mass":
+      (.extendSubscriptionRenewalDate, "PUT", rest[2])
     case ("v2", 3, "refund") where rest[1] == "lookup":
       (.getRefundHistory, "GET", rest[2])
     case ("v1", 2, "lookup"):

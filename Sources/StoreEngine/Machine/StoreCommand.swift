@@ -56,6 +56,9 @@ public enum StoreCommand: Sendable, Equatable {
   /// `SKTestSession.resetToDefaultState()`: every account's history cleared, the controls back to
   /// the catalog's settings.
   case resetToDefaultState
+  /// The App Store Server API's Extend a Subscription Renewal Date: the chain's current period ends
+  /// `days` later. A `requestID` already applied to the chain changes nothing.
+  case extendRenewalDate(PaymentTransaction.ID, days: Int, requestID: String)
 
   /// A price-increase step.
   public enum PriceIncreaseAction: String, Sendable, Equatable, CaseIterable {
@@ -70,7 +73,8 @@ public enum StoreCommand: Sendable, Equatable {
     case .finish(let id), .approve(let id, _), .decline(let id, _), .resolve(let id), .refund(let id, _),
       .requestRefund(let id, _, _),
       .setAutoRenew(let id, _), .expireSubscription(let id), .renewSubscription(let id),
-      .resolveBillingIssue(let id), .priceIncrease(let id, _, _), .deleteTransaction(let id):
+      .resolveBillingIssue(let id), .priceIncrease(let id, _, _), .deleteTransaction(let id),
+      .extendRenewalDate(let id, _, _):
       id
     default: nil
     }

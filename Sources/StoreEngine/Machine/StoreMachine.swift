@@ -169,6 +169,7 @@ public struct StoreMachine: Sendable {
     case .priceIncrease(let id, .decline, _): try answerPriceIncrease(id, consent: false)
     case .deleteTransaction(let id): try deleteTransaction(id)
     case .resetToDefaultState: try resetToDefaultState()
+    case .extendRenewalDate(let id, let days, let requestID): try extendRenewalDate(id, days: days, requestID: requestID)
     }
   }
 

@@ -26,6 +26,18 @@ public enum EngineError: Error, Sendable, Equatable, CustomStringConvertible {
   case transactionIDsExhausted(drawn: Int)
   /// B63: a storefront code that is no App Store storefront, with the codes one edit away.
   case unknownStorefront(String, nearMatches: [String])
+  /// The subscription's renewal date cannot be extended (App Store Server API).
+  case cannotExtend(PaymentTransaction.ID, because: ExtensionRefusal)
+
+  /// Why a renewal-date extension was refused (Apple's 403 errors).
+  public enum ExtensionRefusal: String, Sendable, Equatable {
+    /// Not active: expired, revoked, in billing retry or grace (`SubscriptionExtensionIneligibleError`).
+    case notActive
+    /// Two extensions within 365 days already (`SubscriptionMaxExtensionError`).
+    case tooManyExtensions
+    /// A family member's copy (`FamilySharedSubscriptionExtensionIneligibleError`).
+    case familyShared
+  }
 
   /// Why a refund was refused.
   public enum RefundRefusal: Sendable, Equatable {
@@ -55,6 +67,7 @@ public enum EngineError: Error, Sendable, Equatable, CustomStringConvertible {
     case .transactionIDsExhausted(let drawn): "The store ran out of reserved transaction ids after \(drawn)."
     case .unknownStorefront(let code, let near):
       "'\(code)' is not an App Store storefront\(near.isEmpty ? "" : " (near: \(near.joined(separator: ", ")))"); use an ISO 3166-1 alpha-3 code such as USA, KOR or JPN."
+    case .cannotExtend(let id, let why): "The renewal date of subscription \(id) cannot be extended: \(why.rawValue)."
     }
   }
 
@@ -77,6 +90,7 @@ public enum EngineError: Error, Sendable, Equatable, CustomStringConvertible {
     case .signing: "signing"
     case .transactionIDsExhausted: "transactionIDsExhausted"
     case .unknownStorefront: "unknownStorefront"
+    case .cannotExtend: "cannotExtend"
     }
   }
 }

@@ -39,6 +39,8 @@ public struct SubscriptionRecord: Sendable, Equatable, Codable {
   public var recentStartDate: Date?
   /// The renewal info as it is now, signed whenever the record changes (nil without a signer).
   public var signedRenewalInfo: String?
+  /// Renewal-date extensions granted through the App Store Server API, oldest first.
+  public var renewalExtensions: [RenewalExtension]?
 
   public init(
     originalID: PaymentTransaction.ID, account: String, groupID: String, productID: Product.ID,

@@ -1,0 +1,43 @@
+import Foundation
+import StoreEngine
+
+extension AppStoreServerAPI {
+  /// `PUT /inApps/v1/subscriptions/extend/{originalTransactionId}`: the active subscription's
+  /// current period ends `extendByDays` later (at most 90; twice in 365 days); a `requestIdentifier`
+  /// already applied answers the same without extending again.
+  func extendRenewalDate(_ text: String, body: Data) throws(APIError) -> APIResponse {
+    guard let perform else { throw .generalInternal }
+    guard let id = try? LedgerReader.parseID(text) else { throw .invalidOriginalTransactionID }
+    guard let request = try? JSONDecoder().decode(ExtendRenewalDateRequest.self, from: body) else { throw .generalBadRequest }
+    guard let days = request.extendByDays?.integer, (1...90).contains(days) else { throw .invalidExtendByDays }
+    guard let reason = request.extendReasonCode?.integer, (0...3).contains(reason) else { throw .invalidExtendReasonCode }
+    guard case .string(let requestID) = request.requestIdentifier, !requestID.isEmpty, requestID.utf8.count <= 128 else {
+      throw .invalidRequestIdentifier
+    }
+    guard let signed = try reader.transaction(id), signed.row.originalID == id, signed.row.productKind == .autoRenewableSubscription
+    else { throw .originalTransactionIDNotFound }
+    if signed.row.familySharedBy != nil { throw .familySharedSubscriptionExtensionIneligible }
+    do {
+      _ = try perform(.extendRenewalDate(id, days: Int(days), requestID: requestID))
+    } catch .cannotExtend(_, let why) {
+      switch why {
+      case .notActive: throw .subscriptionExtensionIneligible
+      case .tooManyExtensions: throw .subscriptionMaxExtension
+      case .familyShared: throw .familySharedSubscriptionExtensionIneligible
+      }
+    } catch .ledger(.busy) {
+      throw .generalInternalRetryable
+    } catch .notSubscription {
+      throw .originalTransactionIDNotFound
+    } catch {
+      throw .generalInternal
+    }
+    guard let record = try reader.subscriptions(of: signed.row.account).first(where: { $0.originalID == id }) else {
+      throw .generalInternal
+    }
+    return try ResponseEncoding.response(
+      ExtendRenewalDateResponse(
+        originalTransactionId: id.description, webOrderLineItemId: String(record.webOrderLineItemID), success: true,
+        effectiveDate: SignedPayloads.milliseconds(record.expiresDate)))
+  }
+}
