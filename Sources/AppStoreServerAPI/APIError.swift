@@ -3,8 +3,11 @@ import Foundation
 /// One of Apple's App Store Server API errors: the HTTP status and the `{"errorCode", "errorMessage"}`
 /// body Apple answers with (codes from Apple's libraries' `APIError` enums).
 public struct APIError: Error, Sendable, Equatable {
+  /// The HTTP status: the code's first three digits.
   public var status: Int
+  /// Apple's `errorCode` (4040010).
   public var code: Int64
+  /// Apple's `errorMessage`.
   public var message: String
 
   public init(status: Int, code: Int64, message: String) {

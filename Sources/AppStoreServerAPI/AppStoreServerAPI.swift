@@ -51,8 +51,14 @@ public final class AppStoreServerAPI {
 
   /// Answers one authenticated request.
   public func handle(_ request: APIRequest) -> APIResponse {
-    guard case .endpoint(let endpoint, let parameter) = APIRoute(method: request.method, path: request.path) else {
-      return APIRoute(method: request.method, path: request.path) == .methodNotAllowed ? Self.methodNotAllowed : Self.notFound
+    let endpoint: APIEndpoint
+    let parameter: String
+    switch APIRoute(method: request.method, path: request.path) {
+    case .endpoint(let found, let value):
+      endpoint = found
+      parameter = value
+    case .methodNotAllowed: return Self.methodNotAllowed
+    case .notFound: return Self.notFound
     }
     // Look Up Order ID has no sandbox URL: to a sandbox server it is a path like any unknown one.
     if endpoint == .lookUpOrderID, environment == .sandbox { return Self.notFound }

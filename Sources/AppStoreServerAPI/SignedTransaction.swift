@@ -10,6 +10,7 @@ struct SignedTransaction {
   /// The payload's `signedDate` (ms): when the row last changed, Apple's history order.
   var signedDate: Int64
   var environment: String
+  var bundleID: String
 
   /// The row's own signed transaction (not a re-download carrying its purchase's JWS), or nil.
   init?(_ row: PaymentTransaction) {
@@ -22,8 +23,6 @@ struct SignedTransaction {
     environment = facts.environment ?? ""
     bundleID = facts.bundleId ?? ""
   }
-
-  var bundleID: String
 
   /// The few payload fields the server reads; everything else stays in the JWS.
   private struct Facts: Decodable {
