@@ -55,3 +55,23 @@ final class ConsumptionTests: XCTestCase {
     XCTAssertEqual(fixture.get("/inApps/v2/transactions/consumption/1").status, 405)
   }
 }
+
+final class ConsumptionStorageTests: XCTestCase {
+  func testTheInformationIsStoredOnTheTransactionAndItsJWSIsUnchanged() throws {
+    let store = try TestStore(environment: APIFixture.storeEnvironment(.sandbox))
+    let bought = try store.buy(FixtureCatalog.coins)
+    let api = AppStoreServerAPI(
+      ledger: store.ledger, environment: .sandbox, bundleID: StoreEnvironment.defaultBundleID, now: { TestStore.start },
+      perform: { command throws(EngineError) in try store.queue.perform(command) })
+    let body = #"{"customerConsented":true,"sampleContentProvided":false,"deliveryStatus":"DELIVERED","consumptionPercentage":25000,"refundPreference":"DECLINE"}"#
+    let response = api.handle(APIRequest(method: "PUT", path: "/inApps/v2/transactions/consumption/\(bought.id)", body: Data(body.utf8)))
+    XCTAssertEqual(response.status, 202)
+    let stored = try XCTUnwrap(try store.ledger.transactions([bought.id]).first)
+    XCTAssertEqual(
+      stored.consumption,
+      ConsumptionInformation(
+        customerConsented: true, sampleContentProvided: false, deliveryStatus: "DELIVERED", consumptionPercentage: 25_000,
+        refundPreference: "DECLINE", receivedDate: TestStore.start))
+    XCTAssertEqual(stored.signedTransaction, bought.signedTransaction)
+  }
+}

@@ -52,6 +52,9 @@ enum LedgerFixtures {
     transaction.needsResolution = true
     transaction.ownerSession = "4242:1234567@0f1e2d3c-boot"
     transaction.familySharedBy = "parent"
+    transaction.consumption = ConsumptionInformation(
+      customerConsented: true, sampleContentProvided: false, deliveryStatus: "DELIVERED", consumptionPercentage: 50_000,
+      refundPreference: "GRANT_FULL", receivedDate: baseDate.addingTimeInterval(7_200.5))
     return transaction
   }
 

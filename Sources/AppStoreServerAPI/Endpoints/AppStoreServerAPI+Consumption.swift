@@ -2,13 +2,14 @@ import Foundation
 import StoreEngine
 
 extension AppStoreServerAPI {
-  /// `PUT /inApps/v2/transactions/consumption/{transactionId}`: checks the body as Apple documents it
-  /// and answers 202 with no body. Not stored yet (that needs a ledger change).
+  /// `PUT /inApps/v2/transactions/consumption/{transactionId}`: checks the body as Apple documents it,
+  /// stores it on the transaction (with an engine to run the command; without one it is only checked)
+  /// and answers 202 with no body.
   func sendConsumptionInformation(_ text: String, body: Data) throws(APIError) -> APIResponse {
     let id = try LedgerReader.parseID(text)
     guard let request = try? JSONDecoder().decode(ConsumptionRequest.self, from: body) else { throw .generalBadRequest }
     guard request.customerConsented == .bool(true) else { throw .invalidCustomerConsented }
-    guard case .bool = request.sampleContentProvided else { throw .invalidSampleContentProvided }
+    guard case .bool(let sampleContentProvided) = request.sampleContentProvided else { throw .invalidSampleContentProvided }
     guard case .string(let delivery) = request.deliveryStatus, Self.deliveryStatuses.contains(delivery) else {
       throw .invalidDeliveryStatus
     }
@@ -19,6 +20,7 @@ extension AppStoreServerAPI {
       }
       refundPreference = value
     }
+    var consumptionPercentage: Int?
     if let percentage = request.consumptionPercentage {
       guard case .integer(let value) = percentage, (0...100_000).contains(value) else {
         throw .badRequest("Invalid request. The consumption percentage is out of range.")
@@ -26,6 +28,7 @@ extension AppStoreServerAPI {
       if delivery != "DELIVERED", value != 0 {
         throw .badRequest("Invalid request. The consumption percentage must be 0 for an undelivered purchase.")
       }
+      consumptionPercentage = Int(value)
     }
     guard let signed = try reader.transaction(id) else {
       if (try? reader.customer(text))?.byAppTransactionID == true { throw .appTransactionIDNotSupported }
@@ -36,6 +39,16 @@ extension AppStoreServerAPI {
       request.consumptionPercentage != nil
     {
       throw .badRequest("Invalid request. Omit the consumption percentage for a prorated refund of an auto-renewable subscription.")
+    }
+    let information = ConsumptionInformation(
+      customerConsented: true, sampleContentProvided: sampleContentProvided, deliveryStatus: delivery,
+      consumptionPercentage: consumptionPercentage, refundPreference: refundPreference, receivedDate: now())
+    do {
+      _ = try perform?(.sendConsumptionInformation(id, information))
+    } catch .ledger(.busy) {
+      throw .generalInternalRetryable
+    } catch {
+      throw .generalInternal
     }
     return APIResponse(status: 202)
   }

@@ -59,6 +59,9 @@ public enum StoreCommand: Sendable, Equatable {
   /// The App Store Server API's Extend a Subscription Renewal Date: the chain's current period ends
   /// `days` later. A `requestID` already applied to the chain changes nothing.
   case extendRenewalDate(PaymentTransaction.ID, days: Int, requestID: String)
+  /// The App Store Server API's Send Consumption Information: stored on the transaction (its JWS
+  /// unchanged), replacing an earlier report.
+  case sendConsumptionInformation(PaymentTransaction.ID, ConsumptionInformation)
 
   /// A price-increase step.
   public enum PriceIncreaseAction: String, Sendable, Equatable, CaseIterable {
@@ -74,7 +77,7 @@ public enum StoreCommand: Sendable, Equatable {
       .requestRefund(let id, _, _),
       .setAutoRenew(let id, _), .expireSubscription(let id), .renewSubscription(let id),
       .resolveBillingIssue(let id), .priceIncrease(let id, _, _), .deleteTransaction(let id),
-      .extendRenewalDate(let id, _, _):
+      .extendRenewalDate(let id, _, _), .sendConsumptionInformation(let id, _):
       id
     default: nil
     }

@@ -170,6 +170,7 @@ public struct StoreMachine: Sendable {
     case .deleteTransaction(let id): try deleteTransaction(id)
     case .resetToDefaultState: try resetToDefaultState()
     case .extendRenewalDate(let id, let days, let requestID): try extendRenewalDate(id, days: days, requestID: requestID)
+    case .sendConsumptionInformation(let id, let information): try storeConsumption(information, for: id)
     }
   }
 

@@ -89,6 +89,9 @@ public struct PaymentTransaction: Sendable, Equatable, Codable, Identifiable, Cu
     /// For a family member's copy of a Family Sharing purchase: the purchaser's account
     /// (`inAppOwnershipType` FAMILY_SHARED). Nil for the purchaser's own transactions.
     public var familySharedBy: String?
+    /// The consumption information the app's server last sent for this transaction (Send
+    /// Consumption Information); nil until one arrives, and in older ledgers.
+    public var consumption: ConsumptionInformation?
   }
 
   /// Copies of a transaction share one box: the engine passes transactions around a lot, and
@@ -165,6 +168,7 @@ public struct PaymentTransaction: Sendable, Equatable, Codable, Identifiable, Cu
     self.needsResolution = false
     self.ownerSession = nil
     self.familySharedBy = nil
+    self.consumption = nil
   }
 
   private static let blank = Fields(
@@ -200,7 +204,8 @@ public struct PaymentTransaction: Sendable, Equatable, Codable, Identifiable, Cu
     signedRenewalInfo: nil,
     needsResolution: false,
     ownerSession: nil,
-    familySharedBy: nil)
+    familySharedBy: nil,
+    consumption: nil)
 
   public init(from decoder: any Decoder) throws {
     storage = Storage(try Fields(from: decoder))
