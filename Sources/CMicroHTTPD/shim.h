@@ -15,6 +15,7 @@ static inline struct MHD_Daemon *sf_MHD_start_daemon(
     unsigned int flags, const struct sockaddr *address,
     MHD_AccessHandlerCallback handler, void *handler_context,
     MHD_RequestCompletedCallback completed, void *completed_context,
+    MHD_NotifyConnectionCallback connection_notify, void *connection_notify_context,
     size_t memory_limit, unsigned int connection_limit, unsigned int timeout_seconds) {
   return MHD_start_daemon(
       flags, 0, NULL, NULL, handler, handler_context,
@@ -23,6 +24,7 @@ static inline struct MHD_Daemon *sf_MHD_start_daemon(
       MHD_OPTION_CONNECTION_LIMIT, connection_limit,
       MHD_OPTION_CONNECTION_TIMEOUT, timeout_seconds,
       MHD_OPTION_NOTIFY_COMPLETED, completed, completed_context,
+      MHD_OPTION_NOTIFY_CONNECTION, connection_notify, connection_notify_context,
       MHD_OPTION_END);
 }
 
@@ -30,5 +32,11 @@ static inline struct MHD_Daemon *sf_MHD_start_daemon(
 static inline uint16_t sf_MHD_bound_port(struct MHD_Daemon *daemon) {
   const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
   return info == NULL ? 0 : info->port;
+}
+
+/* The pointer the connection callback stored for `connection` (NULL if none). */
+static inline void *sf_MHD_socket_context(struct MHD_Connection *connection) {
+  const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+  return info == NULL ? NULL : info->socket_context;
 }
 #endif

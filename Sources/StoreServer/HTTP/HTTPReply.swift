@@ -22,6 +22,9 @@ public struct HTTPReply: Sendable, Equatable {
   /// What a handler that threw gets: Apple's `GeneralInternalError`.
   public static let internalError = apiError(code: 5_000_000, message: "An unknown error occurred.")
 
+  /// A connection beyond the server's limit: Apple's `RateLimitExceededError`, then the connection is closed.
+  public static let rateLimited = apiError(code: 4_290_000, message: "Rate limit exceeded.")
+
   /// A body over the server's limit. Apple documents no code for it, so the general bad request's text.
   public static let payloadTooLarge = HTTPReply(
     APIResponse(status: 413, body: Data("{\"errorCode\":4000000,\"errorMessage\":\"Request body too large.\"}".utf8)))

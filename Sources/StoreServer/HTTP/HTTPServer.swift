@@ -9,6 +9,9 @@ public final class HTTPServer: Sendable {
   /// Answers one request.
   public typealias Handler = @Sendable (HTTPRequest) throws -> HTTPReply
 
+  /// Connections past the limit that are still read and answered 429; beyond these the kernel's backlog holds them.
+  static let answeredOverflow = 16
+
   public let configuration: HTTPServerConfiguration
   /// The address actually bound: the real port when port 0 was asked for.
   public let boundAddress: ListenAddress
@@ -23,7 +26,7 @@ public final class HTTPServer: Sendable {
   ) throws(HTTPServerError) {
     let context = ServerContext(
       handler: handler, log: log, now: now, monotonicNanoseconds: monotonicNanoseconds,
-      maximumBodySize: configuration.maximumBodySize)
+      maximumBodySize: configuration.maximumBodySize, connectionLimit: configuration.connectionLimit)
     var flags = UInt32(MHD_USE_INTERNAL_POLLING_THREAD.rawValue)
     switch configuration.threading {
     case .internalThread: flags |= UInt32(MHD_USE_AUTO.rawValue)
@@ -33,8 +36,8 @@ public final class HTTPServer: Sendable {
     let opaque = Unmanaged.passUnretained(context).toOpaque()
     let started = configuration.address.withSocketAddress { address in
       sf_MHD_start_daemon(
-        flags, address, MHDCallbacks.access, opaque, MHDCallbacks.completed, nil,
-        configuration.connectionMemoryLimit, UInt32(clamping: configuration.connectionLimit),
+        flags, address, MHDCallbacks.access, opaque, MHDCallbacks.completed, nil, MHDCallbacks.connection, opaque,
+        configuration.connectionMemoryLimit, UInt32(clamping: configuration.connectionLimit + Self.answeredOverflow),
         UInt32(clamping: configuration.connectionTimeout))
     }
     guard let started else { throw .cannotListen(configuration.address) }

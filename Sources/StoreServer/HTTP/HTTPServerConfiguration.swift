@@ -16,7 +16,7 @@ public struct HTTPServerConfiguration: Sendable, Equatable {
   public var maximumBodySize: Int
   /// libmicrohttpd's per-connection memory pool: request headers that do not fit get 431.
   public var connectionMemoryLimit: Int
-  /// Connections beyond this are closed at once, without an answer.
+  /// Requests on connections beyond this get Apple's 429 and the connection is closed.
   public var connectionLimit: Int
   /// Seconds a connection may stay idle (a slow client, an unused keep-alive) before it is closed.
   public var connectionTimeout: Int

@@ -12,6 +12,9 @@ enum MHDCallbacks {
       // First call: headers are in, no body yet. Refuse a declared oversized body before reading it.
       let state = RequestState(arrival: context.now(), started: context.monotonicNanoseconds())
       requestContext.pointee = Unmanaged.passRetained(state).toOpaque()
+      if sf_MHD_socket_context(connection) != nil {
+        return answer(connection, state: state, method: method, url: url, reply: .rateLimited, context: context, close: true)
+      }
       if let length = lookup(connection, "Content-Length").flatMap(Int.init), length > context.maximumBodySize {
         return answer(connection, state: state, method: method, url: url, reply: .payloadTooLarge, context: context)
       }
@@ -43,6 +46,22 @@ enum MHDCallbacks {
     return answer(connection, state: state, method: method, url: url, reply: context.reply(to: request), context: context)
   }
 
+  /// Counts connections; one opened past the limit is marked (a non-nil socket context) to be refused.
+  static let connection: MHD_NotifyConnectionCallback = { cls, _, socketContext, code in
+    guard let cls, let socketContext else { return }
+    let context = Unmanaged<ServerContext>.fromOpaque(cls).takeUnretainedValue()
+    if code == .CONNECTION_NOTIFY_STARTED {
+      let open = context.openConnections.withLock { count in
+        count += 1
+        return count
+      }
+      socketContext.pointee = open > context.connectionLimit ? UnsafeMutableRawPointer(bitPattern: 1) : nil
+    } else {
+      context.openConnections.withLock { $0 -= 1 }
+      socketContext.pointee = nil
+    }
+  }
+
   static let completed: MHD_RequestCompletedCallback = { _, _, requestContext, _ in
     guard let requestContext, let state = requestContext.pointee else { return }
     Unmanaged<RequestState>.fromOpaque(state).release()
@@ -52,7 +71,7 @@ enum MHDCallbacks {
   /// Queues `reply` and logs the request.
   private static func answer(
     _ connection: OpaquePointer, state: RequestState, method: UnsafePointer<CChar>?, url: UnsafePointer<CChar>?, reply: HTTPReply,
-    context: ServerContext
+    context: ServerContext, close: Bool = false
   ) -> MHD_Result {
     var body = reply.response.body
     let response = body.withUnsafeMutableBytes { raw in
@@ -61,6 +80,7 @@ enum MHDCallbacks {
     guard let response else { return .NO }
     defer { MHD_destroy_response(response) }
     _ = MHD_add_response_header(response, "Content-Type", reply.response.contentType)
+    if close { _ = MHD_add_response_header(response, "Connection", "close") }
     let queued = MHD_queue_response(connection, UInt32(clamping: reply.response.status), response)
     context.log(
       RequestLogEntry(

@@ -1,4 +1,5 @@
 import Foundation
+import StoreEngine
 
 /// What the C callbacks need, passed to libmicrohttpd as an unretained pointer that ``HTTPServer`` keeps alive.
 final class ServerContext: Sendable {
@@ -7,11 +8,15 @@ final class ServerContext: Sendable {
   let now: @Sendable () -> Date
   let monotonicNanoseconds: @Sendable () -> UInt64
   let maximumBodySize: Int
+  let connectionLimit: Int
+  /// Connections open now, counted by libmicrohttpd's connection callback.
+  let openConnections = Locked(0)
 
   init(
     handler: @escaping HTTPServer.Handler, log: @escaping @Sendable (RequestLogEntry) -> Void, now: @escaping @Sendable () -> Date,
-    monotonicNanoseconds: @escaping @Sendable () -> UInt64, maximumBodySize: Int
+    monotonicNanoseconds: @escaping @Sendable () -> UInt64, maximumBodySize: Int, connectionLimit: Int
   ) {
+    self.connectionLimit = connectionLimit
     self.handler = handler
     self.log = log
     self.now = now
