@@ -15,7 +15,7 @@ enum ServeCommand {
       process makes are visible to the next request. Every request needs Apple's bearer token, \
       signed with a key from `storefront keys create` or `keys import`; anything else gets Apple's \
       plain-text 401. Port 0 picks a free port; the address is printed and, with --ready-file, \
-      written to a file once the server accepts connections. Listening on an address other \
+      written to a file (in one write; a FIFO works) once the server accepts connections. Listening on an address other \
       machines can reach must be asked for with --listen and is announced. One line per request \
       (time, method, path, status, latency, key id) goes to standard output. SIGTERM or SIGINT \
       stops it (exit 0).
@@ -91,18 +91,25 @@ enum ServeCommand {
     } else {
       output.line("Listening on http://\(bound) (\(environment), bundle id \(bundleID), \(keyCount) active key\(keyCount == 1 ? "" : "s")). SIGTERM or Ctrl-C stops.")
     }
-    if let readyFile = invocation.arguments.value("--ready-file") {
-      do {
-        try Data("\(bound)\n".utf8).write(to: URL(fileURLWithPath: readyFile), options: .atomic)
-      } catch {
-        server.stop()
-        invocation.io.errorLine("Error: cannot write '\(readyFile)': \(error.localizedDescription).")
-        return ExitCode.cannotCreate
-      }
+    if let readyFile = invocation.arguments.value("--ready-file"), let problem = writeReadyFile(readyFile, "\(bound)\n") {
+      server.stop()
+      invocation.io.errorLine("Error: cannot write '\(readyFile)': \(problem).")
+      return ExitCode.cannotCreate
     }
     stop.wait()
     server.stop()
     output.line(json ? #"{"event":"stopped"}"# : "Stopped.")
     return ExitCode.success
+  }
+
+  /// Writes `text` in one `write`, so a reader never sees half an address and the file may be a FIFO
+  /// a script blocks on; nil on success, else the reason.
+  private static func writeReadyFile(_ path: String, _ text: String) -> String? {
+    let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    guard descriptor >= 0 else { return String(cString: strerror(errno)) }
+    defer { close(descriptor) }
+    let data = Data(text.utf8)
+    let written = data.withUnsafeBytes { raw in raw.baseAddress.map { write(descriptor, $0, raw.count) } ?? -1 }
+    return written == data.count ? nil : String(cString: strerror(errno))
   }
 }
