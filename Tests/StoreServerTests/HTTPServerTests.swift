@@ -154,9 +154,16 @@ final class HTTPServerTests: XCTestCase {
     try first.send("GET /held HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
     _ = try first.receive()
     XCTAssertTrue(try first.closesWithoutAnswer())
-    let fourth = try RawHTTPConnection(port: server.boundAddress.port)
-    try fourth.send("GET /after HTTP/1.1\r\nHost: x\r\n\r\n")
-    XCTAssertEqual(try fourth.receive().status, 200)
+    // libmicrohttpd counts a connection closed only after the client has seen it close, so a new one
+    // may still be refused for a moment: bounded retries (each answered at once), no sleeping.
+    var status = 0
+    for _ in 0..<200 where status != 200 {
+      let fourth = try RawHTTPConnection(port: server.boundAddress.port)
+      try fourth.send("GET /after HTTP/1.1\r\nHost: x\r\n\r\n")
+      status = try fourth.receive().status
+      XCTAssertTrue(status == 200 || status == 429, "\(status)")
+    }
+    XCTAssertEqual(status, 200)
     XCTAssertFalse(seen.withLock { $0.map(\.path) }.contains("/refused"))
   }
 
@@ -192,5 +199,16 @@ final class HTTPServerTests: XCTestCase {
     XCTAssertThrowsError(try start(HTTPServerConfiguration(address: server.boundAddress))) { error in
       XCTAssertEqual(error as? HTTPServerError, .cannotListen(server.boundAddress))
     }
+  }
+
+  /// libmicrohttpd percent-decodes the path and the query before the handler sees them.
+  func testPathAndQueryArriveDecoded() throws {
+    let server = try start()
+    let connection = try RawHTTPConnection(port: server.boundAddress.port)
+    try connection.send("GET /a%20b?revision=x%2By&name=%41 HTTP/1.1\r\nHost: x\r\n\r\n")
+    XCTAssertEqual(try connection.receive().status, 200)
+    let request = try XCTUnwrap(seen.withLock { $0.first })
+    XCTAssertEqual(request.path, "/a b")
+    XCTAssertEqual(request.query, [QueryItem(name: "revision", value: "x+y"), QueryItem(name: "name", value: "A")])
   }
 }
