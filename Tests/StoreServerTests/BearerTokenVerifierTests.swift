@@ -7,45 +7,46 @@ import XCTest
 
 final class BearerTokenVerifierTests: XCTestCase {
   private let now = 1_767_225_600.0
-  private var directory: URL!
-  private var store: APIKeyStore!
-  private var created: CreatedAPIKey!
-  private var key: PrivateKey!
   private let clock = Locked(Date(timeIntervalSince1970: 1_767_225_600))
 
-  override func setUpWithError() throws {
-    directory = FileManager.default.temporaryDirectory.appendingPathComponent("verifier-\(UUID().uuidString)")
-    store = APIKeyStore(directory: directory)
+  /// A data directory with one key, and that key's private half to sign with.
+  private struct Fixture {
+    var store: APIKeyStore
+    var created: CreatedAPIKey
+    var key: PrivateKey
+  }
+
+  private func fixture() throws -> Fixture {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("verifier-\(UUID().uuidString)")
+    addTeardownBlock { try? FileManager.default.removeItem(at: directory) }
+    let store = APIKeyStore(directory: directory)
     var generator = SplitMix64(seed: 7)
-    created = try store.create(name: "test", now: Date(timeIntervalSince1970: now), generator: &generator)
-    key = try PrivateKey(pem: Data(contentsOf: created.privateKeyFile))
+    let created = try store.create(name: "test", now: Date(timeIntervalSince1970: now), generator: &generator)
+    return Fixture(store: store, created: created, key: try PrivateKey(pem: Data(contentsOf: created.privateKeyFile)))
   }
 
-  override func tearDownWithError() throws {
-    try? FileManager.default.removeItem(at: directory)
-  }
-
-  private func verifier() -> BearerTokenVerifier {
+  private func verifier(_ f: Fixture) -> BearerTokenVerifier {
     let clock = clock
-    return BearerTokenVerifier(keys: APIKeyRing(store: store), bundleIDs: ["com.example.storefront"], now: { clock.withLock { $0 } })
+    return BearerTokenVerifier(keys: APIKeyRing(store: f.store), bundleIDs: ["com.example.storefront"], now: { clock.withLock { $0 } })
   }
 
-  private func good() -> TestToken {
-    TestToken(keyID: created.key.keyID, issuerID: created.key.issuerID, expires: now + 300)
+  private func good(_ f: Fixture) -> TestToken {
+    TestToken(keyID: f.created.key.keyID, issuerID: f.created.key.issuerID, expires: now + 300)
   }
 
-  private func bearer(_ token: TestToken, key: PrivateKey? = nil) throws -> String {
-    "Bearer " + (try token.signed(with: key ?? self.key))
+  private func bearer(_ token: TestToken, key: PrivateKey) throws -> String {
+    "Bearer " + (try token.signed(with: key))
   }
 
   /// One row per rule of reference §3.3: the header, and what the verifier must say.
   func testTheTokenTable() throws {
+    let f = try fixture()
     let otherKey = try PrivateKey.generateP256()
     var rows: [(String, String?, TokenRejection?)] = []
     func row(_ name: String, _ edit: (inout TestToken) -> Void, key: PrivateKey? = nil, expect: TokenRejection?) throws {
-      var token = good()
+      var token = good(f)
       edit(&token)
-      rows.append((name, try bearer(token, key: key), expect))
+      rows.append((name, try bearer(token, key: key ?? f.key), expect))
     }
     rows.append(("missing", nil, .missingAuthorization))
     rows.append(("empty", "", .missingAuthorization))
@@ -53,7 +54,7 @@ final class BearerTokenVerifierTests: XCTestCase {
     rows.append(("not a JWT", "Bearer not-a-token", .malformed))
     rows.append(("two parts", "Bearer eyJhbGciOiJFUzI1NiJ9.e30", .malformed))
     rows.append(("not JSON", "Bearer aGVsbG8.d29ybGQ.c2ln", .malformed))
-    rows.append(("empty signature", "Bearer " + (try good().signed(with: key)).split(separator: ".").prefix(2).joined(separator: ".") + ".", .malformed))
+    rows.append(("empty signature", "Bearer " + (try good(f).signed(with: f.key)).split(separator: ".").prefix(2).joined(separator: ".") + ".", .malformed))
     try row("good", { _ in }, expect: nil)
     try row("lower-case scheme accepted", { _ in }, expect: nil)
     rows[rows.count - 1].1 = rows[rows.count - 1].1.map { "bearer " + $0.dropFirst(7) }
@@ -80,12 +81,12 @@ final class BearerTokenVerifierTests: XCTestCase {
     try row("fractional iat and exp", { $0.claims["iat"] = self.now - 0.25; $0.claims["exp"] = self.now + 299.75 }, expect: nil)
     try row("unknown claims ignored", { $0.claims["nonce"] = "abc"; $0.header["x"] = 1 }, expect: nil)
     try row("no typ", { $0.header["typ"] = nil }, expect: nil)
-    let verifier = verifier()
+    let verifier = verifier(f)
     for (name, header, expected) in rows {
       switch verifier.verify(authorization: header) {
       case .success(let token):
         XCTAssertNil(expected, "\(name): accepted")
-        XCTAssertEqual(token.keyID, created.key.keyID, name)
+        XCTAssertEqual(token.keyID, f.created.key.keyID, name)
       case .failure(let rejection):
         XCTAssertEqual(rejection, expected, name)
       }
@@ -94,34 +95,38 @@ final class BearerTokenVerifierTests: XCTestCase {
   }
 
   func testAcceptedTokenCarriesItsClaims() throws {
-    let token = try XCTUnwrap(try? verifier().verify(authorization: bearer(good())).get())
+    let f = try fixture()
+    let token = try XCTUnwrap(try? verifier(f).verify(authorization: bearer(good(f), key: f.key)).get())
     XCTAssertEqual(token, VerifiedToken(
-      keyID: created.key.keyID, issuerID: created.key.issuerID, bundleID: "com.example.storefront",
+      keyID: f.created.key.keyID, issuerID: f.created.key.issuerID, bundleID: "com.example.storefront",
       expires: Date(timeIntervalSince1970: now + 300)))
   }
 
   func testARevokedKeyStopsWorkingAtOnceEvenForACachedToken() throws {
-    let verifier = verifier()
-    let header = try bearer(good())
+    let f = try fixture()
+    let verifier = verifier(f)
+    let header = try bearer(good(f), key: f.key)
     XCTAssertNoThrow(try verifier.verify(authorization: header).get())
-    _ = try store.revoke(created.key.keyID, now: Date(timeIntervalSince1970: now))
-    XCTAssertEqual(verifier.verify(authorization: header), .failure(.revokedKey(created.key.keyID)))
-    XCTAssertEqual(verifier.verify(authorization: try bearer(good())), .failure(.revokedKey(created.key.keyID)))
+    _ = try f.store.revoke(f.created.key.keyID, now: Date(timeIntervalSince1970: now))
+    XCTAssertEqual(verifier.verify(authorization: header), .failure(.revokedKey(f.created.key.keyID)))
+    XCTAssertEqual(verifier.verify(authorization: try bearer(good(f), key: f.key)), .failure(.revokedKey(f.created.key.keyID)))
   }
 
   func testACachedTokenStillExpires() throws {
-    let verifier = verifier()
-    let header = try bearer(good())
+    let f = try fixture()
+    let verifier = verifier(f)
+    let header = try bearer(good(f), key: f.key)
     XCTAssertNoThrow(try verifier.verify(authorization: header).get())
     clock.withLock { $0 = Date(timeIntervalSince1970: now + 300) }
     XCTAssertEqual(verifier.verify(authorization: header), .failure(.expired))
   }
 
   func testAKeyCreatedWhileServingIsTrustedAtTheNextRequest() throws {
-    let verifier = verifier()
-    XCTAssertNoThrow(try verifier.verify(authorization: bearer(good())).get())
+    let f = try fixture()
+    let verifier = verifier(f)
+    XCTAssertNoThrow(try verifier.verify(authorization: bearer(good(f), key: f.key)).get())
     var generator = SplitMix64(seed: 8)
-    let second = try store.create(name: nil, now: Date(timeIntervalSince1970: now), generator: &generator)
+    let second = try f.store.create(name: nil, now: Date(timeIntervalSince1970: now), generator: &generator)
     let secondKey = try PrivateKey(pem: Data(contentsOf: second.privateKeyFile))
     let token = TestToken(keyID: second.key.keyID, issuerID: second.key.issuerID, expires: now + 60)
     XCTAssertEqual(try verifier.verify(authorization: bearer(token, key: secondKey)).get().keyID, second.key.keyID)
