@@ -104,4 +104,21 @@ final class ServeAppleClientTests: XCTestCase {
       XCTAssertFalse(result.stdout.contains(secret) || result.stderr.contains(secret), "serve printed \(secret)")
     }
   }
+
+  func testANonLoopbackAddressIsAnnouncedAndSIGINTStopsCleanly() throws {
+    let directory = try TemporaryDirectory(self)
+    let fifo = directory.path("ready")
+    XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+    let serve = try StorefrontBinary.start(
+      ["serve", "--listen", "0.0.0.0:0", "--ready-file", fifo, "--data-dir", directory.path("data")], in: directory)
+    let address = try readAddress(fromFIFO: fifo)
+    XCTAssertTrue(address.hasPrefix("0.0.0.0:"), address)
+    XCTAssertEqual(kill(serve.processIdentifier, SIGINT), 0)
+    let result = try serve.wait(timeout: 30)
+    XCTAssertEqual(result.status, 0, result.stderr)
+    XCTAssertTrue(result.stderr.contains("Warning: listening on \(address), which other machines can reach"), result.stderr)
+    XCTAssertTrue(result.stderr.contains("No API keys yet: every request gets 401"), result.stderr)
+    XCTAssertTrue(result.stdout.hasPrefix("Listening on http://\(address) (Sandbox, bundle id com.example.storefront, 0 active keys)."), result.stdout)
+    XCTAssertTrue(result.stdout.hasSuffix("Stopped.\n"), result.stdout)
+  }
 }

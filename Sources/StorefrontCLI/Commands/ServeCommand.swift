@@ -87,7 +87,9 @@ enum ServeCommand {
       invocation.io.errorLine("No API keys yet: every request gets 401 until `storefront keys create` makes one.")
     }
     if json {
-      output.line(#"{"event":"listening","address":"\#(bound)","url":"http://\#(bound)","environment":"\#(environment)","bundleId":"\#(bundleID)"}"#)
+      let start = ["event": "listening", "address": "\(bound)", "url": "http://\(bound)", "environment": environment, "bundleId": bundleID]
+      let data = (try? JSONSerialization.data(withJSONObject: start, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
+      output.line(String(decoding: data, as: UTF8.self))
     } else {
       output.line("Listening on http://\(bound) (\(environment), bundle id \(bundleID), \(keyCount) active key\(keyCount == 1 ? "" : "s")). SIGTERM or Ctrl-C stops.")
     }
