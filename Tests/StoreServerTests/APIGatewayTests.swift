@@ -1,5 +1,6 @@
 import AppStoreServerAPI
 import Foundation
+import StorefrontProcessTestSupport
 import SandboxSigning
 import StoreEngine
 import XCTest
@@ -19,7 +20,7 @@ final class APIGatewayTests: XCTestCase {
     var generator = SplitMix64(seed: 9)
     let created = try store.create(name: nil, now: Date(timeIntervalSince1970: now), generator: &generator)
     let key = try PrivateKey(pem: Data(contentsOf: created.privateKeyFile))
-    let token = try TestToken(keyID: created.key.keyID, issuerID: created.key.issuerID, expires: now + 300).signed(with: key)
+    let token = try TestToken(keyID: created.key.keyID, issuerID: created.key.issuerID, expires: now + 300).signed(by: key.signES256)
     let now = now
     let verifier = BearerTokenVerifier(
       keys: APIKeyRing(store: store), bundleIDs: ["com.example.storefront"], now: { Date(timeIntervalSince1970: now) })

@@ -1,4 +1,5 @@
 import Foundation
+import StorefrontProcessTestSupport
 import SandboxSigning
 import StoreEngine
 import XCTest
@@ -35,7 +36,7 @@ final class BearerTokenVerifierTests: XCTestCase {
   }
 
   private func bearer(_ token: TestToken, key: PrivateKey) throws -> String {
-    "Bearer " + (try token.signed(with: key))
+    "Bearer " + (try token.signed(by: key.signES256))
   }
 
   /// One row per rule of reference §3.3: the header, and what the verifier must say.
@@ -54,7 +55,7 @@ final class BearerTokenVerifierTests: XCTestCase {
     rows.append(("not a JWT", "Bearer not-a-token", .malformed))
     rows.append(("two parts", "Bearer eyJhbGciOiJFUzI1NiJ9.e30", .malformed))
     rows.append(("not JSON", "Bearer aGVsbG8.d29ybGQ.c2ln", .malformed))
-    rows.append(("empty signature", "Bearer " + (try good(f).signed(with: f.key)).split(separator: ".").prefix(2).joined(separator: ".") + ".", .malformed))
+    rows.append(("empty signature", "Bearer " + (try good(f).signed(by: f.key.signES256)).split(separator: ".").prefix(2).joined(separator: ".") + ".", .malformed))
     try row("good", { _ in }, expect: nil)
     try row("lower-case scheme accepted", { _ in }, expect: nil)
     rows[rows.count - 1].1 = rows[rows.count - 1].1.map { "bearer " + $0.dropFirst(7) }

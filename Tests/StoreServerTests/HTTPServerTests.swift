@@ -1,5 +1,6 @@
 import AppStoreServerAPI
 import Foundation
+import StorefrontProcessTestSupport
 import StoreEngine
 import XCTest
 

@@ -1,22 +1,27 @@
 import Foundation
 
-/// A blocking TCP connection for the tests, with bounded waits: raw bytes out, responses back.
-final class RawHTTPConnection {
-  struct Response {
-    var status: Int
-    var headers: [String: String]
-    var body: Data
-    var text: String { String(decoding: body, as: UTF8.self) }
+/// A blocking TCP connection for the tests, with bounded waits: raw bytes out, responses back
+/// (status line, headers, a `Content-Length` body), to drive `storefront serve` below any HTTP library.
+public final class RawHTTPConnection {
+  /// One response.
+  public struct Response: Sendable {
+    public var status: Int
+    /// By lower-cased name.
+    public var headers: [String: String]
+    public var body: Data
+    public var text: String { String(decoding: body, as: UTF8.self) }
   }
 
-  struct Failure: Error, CustomStringConvertible {
-    var description: String
+  /// A socket error, a timeout or a response cut short.
+  public struct Failure: Error, CustomStringConvertible {
+    public var description: String
   }
 
   private let descriptor: Int32
   private var buffered = Data()
 
-  init(port: UInt16, host: String = "127.0.0.1") throws {
+  /// Connects to `host:port` (IPv4).
+  public init(port: UInt16, host: String = "127.0.0.1") throws {
     descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     guard descriptor >= 0 else { throw Failure(description: "socket: \(errno)") }
     var address = sockaddr_in()
@@ -34,9 +39,11 @@ final class RawHTTPConnection {
 
   deinit { close(descriptor) }
 
-  func send(_ text: String) throws { try send(Data(text.utf8)) }
+  /// Sends `text` as UTF-8.
+  public func send(_ text: String) throws { try send(Data(text.utf8)) }
 
-  func send(_ data: Data) throws {
+  /// Sends every byte of `data`.
+  public func send(_ data: Data) throws {
     var offset = 0
     while offset < data.count {
       let sent = data.withUnsafeBytes { raw in
@@ -48,7 +55,7 @@ final class RawHTTPConnection {
   }
 
   /// Reads one response (status line, headers, `Content-Length` body), waiting at most `timeout` seconds per read.
-  func receive(timeout: Double = 5) throws -> Response {
+  public func receive(timeout: Double = 5) throws -> Response {
     while buffered.range(of: Data("\r\n\r\n".utf8)) == nil {
       guard try readMore(timeout: timeout) else { throw Failure(description: "closed before a response") }
     }
@@ -72,7 +79,7 @@ final class RawHTTPConnection {
   }
 
   /// True when the peer closes the connection within `timeout` seconds without sending anything more.
-  func closesWithoutAnswer(timeout: Double = 5) throws -> Bool {
+  public func closesWithoutAnswer(timeout: Double = 5) throws -> Bool {
     try !readMore(timeout: timeout) && buffered.isEmpty
   }
 
