@@ -46,14 +46,8 @@ enum ServeCommand {
     let json = invocation.arguments.flag("--json")
     let directory = URL(fileURLWithPath: invocation.global.dataDirectory(environment: invocation.environment), isDirectory: true)
     let ledgerFile = directory.appendingPathComponent(SQLiteLedgerStore.fileName)
-    do {
-      try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    } catch {
-      invocation.io.errorLine("Error: cannot create the data directory '\(directory.path)': \(error.localizedDescription).")
-      return ExitCode.cannotCreate
-    }
     do throws(LedgerError) {
-      // Opened once here so a damaged or foreign ledger stops serve before it listens.
+      // Opened once here (it makes the data directory, 0700) so a damaged ledger stops serve before it listens.
       _ = try SQLiteLedgerStore(fileURL: ledgerFile)
     } catch {
       invocation.io.errorLine("Error: \(error)")
