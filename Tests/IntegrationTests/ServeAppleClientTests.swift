@@ -120,5 +120,7 @@ final class ServeAppleClientTests: XCTestCase {
     XCTAssertTrue(result.stderr.contains("No API keys yet: every request gets 401"), result.stderr)
     XCTAssertTrue(result.stdout.hasPrefix("Listening on http://\(address) (Sandbox, bundle id com.example.storefront, 0 active keys)."), result.stdout)
     XCTAssertTrue(result.stdout.hasSuffix("Stopped.\n"), result.stdout)
+    let dataMode = try FileManager.default.attributesOfItem(atPath: directory.path("data"))[.posixPermissions] as? Int
+    XCTAssertEqual(dataMode, 0o700, "serve makes a missing data directory private")
   }
 }

@@ -48,7 +48,7 @@ enum ServeCommand {
     let ledgerFile = directory.appendingPathComponent(SQLiteLedgerStore.fileName)
     do throws(LedgerError) {
       // Opened once here (it makes the data directory, 0700) so a damaged ledger stops serve before it listens.
-      _ = try SQLiteLedgerStore(fileURL: ledgerFile)
+      _ = try SQLiteLedgerStore(directory: directory)
     } catch {
       invocation.io.errorLine("Error: \(error)")
       return LiveStore.exitCode(for: error)
