@@ -62,7 +62,9 @@ let package = Package(
     .testTarget(name: "AppStoreServerAPITests", dependencies: ["AppStoreServerAPI", "StoreEngine", "StorefrontTestSupport"]),
     .testTarget(
       name: "StoreServerTests",
-      dependencies: ["StoreServer", "AppStoreServerAPI", "StoreEngine", "SandboxSigning", "StorefrontTestSupport"]
+      dependencies: [
+        "StoreServer", "AppStoreServerAPI", "StoreEngine", "SandboxSigning", "StorefrontTestSupport", "StorefrontProcessTestSupport",
+      ]
     ),
     .testTarget(name: "StoreScenarioTests", dependencies: ["StoreScenario", "StoreEngine", "StorefrontTestSupport"]),
     .testTarget(

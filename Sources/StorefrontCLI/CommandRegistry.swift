@@ -10,6 +10,11 @@ enum CommandRegistry {
     TransactionsCommand.descriptor,
     VerifyCommand.descriptor,
     CertificateCommand.descriptor,
+    ServeCommand.descriptor,
+    KeysCreateCommand.descriptor,
+    KeysImportCommand.descriptor,
+    KeysListCommand.descriptor,
+    KeysRevokeCommand.descriptor,
   ]
 
   /// Command groups that only hold subcommands (`catalog`).

@@ -32,13 +32,18 @@ enum HelpText {
 
   /// Help for a group such as `catalog`.
   static func group(_ group: String) -> String {
-    var text = "OVERVIEW: Work with .storekit catalogs.\n\n"
+    var text = "OVERVIEW: \(groupOverviews[group] ?? "")\n\n"
     text += "USAGE: storefront \(group) <subcommand>\n\n"
     text += "SUBCOMMANDS:\n"
     text += table(CommandRegistry.members(of: group).map { ($0.path.dropFirst().joined(separator: " "), $0.summary) }) + "\n"
     text += "  See 'storefront help \(group) <subcommand>' for detailed help.\n"
     return text
   }
+
+  private static let groupOverviews = [
+    "catalog": "Work with .storekit catalogs.",
+    "keys": "Manage the API keys `storefront serve` accepts.",
+  ]
 
   private static let standardFlags = [
     OptionSpec("-h, --help", help: "Show help information."),

@@ -1,0 +1,111 @@
+import Foundation
+import SQLiteLedger
+import StoreEngine
+import StoreServer
+
+/// `storefront serve`: the App Store Server API over HTTP for a backend under test.
+enum ServeCommand {
+  static let descriptor = CommandDescriptor(
+    path: ["serve"],
+    arguments: "[--listen <addr:port>] [--environment Sandbox|Production] [--ready-file <path>] [--json]",
+    summary: "Serve the App Store Server API from the data directory's ledger.",
+    discussion: """
+      Answers the App Store Server API at the root of http://ADDR:PORT (default \
+      \(ListenAddress.default)) from the data directory's ledger, so purchases another storefront \
+      process makes are visible to the next request. Every request needs Apple's bearer token, \
+      signed with a key from `storefront keys create` or `keys import`; anything else gets Apple's \
+      plain-text 401. Port 0 picks a free port; the address is printed and, with --ready-file, \
+      written to a file (in one write; a FIFO works) once the server accepts connections. Listening on an address other \
+      machines can reach must be asked for with --listen and is announced. One line per request \
+      (time, method, path, status, latency, key id) goes to standard output. SIGTERM or SIGINT \
+      stops it (exit 0).
+      """,
+    options: [
+      OptionSpec("--listen", value: "addr:port", help: "Where to listen (default \(ListenAddress.default); port 0 picks a free one)."),
+      OptionSpec("--environment", value: "name", help: "Answer as 'Sandbox' (default) or 'Production'."),
+      OptionSpec("--ready-file", value: "path", help: "Write the address (ADDR:PORT) to this file once listening."),
+      OptionSpec("--json", help: "Print the start line and each request as one JSON object a line."),
+    ],
+    run: run)
+
+  static func run(_ invocation: Invocation) -> Int32 {
+    if let extra = invocation.operands.first {
+      return invocation.usageError("Unexpected argument '\(extra)': use --listen ADDR:PORT to choose the address.", for: descriptor)
+    }
+    var address = ListenAddress.default
+    if let text = invocation.arguments.value("--listen") {
+      guard let parsed = ListenAddress(parsing: text) else {
+        return invocation.usageError("The value '\(text)' is invalid for '--listen <addr:port>': use an IP address and a port, such as 127.0.0.1:8808 or [::1]:0.", for: descriptor)
+      }
+      address = parsed
+    }
+    let environment = invocation.arguments.value("--environment") ?? "Sandbox"
+    guard environment == "Sandbox" || environment == "Production" else {
+      return invocation.usageError("Unknown environment '\(environment)': use Sandbox or Production.", for: descriptor)
+    }
+    let json = invocation.arguments.flag("--json")
+    let directory = URL(fileURLWithPath: invocation.global.dataDirectory(environment: invocation.environment), isDirectory: true)
+    let ledger: SQLiteLedgerStore
+    do throws(LedgerError) {
+      // Opened here (it makes the data directory, 0700) so a damaged ledger stops serve before it listens.
+      ledger = try SQLiteLedgerStore(directory: directory)
+    } catch {
+      invocation.io.errorLine("Error: \(error)")
+      return LiveStore.exitCode(for: error)
+    }
+    let keys = invocation.keyStore
+    let registry: APIKeyRegistry?
+    do { registry = try keys.load() } catch { return invocation.report(error) }
+    let bundleID = invocation.global.bundleID ?? LiveStore.defaultBundleID
+    let verifier = BearerTokenVerifier(keys: APIKeyRing(store: keys), bundleIDs: [bundleID], now: Date.init)
+    let gateway = APIGateway(
+      verifier: verifier, requestID: { UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(26).uppercased() },
+      endpoints: ServeEndpoints.make(ledger: ledger, environment: environment, bundleID: bundleID))
+    let output = SerializedOutput(invocation.io)
+    let stop = SignalWait(signals: [SIGTERM, SIGINT])
+    let server: HTTPServer
+    do {
+      server = try HTTPServer(
+        configuration: HTTPServerConfiguration(address: address), handler: gateway.reply(to:),
+        log: { entry in output.line(json ? entry.jsonLine : entry.line) })
+    } catch {
+      invocation.io.errorLine("Error: \(error.description). Choose another with --listen ADDR:PORT (port 0 picks a free one).")
+      return ExitCode.unavailable
+    }
+    let bound = server.boundAddress
+    if !bound.isLoopback {
+      invocation.io.errorLine("Warning: listening on \(bound), which other machines can reach; anyone with a registered key can read this ledger.")
+    }
+    let keyCount = registry?.keys.filter { !$0.isRevoked }.count ?? 0
+    if keyCount == 0 {
+      invocation.io.errorLine("No API keys yet: every request gets 401 until `storefront keys create` makes one.")
+    }
+    if json {
+      let start = ["event": "listening", "address": "\(bound)", "url": "http://\(bound)", "environment": environment, "bundleId": bundleID]
+      let data = (try? JSONSerialization.data(withJSONObject: start, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
+      output.line(String(decoding: data, as: UTF8.self))
+    } else {
+      output.line("Listening on http://\(bound) (\(environment), bundle id \(bundleID), \(keyCount) active key\(keyCount == 1 ? "" : "s")). SIGTERM or Ctrl-C stops.")
+    }
+    if let readyFile = invocation.arguments.value("--ready-file"), let problem = writeReadyFile(readyFile, "\(bound)\n") {
+      server.stop()
+      invocation.io.errorLine("Error: cannot write '\(readyFile)': \(problem).")
+      return ExitCode.cannotCreate
+    }
+    stop.wait()
+    server.stop()
+    output.line(json ? #"{"event":"stopped"}"# : "Stopped.")
+    return ExitCode.success
+  }
+
+  /// Writes `text` in one `write`, so a reader never sees half an address and the file may be a FIFO
+  /// a script blocks on; nil on success, else the reason.
+  private static func writeReadyFile(_ path: String, _ text: String) -> String? {
+    let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    guard descriptor >= 0 else { return String(cString: strerror(errno)) }
+    defer { close(descriptor) }
+    let data = Data(text.utf8)
+    let written = data.withUnsafeBytes { raw in raw.baseAddress.map { write(descriptor, $0, raw.count) } ?? -1 }
+    return written == data.count ? nil : String(cString: strerror(errno))
+  }
+}

@@ -1,0 +1,37 @@
+import Foundation
+import StoreEngine
+import StoreServer
+
+extension Invocation {
+  /// The API keys of the data directory.
+  var keyStore: APIKeyStore {
+    APIKeyStore(directory: URL(fileURLWithPath: global.dataDirectory(environment: environment), isDirectory: true))
+  }
+
+  /// `--seed` makes key ids and the issuer id repeat (tests); otherwise they come from the system generator.
+  var keyIdentifierGenerator: CommandRandom { CommandRandom(seed: global.seed) }
+
+  /// Writes a key store error and returns its exit code.
+  func report(_ error: APIKeyStoreError) -> Int32 {
+    io.errorLine("Error: \(error.description).")
+    switch error {
+    case .unreadable, .notAP256Key: return ExitCode.noInput
+    case .unwritable: return ExitCode.cannotCreate
+    case .unknownKey, .duplicateKey: return ExitCode.dataError
+    case .invalidKeyID, .invalidIssuerID: return ExitCode.usage
+    }
+  }
+}
+
+/// The seeded generator when `--seed` was given, the system's otherwise.
+struct CommandRandom: RandomNumberGenerator {
+  private var seeded: SplitMix64?
+  private var system = SystemRandomNumberGenerator()
+
+  init(seed: UInt64?) { seeded = seed.map { SplitMix64(seed: $0) } }
+
+  mutating func next() -> UInt64 {
+    if seeded != nil { return seeded?.next() ?? 0 }
+    return system.next()
+  }
+}
