@@ -59,7 +59,11 @@ public struct APIKeyStore: Sendable {
     guard Self.isKeyID(keyID) else { throw .invalidKeyID(keyID) }
     guard UUID(uuidString: issuerID) != nil else { throw .invalidIssuerID(issuerID) }
     let pem: Data
-    do { pem = try Data(contentsOf: file) } catch { throw .unreadable(path: file.path, reason: error.localizedDescription) }
+    do { pem = try Data(contentsOf: file) } catch {
+      // Foundation's sentence ends in its own period and names no remedy; say what it is.
+      let reason = FileManager.default.fileExists(atPath: file.path) ? "it is not readable" : "there is no such file"
+      throw .unreadable(path: file.path, reason: reason + "; give the path of the .p8 App Store Connect let you download")
+    }
     let publicPEM: Data
     do {
       let key = try PrivateKey(pem: pem)
