@@ -27,6 +27,9 @@ final class CountingLedger: LedgerStore {
   func allTransactions() throws(LedgerError) -> [PaymentTransaction] { try base.allTransactions() }
 
   func transactions(_ ids: [PaymentTransaction.ID]) throws(LedgerError) -> [PaymentTransaction] { try base.transactions(ids) }
+  func massExtension(productID: Product.ID, requestID: String) throws(LedgerError) -> MassExtension? {
+    try base.massExtension(productID: productID, requestID: requestID)
+  }
 
   func commit(_ changes: [LedgerChange]) throws(LedgerError) {
     try base.commit(changes)

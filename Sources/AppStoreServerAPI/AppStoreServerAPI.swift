@@ -52,33 +52,34 @@ public final class AppStoreServerAPI {
   /// Answers one authenticated request.
   public func handle(_ request: APIRequest) -> APIResponse {
     let endpoint: APIEndpoint
-    let parameter: String
+    let parameters: [String]
     switch APIRoute(method: request.method, path: request.path) {
-    case .endpoint(let found, let value):
+    case .endpoint(let found, let values):
       endpoint = found
-      parameter = value
+      parameters = values
     case .methodNotAllowed: return Self.methodNotAllowed
     case .notFound: return Self.notFound
     }
     // Look Up Order ID has no sandbox URL: to a sandbox server it is a path like any unknown one.
     if endpoint == .lookUpOrderID, environment == .sandbox { return Self.notFound }
-    if endpoint == .extendSubscriptionRenewalDate, perform == nil { return Self.notFound }
+    if Self.changesTheLedger.contains(endpoint), perform == nil { return Self.notFound }
     if let fault = plan.withLock({ $0.take(for: endpoint) }) {
       if let delay = fault.delay { sleep(delay) }
       if let answer = fault.answer { return answer.error.response }
     }
     let query = QueryParameters(pairs: request.query)
     do {
-      return try respond(endpoint, parameter: parameter, query: query, body: request.body)
+      return try respond(endpoint, parameters: parameters, query: query, body: request.body)
     } catch {
       return error.response
     }
   }
 
   private func respond(
-    _ endpoint: APIEndpoint, parameter: String, query: QueryParameters, body: Data
+    _ endpoint: APIEndpoint, parameters: [String], query: QueryParameters, body: Data
   ) throws(APIError) -> APIResponse {
-    switch endpoint {
+    let parameter = parameters.first ?? ""
+    return switch endpoint {
     case .getTransactionInfo: try transactionInfo(parameter)
     case .getAppTransactionInfo: try appTransactionInfo(parameter)
     case .getTransactionHistory: try transactionHistory(parameter, query: query, version2: true)
@@ -88,11 +89,17 @@ public final class AppStoreServerAPI {
     case .lookUpOrderID: try lookUpOrder(parameter)
     case .sendConsumptionInformation: try sendConsumptionInformation(parameter, body: body)
     case .extendSubscriptionRenewalDate: try extendRenewalDate(parameter, body: body)
+    case .massExtendRenewalDate: try massExtendRenewalDate(body: body)
+    case .getMassExtensionStatus: try massExtensionStatus(productID: parameter, requestID: parameters.last ?? "")
+    case .setAppAccountToken: try setAppAccountToken(parameter, body: body)
     case .requestTestNotification: throw .serverNotificationURLNotFound
     case .getTestNotificationStatus: try testNotificationStatus(parameter)
     case .getNotificationHistory: try notificationHistory(query: query, body: body)
     }
   }
+
+  /// The endpoints that run engine commands: not served without a way to run them.
+  static let changesTheLedger: Set<APIEndpoint> = [.extendSubscriptionRenewalDate, .massExtendRenewalDate, .setAppAccountToken]
 
   /// An unknown path: what an HTTP front end answers, not an API error (Apple documents none).
   static let notFound = APIResponse(status: 404, contentType: "text/plain", body: Data("Not Found\n".utf8))

@@ -47,6 +47,11 @@ struct LedgerReader {
     try read { () throws(LedgerError) in try ledger.load().subscriptions }.filter { $0.account == account }
   }
 
+  /// The mass extension `requestID` of `productID`, if one was made.
+  func massExtension(productID: Product.ID, requestID: String) throws(APIError) -> MassExtension? {
+    try read { () throws(LedgerError) in try ledger.massExtension(productID: productID, requestID: requestID) }
+  }
+
   private func visible(_ row: PaymentTransaction) -> SignedTransaction? {
     guard let signed = SignedTransaction(row), signed.environment == environment.payloadName, signed.bundleID == bundleID
     else { return nil }

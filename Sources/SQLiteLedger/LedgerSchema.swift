@@ -95,6 +95,16 @@ enum LedgerSchema {
     );
     CREATE INDEX ask_to_buy_changed ON ask_to_buy(changed);
     """,
+    // v4: mass renewal-date extensions (App Store Server API), so their status can be asked for by
+    // any process serving the ledger.
+    """
+    CREATE TABLE mass_extensions (
+      product_id TEXT NOT NULL,
+      request_id TEXT NOT NULL,
+      json TEXT NOT NULL,
+      PRIMARY KEY (product_id, request_id)
+    ) WITHOUT ROWID;
+    """,
   ]
 
   static let upsertTransaction = """
@@ -127,6 +137,11 @@ enum LedgerSchema {
   static let selectOpenRequests = "SELECT id, json FROM ask_to_buy WHERE open = 1 ORDER BY id"
   static let selectChangedRequests = "SELECT id, json FROM ask_to_buy WHERE changed > ?1 ORDER BY id"
   static let deleteTransaction = "DELETE FROM transactions WHERE id = ?1"
+  static let upsertMassExtension = """
+    INSERT INTO mass_extensions (product_id, request_id, json) VALUES (?1, ?2, ?3)
+    ON CONFLICT (product_id, request_id) DO UPDATE SET json = excluded.json WHERE mass_extensions.json IS NOT excluded.json
+    """
+  static let selectMassExtension = "SELECT json FROM mass_extensions WHERE product_id = ?1 AND request_id = ?2"
   /// After a row was deleted: chains whose first or current row is gone point at what is left, and
   /// a chain with no rows left goes.
   static let repairChains = """

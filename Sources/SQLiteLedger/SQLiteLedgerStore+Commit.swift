@@ -12,6 +12,7 @@ extension SQLiteLedgerStore {
     case removeSubscription(PaymentTransaction.ID)
     case request(PaymentTransaction.ID, account: String, open: Bool, json: String)
     case deleteTransaction(PaymentTransaction.ID)
+    case massExtension(productID: String, requestID: String, json: String)
     case value(key: String, value: String)
     case header(hash: String, header: String)
   }
@@ -48,6 +49,8 @@ extension SQLiteLedgerStore {
     let selectOpenRequests: SQLiteStatement
     let selectChangedRequests: SQLiteStatement
     let deleteTransaction: SQLiteStatement
+    let upsertMassExtension: SQLiteStatement
+    let selectMassExtension: SQLiteStatement
     let repairChains: SQLiteStatement
     let dropEmptyChains: SQLiteStatement
 
@@ -82,6 +85,8 @@ extension SQLiteLedgerStore {
       selectOpenRequests = try connection.prepare(LedgerSchema.selectOpenRequests, persistent: true)
       selectChangedRequests = try connection.prepare(LedgerSchema.selectChangedRequests, persistent: true)
       deleteTransaction = try connection.prepare(LedgerSchema.deleteTransaction, persistent: true)
+      upsertMassExtension = try connection.prepare(LedgerSchema.upsertMassExtension, persistent: true)
+      selectMassExtension = try connection.prepare(LedgerSchema.selectMassExtension, persistent: true)
       repairChains = try connection.prepare(LedgerSchema.repairChains, persistent: true)
       dropEmptyChains = try connection.prepare(LedgerSchema.dropEmptyChains, persistent: true)
     }
@@ -136,6 +141,14 @@ extension SQLiteLedgerStore {
             path: path, reason: "the Ask to Buy request \(request.id) could not be encoded (\(error)); report this bug")
         }
       case .deleteTransaction(let id): encoded.append(.deleteTransaction(id))
+      case .putMassExtension(let request):
+        do {
+          encoded.append(.massExtension(
+            productID: request.productID.rawValue, requestID: request.requestID, json: try recordCoder.encode(request)))
+        } catch {
+          throw .writeFailed(
+            path: path, reason: "the mass extension '\(request.requestID)' could not be encoded (\(error)); report this bug")
+        }
       case .setCurrentAccount(let name): encoded.append(.value(key: LedgerSchema.accountKey, value: name ?? ""))
       case .setClock(let date): encoded.append(.value(key: LedgerSchema.clockKey, value: String(date.timeIntervalSince1970)))
       }
@@ -213,6 +226,11 @@ extension SQLiteLedgerStore {
       try statements.deleteTransaction.run()
       try statements.repairChains.run()
       try statements.dropEmptyChains.run()
+    case .massExtension(let product, let request, let json):
+      try statements.upsertMassExtension.bind(product, at: 1)
+      try statements.upsertMassExtension.bind(request, at: 2)
+      try statements.upsertMassExtension.bind(json, at: 3)
+      try statements.upsertMassExtension.run()
     case .value(let key, let value):
       try statements.upsertValue.bind(key, at: 1)
       try statements.upsertValue.bind(value, at: 2)

@@ -236,6 +236,12 @@ public final class SQLiteLedgerStore: LedgerStore {
             undecodable = "Ask to Buy request \(UInt64(bitPattern: row.int64(at: 0)))"
           }
         }
+        // A clock moved by another process bumps the counter too, so it is read only here.
+        try statements.selectValues.forEachRow { row in
+          if row.text(at: 0) == LedgerSchema.clockKey, let seconds = Double(row.text(at: 1)) {
+            changes.clock = Date(timeIntervalSince1970: seconds)
+          }
+        }
       }
       try statements.commit.run()
     } catch {
@@ -276,6 +282,23 @@ public final class SQLiteLedgerStore: LedgerStore {
       list.append(transaction)
     }
     return list
+  }
+
+  public func massExtension(productID: Product.ID, requestID: String) throws(LedgerError) -> MassExtension? {
+    let statements = try openStatements()
+    var json: String?
+    do {
+      try statements.selectMassExtension.bind(productID.rawValue, at: 1)
+      try statements.selectMassExtension.bind(requestID, at: 2)
+      try statements.selectMassExtension.forEachRow { row in json = row.text(at: 0) }
+    } catch {
+      throw LedgerError(error, path: path, while: .reading)
+    }
+    guard let json else { return nil }
+    guard let request = try? recordCoder.decode(MassExtension.self, from: json) else {
+      throw .corrupt(path: path, reason: "the stored mass extension '\(requestID)' of \(productID.rawValue) could not be decoded")
+    }
+    return request
   }
 
   /// The stored JSON of transaction `id` as text (inflated), for inspection and tests.

@@ -14,11 +14,11 @@ extension Invocation {
     return .success(operand)
   }
 
-  /// The `--environment` option: `Sandbox` (default) or `Xcode`, or the usage error's exit code.
+  /// The `--environment` option: `Sandbox` (default), `Production` or `Xcode`, or the usage error's exit code.
   func signingEnvironment(for command: CommandDescriptor) -> Result<String, UsageExit> {
     let value = arguments.value("--environment") ?? "Sandbox"
-    guard value == "Sandbox" || value == "Xcode" else {
-      return .failure(UsageExit(code: usageError("Unknown environment '\(value)': use Sandbox or Xcode.", for: command)))
+    guard value == "Sandbox" || value == "Production" || value == "Xcode" else {
+      return .failure(UsageExit(code: usageError("Unknown environment '\(value)': use Sandbox, Production or Xcode.", for: command)))
     }
     return .success(value)
   }

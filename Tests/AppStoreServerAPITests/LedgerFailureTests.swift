@@ -13,6 +13,7 @@ private final class FailingLedger: LedgerStore {
   func history(account: String) throws(LedgerError) -> [PaymentTransaction] { throw error }
   func allTransactions() throws(LedgerError) -> [PaymentTransaction] { throw error }
   func transactions(_ ids: [PaymentTransaction.ID]) throws(LedgerError) -> [PaymentTransaction] { throw error }
+  func massExtension(productID: Product.ID, requestID: String) throws(LedgerError) -> MassExtension? { throw error }
 }
 
 final class LedgerFailureTests: XCTestCase {

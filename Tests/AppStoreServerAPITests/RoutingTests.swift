@@ -8,7 +8,7 @@ final class RoutingTests: XCTestCase {
   func testUnknownPathsAreNotFound() throws {
     let fixture = try APIFixture()
     for path in ["/", "/inApps", "/inApps/v1", "/inApps/v3/history/1", "/inApps/v1/transactions/1/2/3", "/inApps/v1/unknown/1",
-                 "/apple/inApps/v1/transactions/1", "/inApps/v1/transactions/1/", "/inApps/v1/subscriptions/extend/mass"] {
+                 "/apple/inApps/v1/transactions/1", "/inApps/v1/transactions/1/", "/inApps/v1/subscriptions/extend/mass/p"] {
       let response = fixture.get(path)
       XCTAssertEqual(response.status, 404, path)
       XCTAssertEqual(response.contentType, "text/plain", path)
@@ -18,7 +18,9 @@ final class RoutingTests: XCTestCase {
   func testAKnownPathWithAnotherMethodIsNotAllowed() throws {
     let fixture = try APIFixture()
     for (method, path) in [("POST", "/inApps/v1/transactions/1"), ("DELETE", "/inApps/v2/history/1"), ("GET", "/inApps/v1/notifications/test"),
-                           ("POST", "/inApps/v1/notifications/test/abc"), ("GET", "/inApps/v1/notifications/history"), ("get", "/inApps/v1/transactions/1")] {
+                           ("POST", "/inApps/v1/notifications/test/abc"), ("GET", "/inApps/v1/notifications/history"), ("get", "/inApps/v1/transactions/1"),
+                           ("GET", "/inApps/v1/subscriptions/extend/mass"), ("POST", "/inApps/v1/subscriptions/extend/mass/p/r"),
+                           ("GET", "/inApps/v1/transactions/1/appAccountToken")] {
       XCTAssertEqual(fixture.send(method, path, body: "").status, 405, "\(method) \(path)")
     }
   }

@@ -217,6 +217,20 @@ struct LedgerStoreConformance {
     XCTAssertEqual(try store.load().askToBuyRequests, [])
   }
 
+  /// Mass renewal-date extensions are kept by product and request id; a later put replaces one.
+  func massExtensionsAreKeptByProductAndRequest() throws {
+    let store = try harness.makeStore()
+    var request = MassExtension(productID: "com.example.monthly", requestID: "r1", days: 5, reasonCode: 0)
+    try store.commit([.putMassExtension(request)])
+    XCTAssertEqual(try store.massExtension(productID: "com.example.monthly", requestID: "r1"), request)
+    request.completeDate = LedgerFixtures.baseDate
+    request.succeeded = 3
+    try store.commit([.putMassExtension(request)])
+    XCTAssertEqual(try store.massExtension(productID: "com.example.monthly", requestID: "r1"), request)
+    XCTAssertNil(try store.massExtension(productID: "com.example.monthly", requestID: "r2"))
+    XCTAssertNil(try store.massExtension(productID: "com.example.yearly", requestID: "r1"))
+  }
+
   /// `SKTestSession.deleteTransaction` (B71): one row goes; a chain whose first row it was starts at
   /// the next one.
   func deletingATransactionRemovesOnlyIt() throws {

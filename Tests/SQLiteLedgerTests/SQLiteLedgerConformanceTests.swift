@@ -53,5 +53,6 @@ final class SQLiteLedgerConformanceTests: XCTestCase {
   }
   func testFailedBatchLeavesNothing() throws { try suite.failedBatchLeavesNothing() }
   func testB15AskToBuyRequestsAreStoredAndLoadedWhileOpen() throws { try suite.askToBuyRequestsAreStoredAndLoadedWhileOpen() }
+  func testMassExtensionsAreKeptByProductAndRequest() throws { try suite.massExtensionsAreKeptByProductAndRequest() }
   func testB71DeletingATransactionRemovesOnlyIt() throws { try suite.deletingATransactionRemovesOnlyIt() }
 }

@@ -123,10 +123,31 @@ final class SQLiteLedgerStoreTests: XCTestCase {
     XCTAssertEqual(
       indexed,
       ["account", "changed", "id", "is_finished", "original_id", "product_id", "purchase_date", "state"])
-    XCTAssertEqual(SQLiteLedgerStore.schemaVersion, 3)
+    XCTAssertEqual(SQLiteLedgerStore.schemaVersion, 4)
     XCTAssertEqual(
       try store.connection.texts("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY 1"),
-      ["accounts", "ask_to_buy", "chains", "jws_headers", "kv", "subscriptions", "transactions"])
+      ["accounts", "ask_to_buy", "chains", "jws_headers", "kv", "mass_extensions", "subscriptions", "transactions"])
+  }
+
+  func testAVersion3LedgerGetsTheMassExtensionTable() throws {
+    let directory = try TemporaryDirectory()
+    let bought = LedgerFixtures.transaction(7, state: .purchased)
+    do {
+      let store = try SQLiteLedgerStore(directory: directory.url)
+      try store.commit([.putTransaction(bought)])
+      try store.connection.execute("DROP TABLE mass_extensions; PRAGMA user_version = 3")
+      store.close()
+    }
+    let store = try SQLiteLedgerStore(directory: directory.url)
+    XCTAssertEqual(try store.connection.integer("PRAGMA user_version"), 4)
+    XCTAssertEqual(try store.allTransactions(), [bought])
+    XCTAssertNil(try store.massExtension(productID: "monthly", requestID: "r1"))
+    let request = MassExtension(
+      productID: "monthly", requestID: "r1", days: 3, reasonCode: 1, storefronts: ["USA"],
+      completeDate: LedgerFixtures.baseDate, succeeded: 2, failed: 1)
+    try store.commit([.putMassExtension(request)])
+    XCTAssertEqual(try store.massExtension(productID: "monthly", requestID: "r1"), request)
+    XCTAssertNil(try store.massExtension(productID: "yearly", requestID: "r1"), "kept by product and request id")
   }
 
   func testStoredJSONHasSortedKeysAndReadableDates() throws {
@@ -204,7 +225,7 @@ final class SQLiteLedgerStoreTests: XCTestCase {
     do {
       let store = try SQLiteLedgerStore(directory: directory.url)
       try store.connection.execute(
-        "DROP TABLE ask_to_buy; DROP TABLE subscriptions; DROP TABLE chains; DROP TABLE jws_headers; DROP INDEX transactions_changed; "
+        "DROP TABLE mass_extensions; DROP TABLE ask_to_buy; DROP TABLE subscriptions; DROP TABLE chains; DROP TABLE jws_headers; DROP INDEX transactions_changed; "
           + "ALTER TABLE transactions DROP COLUMN product_kind; ALTER TABLE transactions DROP COLUMN has_expiry; "
           + "ALTER TABLE transactions DROP COLUMN changed; PRAGMA user_version = 1")
       let coder = LedgerJSONCoder()

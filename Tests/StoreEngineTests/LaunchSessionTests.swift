@@ -203,6 +203,9 @@ final class ClaimingLedger: LedgerStore {
   func allTransactions() throws(LedgerError) -> [PaymentTransaction] { try inner.allTransactions() }
 
   func transactions(_ ids: [PaymentTransaction.ID]) throws(LedgerError) -> [PaymentTransaction] { try inner.transactions(ids) }
+  func massExtension(productID: Product.ID, requestID: String) throws(LedgerError) -> MassExtension? {
+    try inner.massExtension(productID: productID, requestID: requestID)
+  }
 
   func claimPurchase(
     _ id: PaymentTransaction.ID, from expectedOwner: String?, for session: String

@@ -23,6 +23,9 @@ final class StoreMachinePropertyTests: XCTestCase {
     func history(account: String) throws(LedgerError) -> [PaymentTransaction] { try inner.history(account: account) }
     func allTransactions() throws(LedgerError) -> [PaymentTransaction] { try inner.allTransactions() }
     func transactions(_ ids: [PaymentTransaction.ID]) throws(LedgerError) -> [PaymentTransaction] { try inner.transactions(ids) }
+    func massExtension(productID: Product.ID, requestID: String) throws(LedgerError) -> MassExtension? {
+      try inner.massExtension(productID: productID, requestID: requestID)
+    }
   }
 
   private static let products = [F.removeAds, F.coins, F.seasonPass, F.monthly, F.yearly]

@@ -9,6 +9,11 @@ public enum APIEndpoint: String, Sendable, Hashable, CaseIterable {
   case lookUpOrderID
   case sendConsumptionInformation
   case extendSubscriptionRenewalDate
+  /// Extend Subscription Renewal Dates for All Active Subscribers.
+  case massExtendRenewalDate
+  /// Get Status of Subscription Renewal Date Extensions.
+  case getMassExtensionStatus
+  case setAppAccountToken
   case requestTestNotification
   case getTestNotificationStatus
   case getNotificationHistory

@@ -1,14 +1,14 @@
 import Foundation
 
-/// Where a method and path lead: an endpoint and its path parameter, a known path asked with the
-/// wrong method, or nothing.
+/// Where a method and path lead: an endpoint and its path parameters (most have one; the status of a
+/// mass extension has two), a known path asked with the wrong method, or nothing.
 enum APIRoute: Equatable {
-  case endpoint(APIEndpoint, parameter: String)
+  case endpoint(APIEndpoint, parameters: [String])
   case methodNotAllowed
   case notFound
 
   /// Literal segments win over parameters (`/transactions/consumption/…` before `/transactions/{id}`).
-  /// The parameter is percent-decoded; an empty one (`/inApps/v1/transactions/`) still routes, so the
+  /// Parameters are percent-decoded; an empty one (`/inApps/v1/transactions/`) still routes, so the
   /// endpoint can answer Apple's invalid-id error for it.
   init(method: String, path: String) {
     let segments = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
@@ -18,7 +18,7 @@ enum APIRoute: Equatable {
     }
     let version = segments[2]
     let rest = Array(segments[3...])
-    guard let (endpoint, expected, parameter) = Self.match(version: version, rest: rest) else {
+    guard let (endpoint, expected, parameters) = Self.match(version: version, rest: rest) else {
       self = .notFound
       return
     }
@@ -26,36 +26,42 @@ enum APIRoute: Equatable {
       self = .methodNotAllowed
       return
     }
-    self = .endpoint(endpoint, parameter: parameter.removingPercentEncoding ?? parameter)
+    self = .endpoint(endpoint, parameters: parameters.map { $0.removingPercentEncoding ?? $0 })
   }
 
-  private static func match(version: String, rest: [String]) -> (APIEndpoint, method: String, parameter: String)? {
+  private static func match(version: String, rest: [String]) -> (APIEndpoint, method: String, parameters: [String])? {
     switch (version, rest.count, rest.first ?? "") {
     case ("v1", 3, "transactions") where rest[1] == "appTransactions":
-      (.getAppTransactionInfo, "GET", rest[2])
+      (.getAppTransactionInfo, "GET", [rest[2]])
     case ("v2", 3, "transactions") where rest[1] == "consumption":
-      (.sendConsumptionInformation, "PUT", rest[2])
+      (.sendConsumptionInformation, "PUT", [rest[2]])
     case ("v1", 2, "transactions"):
-      (.getTransactionInfo, "GET", rest[1])
+      (.getTransactionInfo, "GET", [rest[1]])
     case ("v2", 2, "history"):
-      (.getTransactionHistory, "GET", rest[1])
+      (.getTransactionHistory, "GET", [rest[1]])
     case ("v1", 2, "history"):
-      (.getTransactionHistoryV1, "GET", rest[1])
+      (.getTransactionHistoryV1, "GET", [rest[1]])
     case ("v1", 2, "subscriptions") where rest[1] != "extend":
-      (.getAllSubscriptionStatuses, "GET", rest[1])
-    // `extend/mass` is Extend for All Subscribers, not an id (not served yet).
+      (.getAllSubscriptionStatuses, "GET", [rest[1]])
+    case ("v1", 3, "subscriptions") where rest[1] == "extend" && rest[2] == "mass":
+      (.massExtendRenewalDate, "POST", [])
+    case ("v1", 5, "subscriptions") where rest[1] == "extend" && rest[2] == "mass":
+      (.getMassExtensionStatus, "GET", [rest[3], rest[4]])
+    case ("v1", 3, "transactions") where rest[2] == "appAccountToken":
+      (.setAppAccountToken, "PUT", [rest[1]])
+    // `extend/mass` is Extend for All Subscribers, not an id.
     case ("v1", 3, "subscriptions") where rest[1] == "extend" && rest[2] != "mass":
-      (.extendSubscriptionRenewalDate, "PUT", rest[2])
+      (.extendSubscriptionRenewalDate, "PUT", [rest[2]])
     case ("v2", 3, "refund") where rest[1] == "lookup":
-      (.getRefundHistory, "GET", rest[2])
+      (.getRefundHistory, "GET", [rest[2]])
     case ("v1", 2, "lookup"):
-      (.lookUpOrderID, "GET", rest[1])
+      (.lookUpOrderID, "GET", [rest[1]])
     case ("v1", 2, "notifications") where rest[1] == "test":
-      (.requestTestNotification, "POST", "")
+      (.requestTestNotification, "POST", [])
     case ("v1", 3, "notifications") where rest[1] == "test":
-      (.getTestNotificationStatus, "GET", rest[2])
+      (.getTestNotificationStatus, "GET", [rest[2]])
     case ("v1", 2, "notifications") where rest[1] == "history":
-      (.getNotificationHistory, "POST", "")
+      (.getNotificationHistory, "POST", [])
     default:
       nil
     }

@@ -7,6 +7,7 @@ public final class InMemoryLedgerStore: LedgerStore {
   private var accounts: [SandboxAccount] = []
   private var subscriptions: [PaymentTransaction.ID: SubscriptionRecord] = [:]
   private var requests: [PaymentTransaction.ID: AskToBuyRequest] = [:]
+  private var massExtensions: [MassExtensionKey: MassExtension] = [:]
   private var currentAccount: String?
   private var clock: Date?
   private var nextID: UInt64 = 0
@@ -66,6 +67,8 @@ public final class InMemoryLedgerStore: LedgerStore {
       case .putAskToBuyRequest(let request): requests[request.id] = request
       case .deleteTransaction(let id):
         if byID.removeValue(forKey: id) != nil { order.removeAll { $0 == id } }
+      case .putMassExtension(let request):
+        massExtensions[MassExtensionKey(productID: request.productID, requestID: request.requestID)] = request
       }
     }
   }
@@ -84,6 +87,15 @@ public final class InMemoryLedgerStore: LedgerStore {
 
   public func transactions(_ ids: [PaymentTransaction.ID]) throws(LedgerError) -> [PaymentTransaction] {
     ids.compactMap { byID[$0] }
+  }
+
+  public func massExtension(productID: Product.ID, requestID: String) throws(LedgerError) -> MassExtension? {
+    massExtensions[MassExtensionKey(productID: productID, requestID: requestID)]
+  }
+
+  private struct MassExtensionKey: Hashable {
+    var productID: Product.ID
+    var requestID: String
   }
 
   private func put(_ transaction: PaymentTransaction) {

@@ -36,6 +36,8 @@ public protocol LedgerStore: AnyObject {
   /// the transactions and subscription records written since. The default, for a ledger only one
   /// process uses, has nothing to report.
   func changes(since position: UInt64) throws(LedgerError) -> LedgerChanges
+  /// The mass renewal-date extension `requestID` of `productID`, if one was made.
+  func massExtension(productID: Product.ID, requestID: String) throws(LedgerError) -> MassExtension?
 }
 
 /// What other users of a ledger committed since a position.
@@ -44,15 +46,18 @@ public struct LedgerChanges: Sendable, Equatable {
   public var transactions: [PaymentTransaction] = []
   public var subscriptions: [SubscriptionRecord] = []
   public var askToBuyRequests: [AskToBuyRequest] = []
+  /// The ledger's virtual clock now (another process may have advanced it), when it has one.
+  public var clock: Date?
 
   public init(
     position: UInt64, transactions: [PaymentTransaction] = [], subscriptions: [SubscriptionRecord] = [],
-    askToBuyRequests: [AskToBuyRequest] = []
+    askToBuyRequests: [AskToBuyRequest] = [], clock: Date? = nil
   ) {
     self.position = position
     self.transactions = transactions
     self.subscriptions = subscriptions
     self.askToBuyRequests = askToBuyRequests
+    self.clock = clock
   }
 }
 
@@ -89,6 +94,8 @@ public enum LedgerChange: Sendable, Equatable {
   case putAskToBuyRequest(AskToBuyRequest)
   /// Removes one transaction from the history (`SKTestSession.deleteTransaction(identifier:)`).
   case deleteTransaction(PaymentTransaction.ID)
+  /// A mass renewal-date extension and its outcome (App Store Server API), by product and request id.
+  case putMassExtension(MassExtension)
   // The notification outbox will be one more case here: written in the same batch as its cause.
 }
 

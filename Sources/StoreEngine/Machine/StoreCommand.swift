@@ -62,6 +62,11 @@ public enum StoreCommand: Sendable, Equatable {
   /// The App Store Server API's Send Consumption Information: stored on the transaction (its JWS
   /// unchanged), replacing an earlier report.
   case sendConsumptionInformation(PaymentTransaction.ID, ConsumptionInformation)
+  /// The App Store Server API's Set App Account Token, for an original transaction id.
+  case setAppAccountToken(PaymentTransaction.ID, token: String)
+  /// The App Store Server API's Extend Subscription Renewal Dates for All Active Subscribers: every
+  /// active chain of the product is extended and the outcome kept in the ledger.
+  case extendRenewalDates(MassExtension)
 
   /// A price-increase step.
   public enum PriceIncreaseAction: String, Sendable, Equatable, CaseIterable {
@@ -77,7 +82,7 @@ public enum StoreCommand: Sendable, Equatable {
       .requestRefund(let id, _, _),
       .setAutoRenew(let id, _), .expireSubscription(let id), .renewSubscription(let id),
       .resolveBillingIssue(let id), .priceIncrease(let id, _, _), .deleteTransaction(let id),
-      .extendRenewalDate(let id, _, _), .sendConsumptionInformation(let id, _):
+      .extendRenewalDate(let id, _, _), .sendConsumptionInformation(let id, _), .setAppAccountToken(let id, _):
       id
     default: nil
     }

@@ -105,6 +105,12 @@ public struct StoreMachine: Sendable {
     }
   }
 
+  /// Moves the clock forward to the ledger's (another process advanced it and did what fell due on
+  /// the way, which `absorb` brings in); never backwards.
+  public mutating func catchUp(to clock: Date) {
+    if clock > now { now = clock }
+  }
+
   /// A subscription chain's record, by its original transaction id.
   public func subscriptionRecord(_ original: PaymentTransaction.ID) -> SubscriptionRecord? { subscriptionRecords[original] }
 
@@ -171,6 +177,8 @@ public struct StoreMachine: Sendable {
     case .resetToDefaultState: try resetToDefaultState()
     case .extendRenewalDate(let id, let days, let requestID): try extendRenewalDate(id, days: days, requestID: requestID)
     case .sendConsumptionInformation(let id, let information): try storeConsumption(information, for: id)
+    case .setAppAccountToken(let id, let token): try setAppAccountToken(id, token: token)
+    case .extendRenewalDates(let request): try extendRenewalDates(request)
     }
   }
 

@@ -35,7 +35,7 @@ public struct StoreStep: Sendable, Equatable {
         seenTransactions = []
         seenRecords = []
         seenRequests = []
-      case .putAccount, .setCurrentAccount, .setClock:
+      case .putAccount, .setCurrentAccount, .setClock, .putMassExtension:
         break
       }
       kept.append(change)

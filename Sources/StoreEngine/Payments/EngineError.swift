@@ -28,6 +28,8 @@ public enum EngineError: Error, Sendable, Equatable, CustomStringConvertible {
   case unknownStorefront(String, nearMatches: [String])
   /// The subscription's renewal date cannot be extended (App Store Server API).
   case cannotExtend(PaymentTransaction.ID, because: ExtensionRefusal)
+  /// A product id the catalog does not have as an auto-renewable subscription (a mass extension's).
+  case notSubscriptionProduct(String)
 
   /// Why a renewal-date extension was refused (Apple's 403 errors).
   public enum ExtensionRefusal: String, Sendable, Equatable {
@@ -68,6 +70,7 @@ public enum EngineError: Error, Sendable, Equatable, CustomStringConvertible {
     case .unknownStorefront(let code, let near):
       "'\(code)' is not an App Store storefront\(near.isEmpty ? "" : " (near: \(near.joined(separator: ", ")))"); use an ISO 3166-1 alpha-3 code such as USA, KOR or JPN."
     case .cannotExtend(let id, let why): "The renewal date of subscription \(id) cannot be extended: \(why.rawValue)."
+    case .notSubscriptionProduct(let id): "The catalog has no auto-renewable subscription '\(id)'."
     }
   }
 
@@ -91,6 +94,7 @@ public enum EngineError: Error, Sendable, Equatable, CustomStringConvertible {
     case .transactionIDsExhausted: "transactionIDsExhausted"
     case .unknownStorefront: "unknownStorefront"
     case .cannotExtend: "cannotExtend"
+    case .notSubscriptionProduct: "notSubscriptionProduct"
     }
   }
 }

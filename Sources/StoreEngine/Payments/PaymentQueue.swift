@@ -43,6 +43,8 @@ public final class PaymentQueue {
     let records = changes.subscriptions.filter { machine.subscriptionRecord($0.originalID) != $0 }
     // Requests need no event: a scheduled answer is carried out when the clock passes it.
     machine.absorb(changes.askToBuyRequests)
+    // One virtual clock per ledger: what another process advanced past has already happened there.
+    if let clock = changes.clock { machine.catchUp(to: clock) }
     guard !transactions.isEmpty || !records.isEmpty else { return }
     // As at launch, a finished consumable is announced but not kept in the working set.
     for transaction in transactions {

@@ -7,7 +7,7 @@ import StoreScenario
 enum RunCommand {
   static let descriptor = CommandDescriptor(
     path: ["run"],
-    arguments: "SCRIPT|- [--json] [--api storekit1|storekit2] [--environment Sandbox|Xcode] [--regenerate-ca]",
+    arguments: "SCRIPT|- [--json] [--api storekit1|storekit2] [--environment Sandbox|Production|Xcode] [--regenerate-ca]",
     summary: "Run a headless scenario; --json prints one event per line.",
     discussion: """
       SCRIPT is a scenario file (- reads standard input): one command a line, # comments. Every event \
@@ -26,7 +26,7 @@ enum RunCommand {
     options: [
       OptionSpec("--json", help: "Print one JSON object per event, flushed per line."),
       OptionSpec("--api", value: "name", help: "Print what a 'storekit1' (default) or 'storekit2' app sees."),
-      OptionSpec("--environment", value: "name", help: "Sign as 'Sandbox' (default; the local CA chain) or 'Xcode' (one self-signed certificate)."),
+      OptionSpec("--environment", value: "name", help: "Sign as 'Sandbox' (default; the local CA chain), 'Production' (the same chain, for a `serve --environment Production`) or 'Xcode' (one self-signed certificate)."),
       OptionSpec("--regenerate-ca", help: "Create a new sandbox CA when the old one is damaged (invalidates old signatures)."),
     ],
     run: run)

@@ -44,14 +44,23 @@ enum ServeCommand {
       return invocation.usageError("Unknown environment '\(environment)': use Sandbox or Production.", for: descriptor)
     }
     let json = invocation.arguments.flag("--json")
-    let directory = URL(fileURLWithPath: invocation.global.dataDirectory(environment: invocation.environment), isDirectory: true)
-    let ledger: SQLiteLedgerStore
-    do throws(LedgerError) {
-      // Opened here (it makes the data directory, 0700) so a damaged ledger stops serve before it listens.
-      ledger = try SQLiteLedgerStore(directory: directory)
+    let catalog: Catalog
+    switch CatalogSource.load(invocation.global.catalogPath) {
+    case .success(let loaded):
+      loaded.reportWarnings(io: invocation.io)
+      catalog = loaded.catalog
+    case .failure(let error): return CatalogSource.report(error, io: invocation.io)
+    }
+    let store: LiveStore
+    do {
+      // Opened here (it makes the data directory, 0700) so a damaged ledger stops serve before it
+      // listens. The clock is the ledger's: serve never moves it on its own.
+      store = try LiveStore.open(
+        catalog: catalog, global: invocation.global, environment: invocation.environment,
+        start: .fixed(LiveStore.scenarioEpoch), signingEnvironment: environment)
     } catch {
-      invocation.io.errorLine("Error: \(error)")
-      return LiveStore.exitCode(for: error)
+      invocation.io.errorLine(error.description)
+      return error.exitCode
     }
     let keys = invocation.keyStore
     let registry: APIKeyRegistry?
@@ -60,7 +69,7 @@ enum ServeCommand {
     let verifier = BearerTokenVerifier(keys: APIKeyRing(store: keys), bundleIDs: [bundleID], now: Date.init)
     let gateway = APIGateway(
       verifier: verifier, requestID: { UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(26).uppercased() },
-      endpoints: ServeEndpoints.make(ledger: ledger, environment: environment, bundleID: bundleID))
+      endpoints: ServeEndpoints.make(store: store, environment: environment, bundleID: bundleID))
     let output = SerializedOutput(invocation.io)
     let stop = SignalWait(signals: [SIGTERM, SIGINT])
     let server: HTTPServer

@@ -6,7 +6,7 @@ import StoreEngine
 enum VerifyCommand {
   static let descriptor = CommandDescriptor(
     path: ["verify"],
-    arguments: "[--root <cert>] [--bundle-id <id>] [--environment Sandbox|Xcode] FILE|-",
+    arguments: "[--root <cert>] [--bundle-id <id>] [--environment Sandbox|Production|Xcode] FILE|-",
     summary: "Verify signed transactions (JWS) and print their payloads.",
     discussion: """
       Reads one JWS per line (or the JSON lines of `storefront run --json`, taking each \
@@ -18,7 +18,7 @@ enum VerifyCommand {
       """,
     options: [
       OptionSpec("--root", value: "cert", help: "Trusted root certificate, PEM or DER (default: the data directory's)."),
-      OptionSpec("--environment", value: "name", help: "Expected environment: Sandbox (default) or Xcode."),
+      OptionSpec("--environment", value: "name", help: "Expected environment: Sandbox (default), Production or Xcode."),
     ],
     run: run)
 

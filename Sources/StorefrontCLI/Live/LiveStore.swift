@@ -64,7 +64,7 @@ struct LiveStore {
         throw OpenError(description: "Error: could not create the Xcode signing certificate: \(error)", exitCode: ExitCode.software)
       }
     } else {
-      signer = authority.signer()
+      signer = authority.signer(environment: signingEnvironment)
     }
     let bundleID = global.bundleID ?? defaultBundleID
     let startDate: Date =

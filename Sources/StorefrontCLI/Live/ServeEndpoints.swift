@@ -7,16 +7,24 @@ import StoreServer
 /// The endpoints `storefront serve` answers with: the one place the App Store Server API module is wired in.
 enum ServeEndpoints {
   /// - Parameters:
-  ///   - ledger: The data directory's shared ledger (its own connection), read afresh by every request.
+  ///   - store: The data directory's store (its own ledger connection and payment queue), read afresh
+  ///     by every request; the endpoints that change the ledger (extensions, consumption, the app
+  ///     account token) run as engine commands on its queue, after taking in what other processes
+  ///     committed.
   ///   - environment: `Sandbox` or `Production`, the store the answers come from.
   ///
   /// The server runs a thread per connection and a ledger connection is not shared between threads,
   /// so requests take turns at the API; a ledger locked by a writer delays the answer (SQLite's busy
   /// timeout), and one locked for longer answers Apple's retryable 5000001.
-  static func make(ledger: SQLiteLedgerStore, environment: String, bundleID: String) -> APIGateway.Endpoints {
+  static func make(store: LiveStore, environment: String, bundleID: String) -> APIGateway.Endpoints {
+    let queue = store.queue
     let api = AppStoreServerAPI(
-      ledger: ledger, environment: environment == "Production" ? .production : .sandbox, bundleID: bundleID,
-      now: { Date() })
+      ledger: store.ledger, environment: environment == "Production" ? .production : .sandbox, bundleID: bundleID,
+      now: { Date() }, signer: store.authority.signer(environment: environment),
+      perform: { command throws(EngineError) in
+        try queue.refresh()
+        return try queue.perform(command)
+      })
     // The lock owns the API: the only way to it is a turn.
     let turn = Locked(api)
     return { request in turn.withLock { $0.handle(request) } }

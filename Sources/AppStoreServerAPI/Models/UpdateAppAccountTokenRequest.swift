@@ -1,0 +1,4 @@
+/// The body of Set App Account Token, as sent.
+struct UpdateAppAccountTokenRequest: Decodable {
+  var appAccountToken: JSONScalar?
+}
