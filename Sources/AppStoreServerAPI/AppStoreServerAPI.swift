@@ -92,6 +92,9 @@ public final class AppStoreServerAPI {
     case .massExtendRenewalDate: try massExtendRenewalDate(body: body)
     case .getMassExtensionStatus: try massExtensionStatus(productID: parameter, requestID: parameters.last ?? "")
     case .setAppAccountToken: try setAppAccountToken(parameter, body: body)
+    case .finishTransaction: try finishTransaction(parameter)
+    case .getRefundHistoryV1: try refundHistoryV1(parameter)
+    case .sendConsumptionInformationV1: try sendConsumptionInformationV1(parameter, body: body)
     case .requestTestNotification: throw .serverNotificationURLNotFound
     case .getTestNotificationStatus: try testNotificationStatus(parameter)
     case .getNotificationHistory: try notificationHistory(query: query, body: body)
@@ -99,7 +102,9 @@ public final class AppStoreServerAPI {
   }
 
   /// The endpoints that run engine commands: not served without a way to run them.
-  static let changesTheLedger: Set<APIEndpoint> = [.extendSubscriptionRenewalDate, .massExtendRenewalDate, .setAppAccountToken]
+  static let changesTheLedger: Set<APIEndpoint> = [
+    .extendSubscriptionRenewalDate, .massExtendRenewalDate, .setAppAccountToken, .finishTransaction,
+  ]
 
   /// An unknown path: what an HTTP front end answers, not an API error (Apple documents none).
   static let notFound = APIResponse(status: 404, contentType: "text/plain", body: Data("Not Found\n".utf8))

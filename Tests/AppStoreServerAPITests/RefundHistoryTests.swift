@@ -40,6 +40,22 @@ final class RefundHistoryTests: XCTestCase {
     XCTAssertEqual(json(second)["hasMore"] as? Bool, false)
   }
 
+  /// Get Refund History V1 (deprecated): the latest 50, oldest revocation first, one page.
+  func testVersion1ListsTheLatestFiftyRefunds() throws {
+    let fixture = try APIFixture()
+    let bought = try fixture.buy(FixtureCatalog.coins, count: 52)
+    for transaction in bought {
+      try fixture.store.queue.refund(transaction.id)
+      try fixture.store.queue.advance(by: 1)
+    }
+    let response = fixture.get("/inApps/v1/refund/lookup/\(bought[0].id)")
+    XCTAssertEqual(response.status, 200)
+    XCTAssertEqual(Set(json(response).keys), ["signedTransactions"])
+    XCTAssertEqual(transactionIDs(response), bought.dropFirst(2).map(\.id.description))
+    assertAPIError(fixture.get("/inApps/v1/refund/lookup/abc"), 4_000_008)
+    assertAPIError(fixture.get("/inApps/v1/refund/lookup/5"), 4_040_005)
+  }
+
   func testErrors() throws {
     let fixture = try APIFixture()
     let bought = try fixture.buy(FixtureCatalog.coins)[0]

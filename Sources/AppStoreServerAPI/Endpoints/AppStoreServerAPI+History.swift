@@ -31,6 +31,21 @@ extension AppStoreServerAPI {
       RefundHistoryResponse(signedTransactions: page.items.map(\.jws), revision: page.next.text, hasMore: page.hasMore))
   }
 
+  /// `GET /inApps/v1/refund/lookup/{originalTransactionId}` (deprecated): the customer's most recent
+  /// 50 refunds, oldest revocation first, without paging.
+  func refundHistoryV1(_ text: String) throws(APIError) -> APIResponse {
+    guard (try? LedgerReader.parseID(text)) != nil else { throw .invalidOriginalTransactionID }
+    let customer: LedgerReader.Customer
+    do {
+      customer = try reader.customer(text)
+    } catch .transactionIDNotFound {
+      throw .originalTransactionIDNotFound
+    }
+    let revoked = try reader.history(of: customer.account).filter { $0.row.revocationDate != nil }
+      .sorted { ($0.row.revocationDate ?? .distantPast, $0.row.id) < ($1.row.revocationDate ?? .distantPast, $1.row.id) }
+    return try ResponseEncoding.response(RefundLookupResponse(signedTransactions: revoked.suffix(50).map(\.jws)))
+  }
+
   /// The position `revision` stands for (the start without one); a token not issued for this
   /// endpoint and order is `InvalidRequestRevisionError`.
   private func revision(_ query: QueryParameters, kind: PageToken.Kind, descending: Bool) throws(APIError) -> PageToken {

@@ -6,14 +6,19 @@ public enum APIEndpoint: String, Sendable, Hashable, CaseIterable {
   case getTransactionHistoryV1
   case getAllSubscriptionStatuses
   case getRefundHistory
+  /// Get Refund History V1 (deprecated): up to 50 refunds, no paging.
+  case getRefundHistoryV1
   case lookUpOrderID
   case sendConsumptionInformation
+  /// Send Consumption Information V1 (deprecated): integer-coded fields.
+  case sendConsumptionInformationV1
   case extendSubscriptionRenewalDate
   /// Extend Subscription Renewal Dates for All Active Subscribers.
   case massExtendRenewalDate
   /// Get Status of Subscription Renewal Date Extensions.
   case getMassExtensionStatus
   case setAppAccountToken
+  case finishTransaction
   case requestTestNotification
   case getTestNotificationStatus
   case getNotificationHistory

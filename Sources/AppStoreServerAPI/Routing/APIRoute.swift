@@ -47,6 +47,12 @@ enum APIRoute: Equatable {
       (.massExtendRenewalDate, "POST", [])
     case ("v1", 5, "subscriptions") where rest[1] == "extend" && rest[2] == "mass":
       (.getMassExtensionStatus, "GET", [rest[3], rest[4]])
+    case ("v1", 3, "transactions") where rest[1] == "consumption":
+      (.sendConsumptionInformationV1, "PUT", [rest[2]])
+    case ("v1", 3, "transactions") where rest[2] == "finish":
+      (.finishTransaction, "POST", [rest[1]])
+    case ("v1", 3, "refund") where rest[1] == "lookup":
+      (.getRefundHistoryV1, "GET", [rest[2]])
     case ("v1", 3, "transactions") where rest[2] == "appAccountToken":
       (.setAppAccountToken, "PUT", [rest[1]])
     // `extend/mass` is Extend for All Subscribers, not an id.
