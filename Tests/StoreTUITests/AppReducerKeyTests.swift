@@ -261,8 +261,27 @@ import Testing
       Issue.record("expected the JWS sheet")
       return
     }
-    #expect(detail.lines.first?.hasPrefix("Not a compact JWS") == true)
+    #expect(detail.lines.contains { $0.hasPrefix("Not a compact JWS") })
     #expect(detail.lines.contains("not-a-jws"))
+  }
+
+  /// Issue 13: the transaction view shows the order id as Apple's e-mail receipt does, and what the
+  /// app's server reported with Send Consumption Information.
+  @Test func theTransactionViewShowsTheOrderIDAndTheServersConsumptionReport() {
+    var signed = makeTransaction(5, FixtureCatalog.coins, kind: .consumable, state: .purchased)
+    signed.signedTransaction = sampleJWS(transactionID: "5")
+    signed.consumption = ConsumptionInformation(
+      customerConsented: true, sampleContentProvided: false, deliveryStatus: "DELIVERED", consumptionPercentage: 25_000,
+      refundPreference: "DECLINE", receivedDate: TestStore.start)
+    var state = transactionsState([signed])
+    send(&state, .key(.char("v")))
+    guard case .jws(let detail) = state.sheet else {
+      Issue.record("expected the JWS sheet")
+      return
+    }
+    #expect(detail.lines.first == "Order ID: \(OrderID.make(for: signed.id))")
+    #expect(detail.lines.contains("Consumption (from the server): delivery DELIVERED, consumed 25.0 %, refund preference DECLINE, no sample"))
+    #expect(detail.lines.contains("  \"transactionId\" : \"5\""))
   }
 
   // MARK: Sheets

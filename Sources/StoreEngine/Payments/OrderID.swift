@@ -70,3 +70,15 @@ public enum OrderID {
     return value
   }
 }
+
+extension PaymentTransaction {
+  /// The order id of the charge this transaction is (what Apple's e-mail receipt shows): a purchase,
+  /// an upgrade or a renewal; nil for what is not one (a restore, a free re-download, a family
+  /// member's copy, a purchase not completed).
+  public var orderID: String? {
+    guard self.state == .purchased, self.familySharedBy == nil, self.reason == .renewal || self.originalID == id || self.price != 0 else {
+      return nil
+    }
+    return OrderID.make(for: id)
+  }
+}

@@ -49,6 +49,31 @@ extension EventRecord {
     /// Listing only: what was charged, when anything was (or it was purchased).
     var price: String?
     var currency: String?
+    /// Listing only: the order id of a charge, as Apple's e-mail receipt shows it.
+    var orderID: String?
+    /// Listing only: the StoreKit 2 `appAccountToken` (the app's, or the server's Set App Account Token).
+    var appAccountToken: String?
+    /// Listing only: what the app's server last reported with Send Consumption Information.
+    var consumption: Consumption?
+
+    /// A Send Consumption Information report, Apple's field names.
+    struct Consumption: Sendable, Equatable, Codable {
+      var customerConsented: Bool
+      var sampleContentProvided: Bool
+      var deliveryStatus: String
+      var consumptionPercentage: Int?
+      var refundPreference: String?
+      var receivedDate: String
+
+      init(_ information: ConsumptionInformation) {
+        customerConsented = information.customerConsented
+        sampleContentProvided = information.sampleContentProvided
+        deliveryStatus = information.deliveryStatus
+        consumptionPercentage = information.consumptionPercentage
+        refundPreference = information.refundPreference
+        receivedDate = EventFormatter.timestamp(information.receivedDate)
+      }
+    }
 
     enum CodingKeys: String, CodingKey {
       case queueID = "queueId"
@@ -57,6 +82,8 @@ extension EventRecord {
       case productID = "productId"
       case state, quantity, account, purchaseDate, error, signedTransaction, signedRenewalInfo, expiresDate
       case revocationDate, reason, applicationUsername, finished, price, currency
+      case orderID = "orderId"
+      case appAccountToken, consumption
     }
 
     /// The event fields of `transaction` (none of the listing's).
@@ -92,6 +119,9 @@ extension EventRecord {
         price = transaction.price.description
         currency = transaction.currency
       }
+      orderID = transaction.orderID
+      appAccountToken = transaction.appAccountToken
+      consumption = transaction.consumption.map(Consumption.init)
     }
   }
 

@@ -126,7 +126,7 @@ extension AppReducer {
         return []
       }
       if intent == .viewJWS {
-        state.sheet = .jws(JWSSheet(transaction: id, lines: jwsLines(jws)))
+        state.sheet = .jws(JWSSheet(transaction: id, lines: receiptLines(transaction) + jwsLines(jws)))
       } else {
         state.sheet = .export(ExportSheet(transaction: id, path: "transaction-\(id).jws"))
       }

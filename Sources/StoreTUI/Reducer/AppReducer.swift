@@ -104,6 +104,21 @@ enum AppReducer {
   }
 
   /// The decoded lines of a signed transaction for the JWS sheet.
+  /// What Apple's e-mail receipt and the app's server add to a transaction: its order id and the
+  /// last Send Consumption Information report, above the signed transaction.
+  static func receiptLines(_ transaction: PaymentTransaction) -> [String] {
+    var lines: [String] = []
+    if let order = transaction.orderID { lines.append("Order ID: \(order)") }
+    if let report = transaction.consumption {
+      var parts = ["delivery \(report.deliveryStatus)"]
+      if let percentage = report.consumptionPercentage { parts.append("consumed \(Double(percentage) / 1000) %") }
+      if let preference = report.refundPreference { parts.append("refund preference \(preference)") }
+      parts.append(report.sampleContentProvided ? "sample provided" : "no sample")
+      lines.append("Consumption (from the server): " + parts.joined(separator: ", "))
+    }
+    return lines.isEmpty ? [] : lines + [""]
+  }
+
   static func jwsLines(_ jws: String) -> [String] {
     do {
       let decoded = try CompactJWS(jws)
