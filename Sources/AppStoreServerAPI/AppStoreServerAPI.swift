@@ -17,6 +17,7 @@ public final class AppStoreServerAPI {
   let perform: ((StoreCommand) throws(EngineError) -> StoreStep)?
   private let sleep: @Sendable (Duration) -> Void
   private let plan: Locked<FaultPlan>
+  private let faultFile: FaultPlanFile?
 
   /// - Parameters:
   ///   - appAppleID: the app's Apple id for `appAppleId` (nil: left out, as in Apple's sandbox).
@@ -25,11 +26,14 @@ public final class AppStoreServerAPI {
   ///   - perform: runs an engine command on the ledger, for the endpoints that change it (Extend a
   ///     Subscription Renewal Date); a `PaymentQueue` on the same ledger, refreshed before each command.
   ///     Without one those endpoints are not served (404).
+  ///   - faultFile: where other processes put faults for this server (`server-faults.json` of the
+  ///     data directory); its faults come before `faults`.
   ///   - sleep: how a fault's delay waits (tests record it instead).
   public init(
     ledger: any LedgerStore, environment: ServerEnvironment, bundleID: String, now: @escaping @Sendable () -> Date,
     appAppleID: Int64? = nil, signer: (any TransactionSigner)? = nil,
     perform: ((StoreCommand) throws(EngineError) -> StoreStep)? = nil, faults: FaultPlan = FaultPlan(),
+    faultFile: FaultPlanFile? = nil,
     sleep: @escaping @Sendable (Duration) -> Void = { Thread.sleep(forTimeInterval: Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18) }
   ) {
     reader = LedgerReader(ledger: ledger, environment: environment, bundleID: bundleID)
@@ -41,6 +45,7 @@ public final class AppStoreServerAPI {
     self.perform = perform
     self.sleep = sleep
     plan = Locked(faults)
+    self.faultFile = faultFile
   }
 
   /// The injected faults (sandbox controls); may be changed while requests are served.
@@ -63,7 +68,7 @@ public final class AppStoreServerAPI {
     // Look Up Order ID has no sandbox URL: to a sandbox server it is a path like any unknown one.
     if endpoint == .lookUpOrderID, environment == .sandbox { return Self.notFound }
     if Self.changesTheLedger.contains(endpoint), perform == nil { return Self.notFound }
-    if let fault = plan.withLock({ $0.take(for: endpoint) }) {
+    if let fault = faultFile?.take(for: endpoint) ?? plan.withLock({ $0.take(for: endpoint) }) {
       if let delay = fault.delay { sleep(delay) }
       if let answer = fault.answer { return answer.error.response }
     }

@@ -140,4 +140,56 @@ final class ServeLedgerChangesAppleClientTests: XCTestCase {
     XCTAssertEqual(kill(serve.processIdentifier, SIGTERM), 0)
     XCTAssertEqual(try serve.wait(timeout: 30).status, 0)
   }
+
+  /// Sandbox controls for a client's retry code: a scenario's `server-fault` line reaches the
+  /// serving process through the data directory, and Apple's client sees the 429s it asked for.
+  func testAScenarioServerFaultMakesServeAnswer429ThenTheRealAnswer() throws {
+    let apple = try AppleVerifier.preparedOrSkipped()
+    let directory = try TemporaryDirectory(self)
+    let data = directory.path("data")
+    let created = try StorefrontBinary.run(["keys", "create", "--json", "--data-dir", data], in: directory)
+    XCTAssertEqual(created.status, 0, created.stderr)
+    let key = try XCTUnwrap(JSONSerialization.jsonObject(with: created.stdoutData) as? [String: Any])
+    let fifo = directory.path("ready")
+    XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+    let serve = try StorefrontBinary.start(["serve", "--listen", "127.0.0.1:0", "--ready-file", fifo, "--data-dir", data], in: directory)
+    let address = try readAddress(fromFIFO: fifo)
+
+    let scenario = directory.path("faults.scenario")
+    try Data("""
+      account backend
+      set dialogs off
+      buy \(Self.coins)
+      server-fault getTransactionInfo answer=429 count=2
+
+      """.utf8).write(to: URL(fileURLWithPath: scenario))
+    let run = try StorefrontBinary.run(["run", scenario, "--json", "--data-dir", data], in: directory)
+    XCTAssertEqual(run.status, 0, run.summary)
+    let bought = try XCTUnwrap(EventLine.parse(run.stdout, source: "faults").first { $0.state == "purchased" }?.transactionID)
+
+    let call: [String: Any] = [
+      "name": "info", "key_file": key["privateKeyFile"] ?? "", "key_id": key["keyId"] ?? "", "issuer_id": key["issuerId"] ?? "",
+      "endpoint": "get_transaction_info", "argument": bought,
+    ]
+    let input = try JSONSerialization.data(withJSONObject: [
+      "base_url": "http://\(address)", "bundle_id": key["bundleId"] ?? "", "calls": [call, call, call],
+    ])
+    let script = StorefrontBinary.packageRoot.appendingPathComponent("Tests/python/call_server_api.py").path
+    let client = try ChildProcess.run(apple.python.path, [script], stdin: input, timeout: 120)
+    XCTAssertEqual(client.status, 0, client.stderr)
+    let outcomes = try XCTUnwrap(JSONSerialization.jsonObject(with: client.stdoutData) as? [[String: Any]])
+    XCTAssertEqual(outcomes.map { $0["raw_api_error"] as? Int }, [4_290_000, 4_290_000, nil])
+    XCTAssertEqual(outcomes.map { $0["http_status"] as? Int }, [429, 429, nil])
+    XCTAssertEqual(outcomes.last?["ok"] as? Bool, true)
+    XCTAssertFalse(FileManager.default.fileExists(atPath: directory.path("data/server-faults.json")), "used up")
+
+    // A name that is not an endpoint stops the run at its line, with the names to use.
+    try Data("server-fault getTransactionInfos answer=500\n".utf8).write(to: URL(fileURLWithPath: scenario))
+    let wrong = try StorefrontBinary.run(["run", scenario, "--data-dir", data], in: directory)
+    XCTAssertNotEqual(wrong.status, 0)
+    XCTAssertTrue(wrong.stderr.contains("faults.scenario:1: stopped: Unknown App Store Server API endpoint 'getTransactionInfos'. Did you mean 'getTransactionInfo'?"), wrong.stderr)
+
+    XCTAssertEqual(kill(serve.processIdentifier, SIGTERM), 0)
+    XCTAssertEqual(try serve.wait(timeout: 30).status, 0)
+  }
 }

@@ -97,11 +97,62 @@ extension LineParser {
       }
       return .transaction(reference, .priceIncrease(step, price: price))
     case "expect": return .expect(try expectation())
+    case "server-fault": return .serverFault(try serverFault())
     case _ where Self.storeKit2Verbs.contains(verb.text): return .storeKit2(try storeKit2Call())
     default:
       let hint = suggestion(for: verb.text, in: ScenarioParser.verbs).map { " Did you mean '\($0)'?" } ?? ""
       throw issue(verb.column, "Unknown verb '\(verb.text)'.\(hint)")
     }
+  }
+
+  /// `server-fault clear`, `server-fault ENDPOINT off`, or `server-fault ENDPOINT|all
+  /// [answer=429|500|retryable] [delay=250ms|2s] [count=N]`.
+  private mutating func serverFault() throws(ScenarioIssue) -> ServerFault {
+    let endpoint = try next("an App Store Server API endpoint such as getTransactionInfo, all, or clear")
+    if endpoint.text == "clear" { return .clear }
+    if positionals.first?.text == "off" {
+      positionals.removeFirst()
+      return .off(endpoint: endpoint.text)
+    }
+    var answer: ServerFault.Answer?
+    if let option = option("answer") {
+      guard let value = ServerFault.Answer(rawValue: option.value) else {
+        throw issue(option.column, "Invalid answer '\(option.value)'; use 429, 500 or retryable.")
+      }
+      answer = value
+    }
+    var delay: Duration?
+    if let option = option("delay") {
+      guard let value = Self.wallClockDuration(option.value) else {
+        throw issue(option.column, "Invalid delay '\(option.value)'; write milliseconds or seconds of real time, such as 250ms or 2s (at most 60s).")
+      }
+      delay = value
+    }
+    var count: Int?
+    if let option = option("count") {
+      guard let value = Int(option.value), value >= 1 else {
+        throw issue(option.column, "Invalid count '\(option.value)'; use a whole number from 1 (leave it out for every request).")
+      }
+      count = value
+    }
+    guard answer != nil || delay != nil else {
+      throw issue(endColumn, "'server-fault \(endpoint.text)' needs answer=429|500|retryable, delay=…, or both; `server-fault \(endpoint.text) off` removes it.")
+    }
+    return .set(endpoint: endpoint.text, answer: answer, delay: delay, count: count)
+  }
+
+  /// `250ms` or `2s`, up to a minute: how long serve waits before answering (real time).
+  static func wallClockDuration(_ text: String) -> Duration? {
+    let milliseconds: Int?
+    if text.hasSuffix("ms") {
+      milliseconds = Int(text.dropLast(2))
+    } else if text.hasSuffix("s") {
+      milliseconds = Int(text.dropLast()).map { $0 * 1000 }
+    } else {
+      milliseconds = nil
+    }
+    guard let milliseconds, (0...60_000).contains(milliseconds) else { return nil }
+    return .milliseconds(milliseconds)
   }
 
   private mutating func control() throws(ScenarioIssue) -> ScenarioStep.Control {

@@ -37,6 +37,8 @@ public struct ScenarioStep: Sendable, Equatable {
     case expect(Expectation)
     /// A StoreKit 2 call the app makes (entitlements, status, app transaction, …).
     case storeKit2(StoreKit2Call)
+    /// A fault `storefront serve` injects into its answers (sandbox controls for the app's server).
+    case serverFault(ServerFault)
   }
 
   /// A command about one transaction, before its reference is resolved.

@@ -47,6 +47,9 @@ public final class ScenarioRunner {
   /// Signs `buy … offer=… signed` lines (the storefront's promotional-offer key); without one
   /// such a line stops the run.
   public var offerSigner: (any PromotionalOfferSigner)?
+  /// Carries out `server-fault` lines (the data directory's fault plan, which `storefront serve`
+  /// reads); returns what went wrong, or nil. Without one such a line stops the run.
+  public var serverFaults: ((ServerFault) -> String?)?
   private var signedOffers: UInt64 = 0
 
   /// - Parameters:
@@ -240,6 +243,9 @@ public final class ScenarioRunner {
       if let failure = try check(expectation) { throw .assertion(failure) }
     case .storeKit2(let call):
       try perform(call, line: step.line)
+    case .serverFault(let fault):
+      guard let serverFaults else { throw .other("server-fault needs a data directory for `storefront serve`; run it with `storefront run`.") }
+      if let problem = serverFaults(fault) { throw .other(problem) }
     }
   }
 }

@@ -114,6 +114,8 @@ enum RunCommand {
       queue: store.queue, json: invocation.arguments.flag("--json"), verifier: signatures, api: api, app: app
     ) { io.line($0) }
     runner.offerSigner = store.offerKey
+    let directory = store.directory
+    runner.serverFaults = { fault in ServerFaultControl.apply(fault, in: directory) }
     let outcome = runner.run(steps)
     switch outcome {
     case .passed:

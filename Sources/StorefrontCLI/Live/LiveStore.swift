@@ -20,6 +20,8 @@ struct LiveStore {
 
   let queue: PaymentQueue
   let ledger: SQLiteLedgerStore
+  /// The data directory.
+  let directory: URL
   let authority: SandboxCertificateAuthority
   /// The promotional-offer key the storefront issued (B51): signs `buy … signed`, checks payments.
   let offerKey: PromotionalOfferKey
@@ -86,7 +88,8 @@ struct LiveStore {
     } catch {
       throw OpenError(description: "Error: \(error)", exitCode: ExitCode.software)
     }
-    return LiveStore(queue: queue, ledger: ledger, authority: authority, offerKey: offerKey, warnings: ledger.warnings)
+    return LiveStore(
+      queue: queue, ledger: ledger, directory: directory, authority: authority, offerKey: offerKey, warnings: ledger.warnings)
   }
 
   static func exitCode(for error: LedgerError) -> Int32 {

@@ -24,7 +24,8 @@ enum ServeEndpoints {
       perform: { command throws(EngineError) in
         try queue.refresh()
         return try queue.perform(command)
-      })
+      },
+      faultFile: FaultPlanFile(directory: store.directory))
     // The lock owns the API: the only way to it is a turn.
     let turn = Locked(api)
     return { request in turn.withLock { $0.handle(request) } }
