@@ -27,7 +27,7 @@ final class RunCommandTests: XCTestCase {
     let cases: [([String], String)] = [
       (["run", "--data-dir", data], "Missing SCRIPT"),
       (["run", script, script, "--data-dir", data], "Unexpected argument '\(script)': run takes one SCRIPT."),
-      (["run", script, "--environment", "Production", "--data-dir", data], "Unknown environment 'Production': use Sandbox or Xcode."),
+      (["run", script, "--environment", "Prod", "--data-dir", data], "Unknown environment 'Prod': use Sandbox, Production or Xcode."),
       (["run", script, "--jsn", "--data-dir", data], "'--jsn'"),
       (["run", script, "--environment"], "--environment"),
       (["run", script, "--api", "storekit3", "--data-dir", data], "Unknown API 'storekit3': use storekit1 or storekit2."),

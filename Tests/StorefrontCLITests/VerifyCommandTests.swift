@@ -8,7 +8,7 @@ final class VerifyCommandTests: XCTestCase {
   func testHelpDescribesEveryOption() {
     let run = CLIRun(["verify", "--help"])
     XCTAssertEqual(run.code, 0)
-    XCTAssertTrue(run.output.contains("USAGE: storefront verify [--root <cert>] [--bundle-id <id>] [--environment Sandbox|Xcode] FILE|-"), run.output)
+    XCTAssertTrue(run.output.contains("USAGE: storefront verify [--root <cert>] [--bundle-id <id>] [--environment Sandbox|Production|Xcode] FILE|-"), run.output)
     for option in ["--root <cert>", "--environment <name>", "--bundle-id <id>", "--data-dir <dir>"] {
       XCTAssertTrue(run.output.contains("  \(option) "), option)
     }
@@ -167,6 +167,6 @@ final class VerifyEnvironmentOptionTests: XCTestCase {
   func testUnknownEnvironmentIsAUsageError() {
     let run = CLIRun(["verify", "--environment", "Prod", "-"])
     XCTAssertEqual(run.code, 64)
-    XCTAssertTrue(run.errorOutput.contains("Unknown environment 'Prod': use Sandbox or Xcode."), run.errorOutput)
+    XCTAssertTrue(run.errorOutput.contains("Unknown environment 'Prod': use Sandbox, Production or Xcode."), run.errorOutput)
   }
 }
