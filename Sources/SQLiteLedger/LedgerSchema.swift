@@ -105,6 +105,21 @@ enum LedgerSchema {
       PRIMARY KEY (product_id, request_id)
     ) WITHOUT ROWID;
     """,
+    // v5: the outbox of App Store Server Notifications, written in the same commit as their cause.
+    // `seq` orders them; the delivery columns belong to the process that serves.
+    """
+    CREATE TABLE outbox (
+      seq INTEGER PRIMARY KEY AUTOINCREMENT,
+      original_id INTEGER,
+      json TEXT NOT NULL,
+      state INTEGER NOT NULL DEFAULT 0 CHECK (state IN (0, 1, 2)),
+      next_attempt REAL,
+      attempts TEXT NOT NULL DEFAULT '[]',
+      signed_payload TEXT,
+      uuid TEXT
+    );
+    CREATE INDEX outbox_pending ON outbox(state, next_attempt);
+    """,
   ]
 
   static let upsertTransaction = """
@@ -141,6 +156,10 @@ enum LedgerSchema {
     INSERT INTO mass_extensions (product_id, request_id, json) VALUES (?1, ?2, ?3)
     ON CONFLICT (product_id, request_id) DO UPDATE SET json = excluded.json WHERE mass_extensions.json IS NOT excluded.json
     """
+  static let insertNotification = "INSERT INTO outbox (original_id, json, next_attempt) VALUES (?1, ?2, ?3)"
+  static let selectNotifications = "SELECT seq, json FROM outbox WHERE seq > ?1 ORDER BY seq"
+  /// kv keys `notification-url.<environment>`.
+  static let notificationURLPrefix = "notification-url."
   static let selectMassExtension = "SELECT json FROM mass_extensions WHERE product_id = ?1 AND request_id = ?2"
   /// After a row was deleted: chains whose first or current row is gone point at what is left, and
   /// a chain with no rows left goes.

@@ -13,6 +13,7 @@ extension SQLiteLedgerStore {
     case request(PaymentTransaction.ID, account: String, open: Bool, json: String)
     case deleteTransaction(PaymentTransaction.ID)
     case massExtension(productID: String, requestID: String, json: String)
+    case notification(original: PaymentTransaction.ID?, json: String, due: Date)
     case value(key: String, value: String)
     case header(hash: String, header: String)
   }
@@ -50,6 +51,7 @@ extension SQLiteLedgerStore {
     let selectChangedRequests: SQLiteStatement
     let deleteTransaction: SQLiteStatement
     let upsertMassExtension: SQLiteStatement
+    let insertNotification: SQLiteStatement
     let selectMassExtension: SQLiteStatement
     let repairChains: SQLiteStatement
     let dropEmptyChains: SQLiteStatement
@@ -86,6 +88,7 @@ extension SQLiteLedgerStore {
       selectChangedRequests = try connection.prepare(LedgerSchema.selectChangedRequests, persistent: true)
       deleteTransaction = try connection.prepare(LedgerSchema.deleteTransaction, persistent: true)
       upsertMassExtension = try connection.prepare(LedgerSchema.upsertMassExtension, persistent: true)
+      insertNotification = try connection.prepare(LedgerSchema.insertNotification, persistent: true)
       selectMassExtension = try connection.prepare(LedgerSchema.selectMassExtension, persistent: true)
       repairChains = try connection.prepare(LedgerSchema.repairChains, persistent: true)
       dropEmptyChains = try connection.prepare(LedgerSchema.dropEmptyChains, persistent: true)
@@ -141,6 +144,16 @@ extension SQLiteLedgerStore {
             path: path, reason: "the Ask to Buy request \(request.id) could not be encoded (\(error)); report this bug")
         }
       case .deleteTransaction(let id): encoded.append(.deleteTransaction(id))
+      case .putNotification(let notification):
+        do {
+          encoded.append(.notification(
+            original: notification.originalTransactionID, json: try recordCoder.encode(notification), due: notification.date))
+        } catch {
+          throw .writeFailed(
+            path: path, reason: "a \(notification.notificationType.rawValue) notification could not be encoded (\(error)); report this bug")
+        }
+      case .setNotificationURL(let environment, let url):
+        encoded.append(.value(key: LedgerSchema.notificationURLPrefix + environment, value: url ?? ""))
       case .putMassExtension(let request):
         do {
           encoded.append(.massExtension(
@@ -231,6 +244,12 @@ extension SQLiteLedgerStore {
       try statements.upsertMassExtension.bind(request, at: 2)
       try statements.upsertMassExtension.bind(json, at: 3)
       try statements.upsertMassExtension.run()
+    case .notification(let original, let json, let due):
+      let insert = statements.insertNotification
+      if let original { try insert.bind(Int64(bitPattern: original.rawValue), at: 1) } else { try insert.bindNull(at: 1) }
+      try insert.bind(json, at: 2)
+      try insert.bind(due.timeIntervalSince1970, at: 3)
+      try insert.run()
     case .value(let key, let value):
       try statements.upsertValue.bind(key, at: 1)
       try statements.upsertValue.bind(value, at: 2)

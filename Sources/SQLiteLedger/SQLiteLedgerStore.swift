@@ -156,6 +156,9 @@ public final class SQLiteLedgerStore: LedgerStore {
           } else if undecodable == nil {
             undecodable = "clock '\(text)'"
           }
+        case let key where key.hasPrefix(LedgerSchema.notificationURLPrefix):
+          let url = row.text(at: 1)
+          if !url.isEmpty { snapshot.notificationURLs[String(key.dropFirst(LedgerSchema.notificationURLPrefix.count))] = url }
         default: break
         }
       }
@@ -237,11 +240,16 @@ public final class SQLiteLedgerStore: LedgerStore {
           }
         }
         // A clock moved by another process bumps the counter too, so it is read only here.
+        var urls: [String: String] = [:]
         try statements.selectValues.forEachRow { row in
-          if row.text(at: 0) == LedgerSchema.clockKey, let seconds = Double(row.text(at: 1)) {
+          let key = row.text(at: 0)
+          if key == LedgerSchema.clockKey, let seconds = Double(row.text(at: 1)) {
             changes.clock = Date(timeIntervalSince1970: seconds)
+          } else if key.hasPrefix(LedgerSchema.notificationURLPrefix), !row.text(at: 1).isEmpty {
+            urls[String(key.dropFirst(LedgerSchema.notificationURLPrefix.count))] = row.text(at: 1)
           }
         }
+        changes.notificationURLs = urls
       }
       try statements.commit.run()
     } catch {

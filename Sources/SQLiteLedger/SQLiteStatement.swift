@@ -25,6 +25,10 @@ final class SQLiteStatement {
     try check(sqlite3_bind_text(handle, index, value, -1, sf_sqlite_transient()))
   }
 
+  func bindNull(at index: Int32) throws(SQLiteFailure) {
+    try check(sqlite3_bind_null(handle, index))
+  }
+
   func bind(_ value: Data, at index: Int32) throws(SQLiteFailure) {
     let code = value.withUnsafeBytes { bytes in
       sqlite3_bind_blob(handle, index, bytes.baseAddress, Int32(bytes.count), sf_sqlite_transient())

@@ -47,6 +47,9 @@ public enum StoreEvent: Sendable, Equatable {
   case transactionDeleted(PaymentTransaction)
   /// The virtual clock moved.
   case clockAdvanced(Date)
+  /// A notification for the app's server was committed to the outbox (App Store Server Notifications
+  /// V2); delivery follows, by the process that serves.
+  case notificationQueued(ServerNotification)
   /// A problem no command threw, such as an abandoned purchase a launch could not claim because
   /// the ledger failed (it is tried again at the next launch). Refused commands are thrown, not posted.
   case misuse(EngineError)

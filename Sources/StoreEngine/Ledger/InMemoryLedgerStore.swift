@@ -8,6 +8,9 @@ public final class InMemoryLedgerStore: LedgerStore {
   private var subscriptions: [PaymentTransaction.ID: SubscriptionRecord] = [:]
   private var requests: [PaymentTransaction.ID: AskToBuyRequest] = [:]
   private var massExtensions: [MassExtensionKey: MassExtension] = [:]
+  /// The outbox, in commit order.
+  public private(set) var outbox: [ServerNotification] = []
+  private var notificationURLs: [String: String] = [:]
   private var currentAccount: String?
   private var clock: Date?
   private var nextID: UInt64 = 0
@@ -25,6 +28,7 @@ public final class InMemoryLedgerStore: LedgerStore {
     for request in snapshot.askToBuyRequests { requests[request.id] = request }
     currentAccount = snapshot.currentAccount
     clock = snapshot.clock
+    notificationURLs = snapshot.notificationURLs
   }
 
   /// Everything stored, whole history included (tests compare ledgers with it).
@@ -34,6 +38,7 @@ public final class InMemoryLedgerStore: LedgerStore {
       subscriptions: subscriptions.values.sorted { $0.originalID < $1.originalID },
       currentAccount: currentAccount, clock: clock)
     snapshot.askToBuyRequests = requests.values.sorted { $0.id < $1.id }
+    snapshot.notificationURLs = notificationURLs
     return snapshot
   }
 
@@ -69,6 +74,8 @@ public final class InMemoryLedgerStore: LedgerStore {
         if byID.removeValue(forKey: id) != nil { order.removeAll { $0 == id } }
       case .putMassExtension(let request):
         massExtensions[MassExtensionKey(productID: request.productID, requestID: request.requestID)] = request
+      case .putNotification(let notification): outbox.append(notification)
+      case .setNotificationURL(let environment, let url): notificationURLs[environment] = url
       }
     }
   }

@@ -48,6 +48,8 @@ public struct LedgerChanges: Sendable, Equatable {
   public var askToBuyRequests: [AskToBuyRequest] = []
   /// The ledger's virtual clock now (another process may have advanced it), when it has one.
   public var clock: Date?
+  /// The notification URLs as they are now, when anything changed.
+  public var notificationURLs: [String: String]?
 
   public init(
     position: UInt64, transactions: [PaymentTransaction] = [], subscriptions: [SubscriptionRecord] = [],
@@ -96,7 +98,10 @@ public enum LedgerChange: Sendable, Equatable {
   case deleteTransaction(PaymentTransaction.ID)
   /// A mass renewal-date extension and its outcome (App Store Server API), by product and request id.
   case putMassExtension(MassExtension)
-  // The notification outbox will be one more case here: written in the same batch as its cause.
+  /// A notification for the app's server, into the outbox: committed in the same batch as its cause.
+  case putNotification(ServerNotification)
+  /// The app's server's notification URL for an environment (`Sandbox`, `Production`); nil removes it.
+  case setNotificationURL(environment: String, url: String?)
 }
 
 /// What a ledger holds (for ``LedgerStore/load()``: what a launch needs).
@@ -108,6 +113,8 @@ public struct LedgerSnapshot: Sendable, Equatable {
   public var askToBuyRequests: [AskToBuyRequest] = []
   public var currentAccount: String?
   public var clock: Date?
+  /// The notification URLs by environment.
+  public var notificationURLs: [String: String] = [:]
   /// Where the ledger's change feed stood when this was read (``LedgerStore/changes(since:)``).
   public var position: UInt64 = 0
 

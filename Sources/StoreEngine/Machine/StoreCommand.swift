@@ -67,6 +67,12 @@ public enum StoreCommand: Sendable, Equatable {
   /// The App Store Server API's Extend Subscription Renewal Dates for All Active Subscribers: every
   /// active chain of the product is extended and the outcome kept in the ledger.
   case extendRenewalDates(MassExtension)
+  /// App Store Connect's notification URL of an environment (`Sandbox`, `Production`) for the app's
+  /// server; nil removes it. Notifications are sent only for an environment with a URL.
+  case setNotificationURL(environment: String, url: String?)
+  /// The App Store Server API's Request a Test Notification: a TEST notification, named by `token`
+  /// (its `testNotificationToken`).
+  case requestTestNotification(token: String)
 
   /// A price-increase step.
   public enum PriceIncreaseAction: String, Sendable, Equatable, CaseIterable {

@@ -43,6 +43,8 @@ extension StoreMachine {
         storefront: purchase.storefront)
       copy.familySharedBy = purchase.account
       try put(copy)
+      // Apple: ONE_TIME_CHARGE also when "a family member gains access to a non-consumable".
+      notify(.oneTimeCharge, about: copy.id)
     }
   }
 
@@ -59,6 +61,7 @@ extension StoreMachine {
       copy.revocationReason = refunded.revocationReason
       copy.signedTransaction = nil
       step.emit(.transactionRevoked(try put(copy)))
+      notify(.revoke, about: copy.id)
     }
   }
 }

@@ -21,13 +21,15 @@ extension StoreMachine {
         guard let storefront, storefronts.contains(storefront) else { continue }
       }
       do {
-        try extendRenewalDate(record.originalID, days: request.days, requestID: request.requestID)
+        try extendRenewalDate(record.originalID, days: request.days, requestID: request.requestID, notifying: false)
         outcome.succeeded += 1
       } catch .cannotExtend {
         outcome.failed += 1
+        notify(.renewalExtension, .failure, about: currentTransaction(of: record)?.id)
       }
     }
     outcome.completeDate = now
     step.changes.append(.putMassExtension(outcome))
+    notify(.renewalExtension, .summary, summary: outcome)
   }
 }

@@ -131,8 +131,9 @@ extension StoreMachine {
     var after: [StoreEvent] = []
     var amended: [PaymentTransaction] = []
     switch product.kind {
-    case .consumable:
-      break
+    case .consumable, .nonRenewingSubscription:
+      // B66: a non-renewing subscription has no term of ours; the app decides how long it lasts.
+      notify(.oneTimeCharge, about: transaction.id)
     case .nonConsumable:
       if let original = ownership(of: product.id, account: transaction.account) {
         // The sandbox's "already purchased": re-downloaded for free, linked to the first purchase.
@@ -145,11 +146,9 @@ extension StoreMachine {
         if let failure = controls.failures[.verification], roll(failure.chance) {
           transaction.signedTransaction = transaction.signedTransaction.map(Self.breakingSignature)
         }
+      } else {
+        notify(.oneTimeCharge, about: transaction.id)
       }
-    case .nonRenewingSubscription:
-      // B66: no term of ours. Apple dates no non-renewing subscription; the app decides how long
-      // it lasts, and `currentEntitlements` keeps its latest transaction.
-      break
     case .autoRenewableSubscription:
       transaction.subscriptionGroupID = product.subscription?.groupID
       let outcome = try startSubscription(&transaction, product: product)
@@ -233,6 +232,7 @@ extension StoreMachine {
     }
     step.emit(.transactionRevoked(try put(transaction)))
     step.events += events
+    notify(.refund, about: transaction.id)
     try revokeFamilyCopies(of: transaction)
   }
 

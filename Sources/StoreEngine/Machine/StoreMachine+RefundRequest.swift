@@ -20,9 +20,19 @@ extension StoreMachine {
       step.emit(.refundRequestFinished(id, .userCancelled))
     case .decline:
       step.emit(.refundRequestFinished(id, .success))
+      // Apple asks the app's server about consumption, then declines.
+      notify(.consumptionRequest, about: id, consumptionRequestReason: Self.consumptionRequestReason(reason))
+      notify(.refundDeclined, about: id)
     case .approve:
       step.emit(.refundRequestFinished(id, .success))
+      notify(.consumptionRequest, about: id, consumptionRequestReason: Self.consumptionRequestReason(reason))
       try refund(id, reason: reason)
     }
+  }
+
+  /// The `consumptionRequestReason` of a refund request: the app's reason 1 (an issue with the app)
+  /// is a fulfillment issue; otherwise the customer did not mean to buy.
+  static func consumptionRequestReason(_ reason: Int) -> String {
+    reason == 1 ? "FULFILLMENT_ISSUE" : "UNINTENDED_PURCHASE"
   }
 }

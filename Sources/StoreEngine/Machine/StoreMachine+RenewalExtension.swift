@@ -3,7 +3,9 @@ import Foundation
 extension StoreMachine {
   /// Extends the chain's current period by `days` of real days (an accelerated time rate does not
   /// scale them): the record's expiry and the current transaction's `expiresDate` move, both re-signed.
-  mutating func extendRenewalDate(_ id: PaymentTransaction.ID, days: Int, requestID: String) throws(EngineError) {
+  mutating func extendRenewalDate(
+    _ id: PaymentTransaction.ID, days: Int, requestID: String, notifying: Bool = true
+  ) throws(EngineError) {
     var record = try subscriptionRecord(for: id)
     let granted = record.renewalExtensions ?? []
     if granted.contains(where: { $0.requestID == requestID }) { return }
@@ -23,5 +25,7 @@ extension StoreMachine {
       step.emit(.transactionsAmended([try put(current)]))
     }
     step.emit(.subscriptionChanged(record, reason: "renewal date extended"))
+    // A mass extension announces itself once, with a summary.
+    if notifying { notify(.renewalExtended, about: currentTransaction(of: record)?.id) }
   }
 }

@@ -10,11 +10,13 @@ extension StoreMachine {
       record.status = .inBillingRetry
       record.gracePeriodExpiresDate = nil
       try save(record, reason: "grace period ended")
+      notify(.gracePeriodExpired, about: currentTransaction(of: record)?.id)
     case .inBillingRetry:
       record.status = .expired
       record.expirationIntent = .billingError
       record.autoRenew = false
       try save(record, reason: "billing retry ended")
+      notify(.expired, .billingRetry, about: currentTransaction(of: record)?.id)
     case .subscribed:
       let capped = timeRate.renewalCap.map { record.renewalCount >= $0 } ?? false
       if !record.autoRenew || capped || record.priceIncreasePending {
@@ -27,6 +29,7 @@ extension StoreMachine {
         let reason =
           capped ? "sandbox renewal limit reached" : record.priceIncreasePending ? "price increase not consented" : "auto-renew off"
         try save(record, reason: reason)
+        notify(.expired, Self.expirySubtype(record.expirationIntent), about: currentTransaction(of: record)?.id)
       } else if controls.billingRetry {
         let period = catalog.product(record.renewalProductID)?.subscription?.period ?? SubscriptionPeriod(value: 1, unit: .month)
         if controls.gracePeriod {
@@ -36,6 +39,7 @@ extension StoreMachine {
           record.status = .inBillingRetry
         }
         try save(record, reason: "billing issue")
+        notify(.didFailToRenew, record.status == .inGracePeriod ? .gracePeriod : nil, about: currentTransaction(of: record)?.id)
       } else {
         try renew(&record, at: record.expiresDate)
       }
@@ -48,6 +52,7 @@ extension StoreMachine {
   mutating func renew(_ record: inout SubscriptionRecord, at start: Date) throws(EngineError) {
     guard let product = catalog.product(record.renewalProductID), let info = product.subscription else { return }
     let previous = currentTransaction(of: record)
+    let recovering = record.status == .inBillingRetry || record.status == .inGracePeriod
     // A plan change already dropped the old product's price increase; one requested since is the
     // new product's. A pending offer of the old product finds no catalog offer below and ends.
     let changed = record.productID != product.id
@@ -87,6 +92,7 @@ extension StoreMachine {
     record = try put(record)
     step.emit(.transactionsUpdated([try put(renewal)]))
     if changed { step.emit(.subscriptionChanged(record, reason: "renewed to new product")) }
+    notify(.didRenew, recovering ? .billingRecovery : nil, about: renewal.id)
   }
 
   private mutating func save(_ record: SubscriptionRecord, reason: String) throws(EngineError) {
@@ -99,6 +105,7 @@ extension StoreMachine {
     record.autoRenew = on
     record.expirationIntent = on ? nil : .customerCancelled
     try save(record, reason: on ? "auto-renew on" : "auto-renew off")
+    notify(.didChangeRenewalStatus, on ? .autoRenewEnabled : .autoRenewDisabled, about: currentTransaction(of: record)?.id)
   }
 
   /// Ends the current period now (its transaction re-signed with the new expiry).
@@ -119,6 +126,7 @@ extension StoreMachine {
     record.expiresDate = now
     try cutCurrentPeriod(of: record)
     try save(record, reason: "expired by tester")
+    notify(.expired, .voluntary, about: currentTransaction(of: record)?.id)
   }
 
   /// Forces a renewal now (Xcode's "Force Renewal"): the next period starts immediately, auto-renew
@@ -149,6 +157,7 @@ extension StoreMachine {
     record.priceIncreasePending = true
     record.priceIncreaseStatus = .notResponded
     try save(record, reason: "price increase requested")
+    notify(.priceIncrease, .pending, about: currentTransaction(of: record)?.id)
   }
 
   /// 20 % more, rounded to the cent: the price a `price-increase … request` without a price moves to.
@@ -171,5 +180,7 @@ extension StoreMachine {
       record.expirationIntent = .priceIncreaseNotConsented
     }
     try save(record, reason: consent ? "price increase accepted" : "price increase declined")
+    // Apple's table: consent is PRICE_INCREASE/ACCEPTED; cancelling after the notice has no subtype.
+    notify(consent ? .priceIncrease : .didChangeRenewalStatus, consent ? .accepted : nil, about: currentTransaction(of: record)?.id)
   }
 }

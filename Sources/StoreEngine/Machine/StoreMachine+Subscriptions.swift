@@ -137,6 +137,8 @@ extension StoreMachine {
       active.priceIncreasePending = false
       markRefused(&transaction, .unknown, subscribed: currentTransaction(of: active)?.id)
       active = try put(active)
+      // A downgrade, or (the current plan chosen again) its cancellation, which has no subtype.
+      notify(.didChangeRenewalPref, active.productID == product.id ? nil : .downgrade, about: currentTransaction(of: active)?.id)
       return ([.subscriptionChanged(active, reason: active.productID == product.id ? "plan change cancelled" : "renewal product changed")], [])
     case .offerAtRenewal(var active, let offer):
       // A subscriber's offer starts with the next period ("at the next renewal period", forums/thread/692798);
@@ -145,6 +147,7 @@ extension StoreMachine {
         kind: offer.kind, offerID: offer.id, remainingPeriods: offer.paymentMode == .payAsYouGo ? offer.numberOfPeriods : 1)
       markRefused(&transaction, .unknown, subscribed: currentTransaction(of: active)?.id)
       active = try put(active)
+      notify(.offerRedeemed, about: currentTransaction(of: active)?.id)
       return ([.subscriptionChanged(active, reason: "offer at next renewal")], [])
     case .upgrade(var active):
       var amended: [PaymentTransaction] = []
@@ -170,8 +173,10 @@ extension StoreMachine {
       active.priceIncreaseStatus = nil
       active.priceIncreasePending = false
       active = try put(active)
+      notify(.didChangeRenewalPref, .upgrade, about: transaction.id)
       return ([.subscriptionChanged(active, reason: "upgraded")], amended)
     case .new(let offer, let lapsed):
+      notify(.subscribed, lapsed == nil ? .initialBuy : .resubscribe, about: transaction.id)
       return ([try subscribe(&transaction, info: info, offer: offer, lapsed: lapsed, price: plan.price)], [])
     }
   }

@@ -46,6 +46,9 @@ public struct StoreMachine: Sendable {
   /// Open Ask to Buy requests (pending or declined), by their first transaction's id.
   var askToBuyRequests: [PaymentTransaction.ID: AskToBuyRequest] = [:]
   var nextLineItemID: UInt64 = 0
+  /// Where the app's server wants App Store Server Notifications, by environment (`Sandbox`,
+  /// `Production`); the store sends them only for an environment with a URL, as App Store Connect does.
+  public internal(set) var notificationURLs: [String: String] = [:]
   /// The step being built by the command in progress.
   var step = StoreStep()
 
@@ -79,6 +82,7 @@ public struct StoreMachine: Sendable {
     askToBuyRequests = [:]
     absorb(snapshot.askToBuyRequests)
     currentAccount = snapshot.currentAccount
+    notificationURLs = snapshot.notificationURLs
     if let clock = snapshot.clock { now = max(now, clock) }
     ids.dropReservation()
     prompt = nil
@@ -133,6 +137,7 @@ public struct StoreMachine: Sendable {
     ids.startStep()
     defer { step = StoreStep() }
     try run(command)
+    finishNotifications()
     return step
   }
 
@@ -179,6 +184,12 @@ public struct StoreMachine: Sendable {
     case .sendConsumptionInformation(let id, let information): try storeConsumption(information, for: id)
     case .setAppAccountToken(let id, let token): try setAppAccountToken(id, token: token)
     case .extendRenewalDates(let request): try extendRenewalDates(request)
+    case .setNotificationURL(let environment, let url):
+      notificationURLs[environment] = url
+      step.changes.append(.setNotificationURL(environment: environment, url: url))
+    case .requestTestNotification(let token):
+      notify(.test)
+      if !step.notifications.isEmpty { step.notifications[step.notifications.count - 1].testNotificationToken = token }
     }
   }
 

@@ -9,6 +9,8 @@ public struct StoreStep: Sendable, Equatable {
   public var createdTransaction: PaymentTransaction.ID?
   /// The products request the command started, if any.
   public var productsRequest: Int?
+  /// Notifications for the app's server, in the order their causes happened (also in ``changes``).
+  public var notifications: [ServerNotification] = []
 
   public init() {}
 
@@ -35,7 +37,7 @@ public struct StoreStep: Sendable, Equatable {
         seenTransactions = []
         seenRecords = []
         seenRequests = []
-      case .putAccount, .setCurrentAccount, .setClock, .putMassExtension:
+      case .putAccount, .setCurrentAccount, .setClock, .putMassExtension, .putNotification, .setNotificationURL:
         break
       }
       kept.append(change)

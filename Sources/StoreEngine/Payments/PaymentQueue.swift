@@ -45,6 +45,7 @@ public final class PaymentQueue {
     machine.absorb(changes.askToBuyRequests)
     // One virtual clock per ledger: what another process advanced past has already happened there.
     if let clock = changes.clock { machine.catchUp(to: clock) }
+    if let urls = changes.notificationURLs { machine.notificationURLs = urls }
     guard !transactions.isEmpty || !records.isEmpty else { return }
     // As at launch, a finished consumable is announced but not kept in the working set.
     for transaction in transactions {

@@ -45,6 +45,11 @@ extension EventRecord {
     case .refundRequest(let fields):
       pairs([("transactionId", fields.transactionID), ("result", fields.result), ("error", fields.error?.text)])
     case .appCrashed(let fields): "appCrashed: \(fields.message)"
+    case .notificationQueued(let fields):
+      pairs([
+        ("notificationType", fields.notificationType), ("subtype", fields.subtype), ("transactionId", fields.transactionID),
+        ("consumptionRequestReason", fields.consumptionRequestReason),
+      ])
     case .storeKit2(let record): record.text
     }
   }

@@ -28,6 +28,7 @@ enum EventRecord: Sendable, Equatable {
   case error(Misuse)
   case refundRequest(RefundRequest)
   case appCrashed(AppCrashed)
+  case notificationQueued(NotificationQueued)
   /// A line of the StoreKit 2 view (``StoreKit2View``), named after the StoreKit 2 API.
   case storeKit2(StoreKit2Record)
 
@@ -60,6 +61,7 @@ enum EventRecord: Sendable, Equatable {
     case .transactionDeleted(let transaction): [.transactionDeleted(Transaction(transaction))]
     case .misuse(let error): [.error(Misuse(error: error.name, message: ScenarioErrorText.message(for: error)))]
     case .refundRequestFinished(let id, let result): [.refundRequest(RefundRequest(id, result))]
+    case .notificationQueued(let notification): [.notificationQueued(NotificationQueued(notification))]
     case .controlsChanged, .transactionsAmended, .clockAdvanced: []
     }
   }
@@ -86,6 +88,7 @@ enum EventRecord: Sendable, Equatable {
     case .error: "error"
     case .refundRequest: "refundRequest"
     case .appCrashed: "appCrashed"
+    case .notificationQueued: "notificationQueued"
     case .storeKit2(let record): record.name
     }
   }
@@ -117,6 +120,7 @@ extension EventRecord: Codable {
     case .error(let fields): try fields.encode(to: encoder)
     case .refundRequest(let fields): try fields.encode(to: encoder)
     case .appCrashed(let fields): try fields.encode(to: encoder)
+    case .notificationQueued(let fields): try fields.encode(to: encoder)
     case .storeKit2(let record): try record.encodeFields(to: encoder)
     }
     // The same object: a keyed container asked for again at this level adds to the fields above.
@@ -148,6 +152,7 @@ extension EventRecord: Codable {
     case "error": self = .error(try Misuse(from: decoder))
     case "refundRequest": self = .refundRequest(try RefundRequest(from: decoder))
     case "appCrashed": self = .appCrashed(try AppCrashed(from: decoder))
+    case "notificationQueued": self = .notificationQueued(try NotificationQueued(from: decoder))
     default:
       if let record = try StoreKit2Record(name: name, from: decoder) {
         self = .storeKit2(record)

@@ -103,6 +103,8 @@ extension AppReducer {
     case .refundRequestFinished:
       // Only a scenario opens the app's refund sheet; a granted refund arrives as its own event.
       break
+    case .notificationQueued:
+      break  // The log shows it; delivery is the serving process's.
     }
     state.lastRefreshedRows = state.refresh(affected)
     return []
