@@ -45,38 +45,22 @@ enum ServeCommand {
     }
     let json = invocation.arguments.flag("--json")
     let directory = URL(fileURLWithPath: invocation.global.dataDirectory(environment: invocation.environment), isDirectory: true)
-    let ledger: SQLiteLedgerStore
-    do throws(LedgerError) {
-      // Opened here (it makes the data directory, 0700) so a damaged ledger stops serve before it listens.
-      ledger = try SQLiteLedgerStore(directory: directory)
-    } catch {
-      invocation.io.errorLine("Error: \(error)")
-      return LiveStore.exitCode(for: error)
-    }
-    let keys = invocation.keyStore
-    let registry: APIKeyRegistry?
-    do { registry = try keys.load() } catch { return invocation.report(error) }
     let bundleID = invocation.global.bundleID ?? LiveStore.defaultBundleID
-    let verifier = BearerTokenVerifier(keys: APIKeyRing(store: keys), bundleIDs: [bundleID], now: Date.init)
-    let gateway = APIGateway(
-      verifier: verifier, requestID: { UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(26).uppercased() },
-      endpoints: ServeEndpoints.make(ledger: ledger, environment: environment, bundleID: bundleID))
     let output = SerializedOutput(invocation.io)
     let stop = SignalWait(signals: [SIGTERM, SIGINT])
-    let server: HTTPServer
-    do {
-      server = try HTTPServer(
-        configuration: HTTPServerConfiguration(address: address), handler: gateway.reply(to:),
+    let server: ServeSession
+    do throws(ServeSession.Failure) {
+      server = try ServeSession.start(
+        dataDirectory: directory, keys: invocation.keyStore, address: address, environment: environment, bundleID: bundleID,
         log: { entry in output.line(json ? entry.jsonLine : entry.line) })
     } catch {
-      invocation.io.errorLine("Error: \(error.description). Choose another with --listen ADDR:PORT (port 0 picks a free one).")
-      return ExitCode.unavailable
+      return report(error, invocation)
     }
     let bound = server.boundAddress
     if !bound.isLoopback {
       invocation.io.errorLine("Warning: listening on \(bound), which other machines can reach; anyone with a registered key can read this ledger.")
     }
-    let keyCount = registry?.keys.filter { !$0.isRevoked }.count ?? 0
+    let keyCount = server.activeKeyCount
     if keyCount == 0 {
       invocation.io.errorLine("No API keys yet: every request gets 401 until `storefront keys create` makes one.")
     }
@@ -96,6 +80,20 @@ enum ServeCommand {
     server.stop()
     output.line(json ? #"{"event":"stopped"}"# : "Stopped.")
     return ExitCode.success
+  }
+
+  /// Says why the server did not start, as serve always has, and returns the exit code.
+  static func report(_ failure: ServeSession.Failure, _ invocation: Invocation) -> Int32 {
+    switch failure {
+    case .ledger(let error):
+      invocation.io.errorLine("Error: \(error)")
+      return LiveStore.exitCode(for: error)
+    case .keys(let error):
+      return invocation.report(error)
+    case .listen(let error):
+      invocation.io.errorLine("Error: \(error.description). Choose another with --listen ADDR:PORT (port 0 picks a free one).")
+      return ExitCode.unavailable
+    }
   }
 
   /// Writes `text` in one `write`, so a reader never sees half an address and the file may be a FIFO
