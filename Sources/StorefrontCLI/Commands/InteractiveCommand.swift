@@ -98,6 +98,10 @@ enum InteractiveCommand {
       }
     }
     defer { server?.stop() }
+    if let bound = server?.boundAddress, !bound.isLoopback {
+      // Seen after the TUI quits (the alternate screen hides it meanwhile), as serve says it on start.
+      invocation.io.errorLine("Warning: served on \(bound), which other machines can reach; anyone with a registered key can read this ledger.")
+    }
     let url = server?.url
     // main.swift calls us synchronously on the main thread; the TUI is main-actor confined.
     let result = MainActor.assumeIsolated { runTerminal(loop: loop, store: store, snapshot: snapshot, serverURL: url) }
