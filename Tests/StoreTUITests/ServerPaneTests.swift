@@ -154,6 +154,19 @@ import Testing
     #expect(state.notice?.text.contains(Self.url) == true)
   }
 
+  @Test func theServerTabAndItsRowsAnswerClicks() throws {
+    var state = serving()
+    send(&state, .serverRequest(Self.refused), .serverRequest(Self.refused))
+    let layout = AppLayout(size: state.size, panes: state.panes)
+    let tab = try #require(layout.tabRects.first { $0.pane == .server })
+    send(&state, .key(.mouse(MouseEvent(x: tab.rect.x, y: tab.rect.y, kind: .click))))
+    #expect(state.focus == .server)
+    let rows = layout.listRect(.server)
+    send(&state, .key(.mouse(MouseEvent(x: rows.x + 2, y: rows.y + 1, kind: .click))))
+    #expect(state.selectedRequest?.number == 1)
+    #expect(AppLayout(size: state.size).tabRects.allSatisfy { $0.pane != .server }, "no Server tab without --serve")
+  }
+
   @Test func serverPaneSnapshot() {
     var state = serving()
     send(&state, .key(.char("5")), .serverRequest(Self.transactionInfo(id: "2000000000000001")), .serverRequest(Self.refused))
