@@ -83,7 +83,7 @@ let package = Package(
     // Runs the real binary (processes, tmux); depending on the executable makes `swift test` build it.
     .testTarget(name: "IntegrationTests", dependencies: ["storefront", "StorefrontTestSupport", "StorefrontProcessTestSupport", "StoreEngine"]),
     // The real binary in a private tmux server: keys in, screen text and the ledger out.
-    .testTarget(name: "TerminalEndToEndTests", dependencies: ["storefront"]),
+    .testTarget(name: "TerminalEndToEndTests", dependencies: ["storefront", "SandboxSigning", "StorefrontProcessTestSupport"]),
     // Crash, fault, concurrency, bad-input and security tests of the real binary, plus fuzz regressions.
     .testTarget(
       name: "ReliabilityTests",

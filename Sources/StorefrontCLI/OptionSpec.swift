@@ -4,6 +4,8 @@ struct OptionSpec: Sendable, Equatable {
   var name: String
   /// The value's placeholder (`path`), or nil for a flag.
   var valueName: String?
+  /// The value may be left out (`--serve` or `--serve 127.0.0.1:0`).
+  var valueIsOptional = false
   var help: String
 
   init(_ name: String, value: String? = nil, help: String) {
@@ -12,8 +14,17 @@ struct OptionSpec: Sendable, Equatable {
     self.help = help
   }
 
-  /// `--catalog <path>` or `--json`, as in usage lines and messages.
-  var synopsis: String { valueName.map { "\(name) <\($0)>" } ?? name }
+  /// An option whose value may be left out: `--serve [<addr:port>]`.
+  init(_ name: String, optionalValue: String, help: String) {
+    self.init(name, value: optionalValue, help: help)
+    valueIsOptional = true
+  }
+
+  /// `--catalog <path>`, `--serve [<addr:port>]` or `--json`, as in usage lines and messages.
+  var synopsis: String {
+    guard let valueName else { return name }
+    return valueIsOptional ? "\(name) [<\(valueName)>]" : "\(name) <\(valueName)>"
+  }
 }
 
 /// A bad command line: the message names the argument; the exit code is 64.

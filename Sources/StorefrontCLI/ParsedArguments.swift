@@ -19,9 +19,14 @@ struct ParsedArguments: Equatable {
 
   /// Parses `arguments` (without the program name).
   ///
-  /// - Parameter commandOptions: The selected command's own options; nil while the command is not
-  ///   yet known, when unknown options are kept as flags so the subcommand's words can be found.
-  static func parse(_ arguments: [String], commandOptions: [OptionSpec]?) throws(UsageError) -> ParsedArguments {
+  /// - Parameters:
+  ///   - commandOptions: The selected command's own options; nil while the command is not
+  ///     yet known, when unknown options are kept as flags so the subcommand's words can be found.
+  ///   - rootOptions: The default command's options, known while the command is not, so the
+  ///     optional value of `--serve 127.0.0.1:0` is not taken for a subcommand.
+  static func parse(
+    _ arguments: [String], commandOptions: [OptionSpec]?, rootOptions: [OptionSpec] = []
+  ) throws(UsageError) -> ParsedArguments {
     var parsed = ParsedArguments()
     var index = 0
     var optionsEnded = false
@@ -45,7 +50,7 @@ struct ParsedArguments: Equatable {
         continue
       }
       let (name, inlineValue) = split(argument)
-      let known = GlobalOptions.specs + (commandOptions ?? [])
+      let known = GlobalOptions.specs + (commandOptions ?? rootOptions)
       guard let spec = known.first(where: { $0.name == name }) else {
         if commandOptions == nil {
           parsed.options[name] = .some(inlineValue)
@@ -57,6 +62,12 @@ struct ParsedArguments: Equatable {
       if spec.valueName != nil {
         if let inlineValue {
           value = inlineValue
+        } else if spec.valueIsOptional {
+          // The next word is the value unless it is an option or a subcommand.
+          if index < arguments.count, !arguments[index].hasPrefix("-"), !isCommandWord(arguments[index]) {
+            value = arguments[index]
+            index += 1
+          }
         } else if index < arguments.count, !arguments[index].hasPrefix("--") {
           value = arguments[index]
           index += 1
@@ -73,6 +84,10 @@ struct ParsedArguments: Equatable {
       }
     }
     return parsed
+  }
+
+  private static func isCommandWord(_ word: String) -> Bool {
+    word == "help" || CommandRegistry.all.contains { $0.path.first == word }
   }
 
   private static func split(_ argument: String) -> (String, String?) {

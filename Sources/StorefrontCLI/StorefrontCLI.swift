@@ -24,7 +24,7 @@ public enum StorefrontCLI {
     root.arguments = "[<options>] [<subcommand>]"
     let firstPass: ParsedArguments
     do {
-      firstPass = try ParsedArguments.parse(arguments, commandOptions: nil)
+      firstPass = try ParsedArguments.parse(arguments, commandOptions: nil, rootOptions: root.options)
     } catch {
       return Invocation(arguments: ParsedArguments(), operands: [], environment: environment, io: io).usageError(error.message, for: root)
     }

@@ -15,7 +15,7 @@ final class APIGatewayTests: XCTestCase {
     try? FileManager.default.removeItem(at: directory)
   }
 
-  private func gateway(_ endpoints: @escaping APIGateway.Endpoints) throws -> (APIGateway, String) {
+  private func gateway(recordsDetails: Bool = false, _ endpoints: @escaping APIGateway.Endpoints) throws -> (APIGateway, String) {
     let store = APIKeyStore(directory: directory)
     var generator = SplitMix64(seed: 9)
     let created = try store.create(name: nil, now: Date(timeIntervalSince1970: now), generator: &generator)
@@ -24,7 +24,7 @@ final class APIGatewayTests: XCTestCase {
     let now = now
     let verifier = BearerTokenVerifier(
       keys: APIKeyRing(store: store), bundleIDs: ["com.example.storefront"], now: { Date(timeIntervalSince1970: now) })
-    return (APIGateway(verifier: verifier, requestID: { "REQ1" }, endpoints: endpoints), token)
+    return (APIGateway(verifier: verifier, requestID: { "REQ1" }, recordsDetails: recordsDetails, endpoints: endpoints), token)
   }
 
   func testARefusedTokenGetsApplesPlainText401AndNeverReachesTheEndpoints() throws {
@@ -66,5 +66,63 @@ final class APIGatewayTests: XCTestCase {
     let response = try connection.receive()
     XCTAssertEqual(response.status, 500)
     XCTAssertEqual(response.text, #"{"errorCode":5000000,"errorMessage":"An unknown error occurred."}"#)
+  }
+
+  func testDetailsAreRecordedOnlyWhenAskedAndHoldTheClaimsNotTheToken() throws {
+    let body = Data(#"{"signedTransactionInfo":"a.b.c"}"#.utf8)
+    let request = { (token: String?) in
+      HTTPRequest(
+        method: "GET", path: "/inApps/v1/transactions/1", query: [QueryItem(name: "x", value: "1")],
+        headers: token.map { ["authorization": "Bearer \($0)"] } ?? [:])
+    }
+    let (plain, plainToken) = try gateway { _ in APIResponse(status: 200, body: body) }
+    XCTAssertNil(try plain.reply(to: request(plainToken)).details, "serve pays nothing for details")
+
+    let (recording, token) = try gateway(recordsDetails: true) { _ in APIResponse(status: 200, body: body) }
+    let reply = try recording.reply(to: request(token))
+    let details = try XCTUnwrap(reply.details)
+    XCTAssertEqual(details.body, body)
+    XCTAssertEqual(details.contentType, "application/json")
+    XCTAssertEqual(details.query, [QueryItem(name: "x", value: "1")])
+    XCTAssertNil(details.rejection)
+    let summary = try XCTUnwrap(details.token)
+    XCTAssertEqual(summary.algorithm, "ES256")
+    XCTAssertEqual(summary.keyID, reply.keyID)
+    XCTAssertEqual(summary.type, "JWT")
+    XCTAssertEqual(summary.audience, ["appstoreconnect-v1"])
+    XCTAssertEqual(summary.bundleID, "com.example.storefront")
+    XCTAssertEqual(summary.expires, now + 300)
+    XCTAssertNil(summary.issuedAt)
+    XCTAssertFalse(String(describing: details).contains(String(token.split(separator: ".")[2])), "the signature is kept")
+
+    let missing = try XCTUnwrap(try recording.reply(to: request(nil)).details)
+    XCTAssertEqual(missing.rejection, "no Authorization header")
+    XCTAssertNil(missing.token)
+    XCTAssertEqual(String(decoding: missing.body, as: UTF8.self), "Unauthenticated\n\nRequest ID: REQ1.0.0\n")
+    let parts = token.split(separator: ".")
+    let forged = try XCTUnwrap(try recording.reply(to: request("\(parts[0]).\(parts[1]).AAAA")).details)
+    XCTAssertEqual(forged.rejection, "the signature does not verify with the key")
+    XCTAssertEqual(forged.token?.keyID, reply.keyID, "a refused token that decodes is still shown")
+  }
+
+  func testTheServersLogEntryCarriesTheDetailsButItsLinesDoNot() throws {
+    let (gateway, token) = try gateway(recordsDetails: true) { _ in APIResponse(status: 200, body: Data("{}".utf8)) }
+    let entries = Locked([RequestLogEntry]())
+    let server = try HTTPServer(
+      configuration: HTTPServerConfiguration(address: ListenAddress(host: "127.0.0.1", port: 0)), handler: gateway.reply(to:),
+      log: { entry in entries.withLock { $0.append(entry) } })
+    defer { server.stop() }
+    let connection = try RawHTTPConnection(port: server.boundAddress.port)
+    try connection.send("GET /inApps/v1/transactions/1 HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(token)\r\n\r\n")
+    XCTAssertEqual(try connection.receive().status, 200)
+    let deadline = Date().addingTimeInterval(5)
+    while entries.withLock({ $0.isEmpty }) && Date() < deadline { usleep(1_000) }
+    let entry = try XCTUnwrap(entries.withLock { $0.first })
+    XCTAssertEqual(entry.details?.token?.keyID, entry.keyID)
+    XCTAssertEqual(entry.details?.body, Data("{}".utf8))
+    for line in [entry.line, entry.jsonLine] {
+      XCTAssertFalse(line.contains(token.split(separator: ".")[1]), "a log line shows the token: \(line)")
+      XCTAssertFalse(line.contains("appstoreconnect-v1"), "a log line shows the claims: \(line)")
+    }
   }
 }

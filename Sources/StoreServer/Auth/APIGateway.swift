@@ -12,25 +12,43 @@ public struct APIGateway: Sendable {
   private let verifier: BearerTokenVerifier
   private let endpoints: Endpoints
   private let requestID: @Sendable () -> String
+  private let recordsDetails: Bool
 
-  /// - Parameter requestID: The id in a 401's body (Apple's look like `…0.0`); injected so tests can match it.
-  public init(verifier: BearerTokenVerifier, requestID: @escaping @Sendable () -> String, endpoints: @escaping Endpoints) {
+  /// - Parameters:
+  ///   - requestID: The id in a 401's body (Apple's look like `…0.0`); injected so tests can match it.
+  ///   - recordsDetails: Whether each reply carries ``RequestDetails`` (the decoded token, the body) for
+  ///     the request log: the TUI's Server pane asks for them, `serve` does not.
+  public init(
+    verifier: BearerTokenVerifier, requestID: @escaping @Sendable () -> String, recordsDetails: Bool = false,
+    endpoints: @escaping Endpoints
+  ) {
     self.verifier = verifier
     self.endpoints = endpoints
     self.requestID = requestID
+    self.recordsDetails = recordsDetails
   }
 
   /// Answers `request`; a throwing endpoint becomes the server's 500.
   public func reply(to request: HTTPRequest) throws -> HTTPReply {
-    switch verifier.verify(authorization: request.header("Authorization")) {
-    case .failure:
-      return HTTPReply(Self.unauthenticated(requestID: requestID()))
+    let authorization = request.header("Authorization")
+    var reply: HTTPReply
+    var rejection: TokenRejection?
+    switch verifier.verify(authorization: authorization) {
+    case .failure(let refused):
+      rejection = refused
+      reply = HTTPReply(Self.unauthenticated(requestID: requestID()))
     case .success(let token):
       let api = APIRequest(
         method: request.method, path: request.path, query: request.query.map { (name: $0.name, value: $0.value) }, body: request.body,
         keyID: token.keyID)
-      return HTTPReply(try endpoints(api), keyID: token.keyID)
+      reply = HTTPReply(try endpoints(api), keyID: token.keyID)
     }
+    if recordsDetails {
+      reply.details = RequestDetails(
+        query: request.query, token: TokenSummary(authorization: authorization), rejection: rejection?.reason,
+        contentType: reply.response.contentType, body: reply.response.body)
+    }
+    return reply
   }
 
   /// Apple's 401 as recorded from its servers: `Unauthenticated\n\nRequest ID: <ID>.0.0\n`.

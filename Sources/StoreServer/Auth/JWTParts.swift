@@ -5,6 +5,7 @@ struct JWTParts {
   struct Header: Decodable {
     var alg: String?
     var kid: String?
+    var typ: String?
   }
 
   struct Claims: Decodable {

@@ -6,10 +6,13 @@ public struct HTTPReply: Sendable, Equatable {
   public var response: APIResponse
   /// The verified token's `kid`; nil when the request was not authenticated.
   public var keyID: String?
+  /// What the request log passes on to the TUI; nil unless the gateway records details.
+  public var details: RequestDetails?
 
-  public init(_ response: APIResponse, keyID: String? = nil) {
+  public init(_ response: APIResponse, keyID: String? = nil, details: RequestDetails? = nil) {
     self.response = response
     self.keyID = keyID
+    self.details = details
   }
 
   /// Apple's error object, `{"errorCode": N, "errorMessage": "…"}`, with the status its code starts with.

@@ -85,7 +85,8 @@ enum MHDCallbacks {
     context.log(
       RequestLogEntry(
         date: state.arrival, method: method.map { String(cString: $0) } ?? "", path: url.map { String(cString: $0) } ?? "",
-        status: reply.response.status, latencyNanoseconds: context.monotonicNanoseconds() &- state.started, keyID: reply.keyID))
+        status: reply.response.status, latencyNanoseconds: context.monotonicNanoseconds() &- state.started, keyID: reply.keyID,
+        details: reply.details))
     return queued
   }
 

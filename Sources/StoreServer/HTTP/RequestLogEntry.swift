@@ -11,14 +11,19 @@ public struct RequestLogEntry: Sendable, Equatable {
   public var latencyNanoseconds: UInt64
   /// The verified key's id; nil when the token was missing or rejected.
   public var keyID: String?
+  /// The decoded token and the response body, when the handler recorded them; never printed by ``line`` or ``jsonLine``.
+  public var details: RequestDetails?
 
-  public init(date: Date, method: String, path: String, status: Int, latencyNanoseconds: UInt64, keyID: String?) {
+  public init(
+    date: Date, method: String, path: String, status: Int, latencyNanoseconds: UInt64, keyID: String?, details: RequestDetails? = nil
+  ) {
     self.date = date
     self.method = method
     self.path = path
     self.status = status
     self.latencyNanoseconds = latencyNanoseconds
     self.keyID = keyID
+    self.details = details
   }
 
   /// `2026-01-01T00:00:00.000Z GET /inApps/v1/transactions/1 200 0.42ms key=ABCDE12345`.

@@ -7,6 +7,8 @@ public struct AppLayout: Equatable, Sendable {
   public static let minimumSize = Size(width: 60, height: 16)
 
   public let size: Size
+  /// The panes with a tab, in order (``AppState/panes``).
+  public let panes: [Pane]
   /// Store name, account, storefront, environment.
   public let title: Rect
   /// Virtual clock, time rate, busy indicator.
@@ -20,8 +22,9 @@ public struct AppLayout: Equatable, Sendable {
   /// The key hint bar.
   public let hints: Rect
 
-  public init(size: Size) {
+  public init(size: Size, panes: [Pane] = Pane.standard) {
     self.size = size
+    self.panes = panes
     let screen = Rect(size: size)
     let (title, afterTitle) = screen.splitTop(1)
     let (info, afterInfo) = afterTitle.splitTop(1)
@@ -45,7 +48,7 @@ public struct AppLayout: Equatable, Sendable {
   /// Each tab's rectangle (screen coordinates), left to right.
   public var tabRects: [(pane: Pane, rect: Rect)] {
     var x = tabs.x + 1
-    return Pane.allCases.map { pane in
+    return panes.map { pane in
       let width = Self.tabLabel(pane).displayWidthASCII
       defer { x += width + 1 }
       return (pane, Rect(x: x, y: tabs.y, width: width, height: 1).intersection(tabs))
@@ -59,6 +62,7 @@ public struct AppLayout: Equatable, Sendable {
     case .transactions: 2
     case .settings: 1
     case .log: 1
+    case .server: 2
     }
   }
 

@@ -75,7 +75,7 @@ public struct SheetLayout: Equatable {
     self.buttons = spots
   }
 
-  /// How many lines a scrolling sheet (help, JWS) holds, for clamping its scroll position.
+  /// How many lines a scrolling sheet (help, JWS, request) holds, for clamping its scroll position.
   public static func scrollLimit(sheet: Sheet, size: Size) -> Int {
     let layout = SheetLayout(sheet: sheet, size: size)
     return max(0, layout.totalLines - layout.visibleLines)
@@ -154,6 +154,10 @@ public struct SheetLayout: Equatable {
       return Content(
         title: "Signed Transaction \(detail.transaction)",
         lines: detail.lines.map { ContentLine(text: $0, wrap: false) },
+        buttons: [("Close", .cancel)], scrollsFrom: detail.firstRow)
+    case .request(let detail):
+      return Content(
+        title: detail.title, lines: detail.lines.map { ContentLine(text: $0, wrap: false) },
         buttons: [("Close", .cancel)], scrollsFrom: detail.firstRow)
     case .export(let export):
       return Content(

@@ -19,9 +19,14 @@ extension AppReducer {
     }
     guard let intent else { return [] }
     switch intent {
-    case .nextPane: state.focus = pane.next
-    case .previousPane: state.focus = pane.previous
-    case .focus(let target): state.focus = target
+    case .nextPane: state.focus = pane.next(in: state.panes)
+    case .previousPane: state.focus = pane.previous(in: state.panes)
+    case .focus(let target):
+      guard state.panes.contains(target) else {
+        state.notice = Notice("No \(target.title) pane: start storefront with --serve to serve the App Store Server API.")
+        return []
+      }
+      state.focus = target
     case .help: state.sheet = .help(firstRow: 0)
     case .quit: return quit(&state)
     case .restore: return restore(&state)
@@ -50,6 +55,7 @@ extension AppReducer {
       state.logAPI = state.logAPI == .storeKit1 ? .storeKit2 : .storeKit1
       select(count(.log, state) - 1, in: .log, &state)
       state.notice = Notice("Log: the \(state.logAPI.title) view.")
+    case .openRequest: openRequest(&state)
     case .confirm, .cancel, .dismiss, .close, .nextField, .erase, .type:
       // Sheet intents: only bound while a sheet is up, and then ``sheetKey(_:_:_:)`` has the key.
       break

@@ -3,7 +3,7 @@ import StoreEngine
 extension AppReducer {
   /// Clicks and the wheel, hit-tested against the same layout ``render(_:)`` draws.
   static func mouse(_ event: MouseEvent, _ state: inout AppState) -> [AppCommand] {
-    let layout = AppLayout(size: state.size)
+    let layout = AppLayout(size: state.size, panes: state.panes)
     if layout.isTooSmall { return [] }
     if let sheet = state.sheet {
       switch event.kind {

@@ -55,6 +55,15 @@ extension AppReducer {
       detail.firstRow = scrolled(detail.firstRow, intent, limit: limit, page: pageOf(sheet, state))
       state.sheet = .jws(detail)
       return []
+    case .request(var detail):
+      if intent == .close {
+        state.sheet = nil
+        return []
+      }
+      let limit = SheetLayout.scrollLimit(sheet: sheet, size: state.size)
+      detail.firstRow = scrolled(detail.firstRow, intent, limit: limit, page: pageOf(sheet, state))
+      state.sheet = .request(detail)
+      return []
     }
   }
 
@@ -63,6 +72,7 @@ extension AppReducer {
     switch sheet {
     case .help: KeyBindings.intent(for: key, in: .global) == .help
     case .jws: KeyBindings.intent(for: key, in: .pane(.transactions)) == .viewJWS
+    case .request: KeyBindings.intent(for: key, in: .pane(.server)) == .openRequest
     default: false
     }
   }

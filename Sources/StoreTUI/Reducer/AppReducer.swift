@@ -25,6 +25,12 @@ public func reduce(into state: inout AppState, action: AppAction) -> [AppCommand
     return []
   case .engine(let event):
     return AppReducer.engine(event, &state)
+  case .serverListening(let url):
+    state.server = ServerLog(url: url)
+    return []
+  case .serverRequest(let request):
+    AppReducer.serverRequest(request, &state)
+    return []
   case .accountLoaded(let snapshot):
     state.load(snapshot)
     AppReducer.clampAll(&state)
@@ -72,6 +78,7 @@ enum AppReducer {
     case .transactions: state.transactions.count
     case .settings: SettingsItem.all.count
     case .log: state.shownLog.count
+    case .server: state.server?.requests.count ?? 0
     }
   }
 
@@ -98,6 +105,9 @@ enum AppReducer {
     case .jws(var detail):
       detail.firstRow = min(detail.firstRow, SheetLayout.scrollLimit(sheet: .jws(detail), size: state.size))
       state.sheet = .jws(detail)
+    case .request(var detail):
+      detail.firstRow = min(detail.firstRow, SheetLayout.scrollLimit(sheet: .request(detail), size: state.size))
+      state.sheet = .request(detail)
     default:
       break
     }

@@ -41,6 +41,8 @@ extension KeyBindings {
         scroll, Hint([[.panLeft, .panRight]], "pan"), Hint([[.bottom]], "follow"), Hint([[.toggleLogAPI]], "SK1/SK2"),
         pane, help, quit,
       ]
+    case .pane(.server):
+      return [move, Hint([[.openRequest]], "open"), Hint([[.top]], "newest"), pane, help, quit]
     case .sheet(.question):
       return [Hint([[.confirm]], "confirm"), Hint([[.cancel]], "cancel")]
     case .sheet(.form):

@@ -82,6 +82,8 @@ public enum KeyBindings {
     KeyBinding(.pane(.log), [.left], or: [.char("h")], .panLeft, help: "scroll long lines left / right"),
     KeyBinding(.pane(.log), [.right], or: [.char("l")], .panRight, help: "scroll long lines left / right"),
     KeyBinding(.pane(.log), [.char("s")], .toggleLogAPI, help: "StoreKit 1 / StoreKit 2 view of the log"),
+
+    KeyBinding(.pane(.server), [.enter], or: [.char("v")], .openRequest, help: "open the request: its token and response"),
   ]
 
   private static let sheets: [KeyBinding] = [

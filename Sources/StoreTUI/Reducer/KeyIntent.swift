@@ -83,6 +83,11 @@ public enum KeyIntent: Hashable, Sendable {
   /// Switch the log between the StoreKit 1 and the StoreKit 2 view of the same session.
   case toggleLogAPI
 
+  // MARK: Server pane
+
+  /// Open the selected request: its decoded token and the response body.
+  case openRequest
+
   // MARK: Sheets
 
   /// Answer yes, or submit a form.

@@ -49,7 +49,7 @@ public enum SheetKind: CaseIterable, Hashable, Sendable {
   case question
   /// A form with text fields: sign-in and export.
   case form
-  /// Text to read and scroll: the help overlay and the decoded JWS.
+  /// Text to read and scroll: the help overlay, the decoded JWS and a server request.
   case reader
 
   /// The kind of `sheet`.
@@ -57,7 +57,7 @@ public enum SheetKind: CaseIterable, Hashable, Sendable {
     switch sheet {
     case .purchase, .askToBuy, .confirm: self = .question
     case .signIn, .export: self = .form
-    case .help, .jws: self = .reader
+    case .help, .jws, .request: self = .reader
     }
   }
 
@@ -69,7 +69,7 @@ public enum SheetKind: CaseIterable, Hashable, Sendable {
     switch self {
     case .question: "Sheets: purchase and other questions"
     case .form: "Sheets: sign-in and export fields"
-    case .reader: "Sheets: help and signed transactions"
+    case .reader: "Sheets: help, signed transactions and requests"
     }
   }
 }

@@ -76,6 +76,10 @@ public enum AppAction: Equatable, Sendable {
   case resized(Size)
   /// A real-time tick (spinner, notice expiry).
   case tick(Date)
+  /// The in-process App Store Server API (`--serve`) is listening at this URL: the Server pane appears.
+  case serverListening(url: String)
+  /// The in-process server answered a request.
+  case serverRequest(ServerRequest)
   /// An engine event from the bus, in delivery order.
   case engine(StoreEvent)
   /// The account's whole view was read: at start, when another account signs in, and after a

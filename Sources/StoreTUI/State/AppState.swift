@@ -53,6 +53,8 @@ public struct AppState: Equatable {
   public var logAPI: StoreKitAPI = .storeKit1
   /// Turns engine events into the StoreKit 2 lines; it tracks the app's `purchase()` calls.
   public var storeKit2View = StoreKit2View()
+  /// The in-process App Store Server API (`--serve`); nil without it, and then there is no Server pane.
+  public var server: ServerLog?
 
   /// The initial state for `catalog` and what the engine knows about the account.
   public init(
@@ -76,6 +78,16 @@ public struct AppState: Equatable {
 
   /// The log the Log pane shows: the StoreKit 1 or the StoreKit 2 view.
   public var shownLog: LogBuffer { logAPI == .storeKit2 ? storeKit2Log : log }
+
+  /// The panes on screen, in tab order.
+  public var panes: [Pane] { server == nil ? Pane.standard : Pane.allCases }
+
+  /// The selected request in the Server pane.
+  public var selectedRequest: ServerRequest? {
+    guard let requests = server?.requests else { return nil }
+    let index = scroll(of: .server).selection
+    return requests.indices.contains(index) ? requests[index] : nil
+  }
 
   /// Whether a purchase or restore is in flight (the spinner shows).
   public var isBusy: Bool { !inFlight.isEmpty || isRestoring }

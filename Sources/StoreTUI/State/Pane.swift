@@ -5,6 +5,11 @@ public enum Pane: Int, CaseIterable, Hashable, Sendable {
   case transactions
   case settings
   case log
+  /// The in-process App Store Server API's requests; only with `--serve` (``AppState/panes``).
+  case server
+
+  /// The panes every session has (the Server pane needs `--serve`).
+  public static let standard: [Pane] = [.store, .transactions, .settings, .log]
 
   /// The tab title.
   public var title: String {
@@ -13,6 +18,7 @@ public enum Pane: Int, CaseIterable, Hashable, Sendable {
     case .transactions: "Transactions"
     case .settings: "Settings"
     case .log: "Log"
+    case .server: "Server"
     }
   }
 
@@ -23,14 +29,20 @@ public enum Pane: Int, CaseIterable, Hashable, Sendable {
     case .transactions: "2"
     case .settings: "3"
     case .log: "4"
+    case .server: "5"
     }
   }
 
-  /// The pane after this one, wrapping around.
-  public var next: Pane { Pane(rawValue: (rawValue + 1) % Pane.allCases.count) ?? .store }
-  /// The pane before this one, wrapping around.
-  public var previous: Pane {
-    Pane(rawValue: (rawValue + Pane.allCases.count - 1) % Pane.allCases.count) ?? .store
+  /// The pane after this one among `panes`, wrapping around.
+  public func next(in panes: [Pane]) -> Pane {
+    guard let index = panes.firstIndex(of: self) else { return panes.first ?? .store }
+    return panes[(index + 1) % panes.count]
+  }
+
+  /// The pane before this one among `panes`, wrapping around.
+  public func previous(in panes: [Pane]) -> Pane {
+    guard let index = panes.firstIndex(of: self) else { return panes.first ?? .store }
+    return panes[(index + panes.count - 1) % panes.count]
   }
 }
 

@@ -16,6 +16,8 @@ public enum Sheet: Equatable, Sendable {
   case jws(JWSSheet)
   /// Where to save a signed transaction.
   case export(ExportSheet)
+  /// One request of the Server pane: its token and response.
+  case request(RequestSheet)
 
   /// Whether the engine put this sheet up (it goes away on the engine's `promptDismissed`).
   var isEnginePrompt: Bool {
@@ -105,6 +107,24 @@ public struct JWSSheet: Equatable, Sendable {
 
   public init(transaction: PaymentTransaction.ID, lines: [String], firstRow: Int = 0) {
     self.transaction = transaction
+    self.lines = lines
+    self.firstRow = firstRow
+  }
+}
+
+/// A server request, decoded for reading.
+public struct RequestSheet: Equatable, Sendable {
+  /// The request's ``ServerRequest/number``.
+  public var number: Int
+  /// `GET /inApps/v1/transactions/1 → 200`.
+  public var title: String
+  /// The request, the token's header and claims, the response body and its decoded signed fields.
+  public var lines: [String]
+  public var firstRow: Int
+
+  public init(number: Int, title: String, lines: [String], firstRow: Int = 0) {
+    self.number = number
+    self.title = title
     self.lines = lines
     self.firstRow = firstRow
   }

@@ -20,7 +20,7 @@ public func render(_ state: AppState, prices: PriceMemo) -> ScreenBuffer {
 /// package-only, like ``RenderProbe``).
 package func render(_ state: AppState, prices: PriceMemo = PriceMemo(), probe: RenderProbe?) -> ScreenBuffer {
   var buffer = ScreenBuffer(size: state.size)
-  let layout = AppLayout(size: state.size)
+  let layout = AppLayout(size: state.size, panes: state.panes)
   if layout.isTooSmall {
     buffer.draw { TooSmallView.draw(size: state.size, in: &$0) }
     return buffer
@@ -34,6 +34,7 @@ package func render(_ state: AppState, prices: PriceMemo = PriceMemo(), probe: R
     case .transactions: TransactionsView.draw(state, layout: layout, probe: probe, in: &canvas)
     case .settings: SettingsView.draw(state, layout: layout, in: &canvas)
     case .log: LogView.draw(state, layout: layout, in: &canvas)
+    case .server: ServerView.draw(state, layout: layout, in: &canvas)
     }
   }
   buffer.draw(in: layout.status) { StatusLineView.notice(state, in: &$0) }

@@ -8,7 +8,9 @@ enum HeaderView {
     let style = Style([.reverse, .bold])
     canvas.fill(style: style)
     let account = state.account ?? "Not signed in"
-    let text = " \(state.storeName)   \(account)   \(state.controls.storefront) · \(state.controls.locale)   Environment: Sandbox"
+    var text = " \(state.storeName)   \(account)   \(state.controls.storefront) · \(state.controls.locale)   "
+    // Serving, the URL must fit 80 columns, so the environment loses its label.
+    text += state.server.map { "Sandbox   Server \($0.url)" } ?? "Environment: Sandbox"
     canvas.text(text, x: 0, y: 0, style: style)
   }
 

@@ -1,6 +1,7 @@
 import Foundation
 import NcursesTerminal
 import StoreEngine
+import StoreServer
 import StoreTUI
 
 /// `storefront [--catalog PATH] …` with no subcommand: the interactive ncurses storefront.
@@ -13,16 +14,31 @@ enum InteractiveCommand {
       terminal: a product table with a Buy button per row, Restore Purchases, the App Store \
       purchase and sign-in sheets, and panes for transactions, sandbox settings and the observer \
       log. Press ? inside for every key. Needs a terminal on standard input and output; for \
-      scripts and CI use `storefront run SCRIPT`.
+      scripts and CI use `storefront run SCRIPT`. With --serve the same process also answers the App \
+      Store Server API as `storefront serve` does, from the same data directory, and a Server pane (5) \
+      lists each request, its decoded token and its response.
       """,
     options: [
-      OptionSpec("--regenerate-ca", help: "Create a new sandbox CA when the old one is damaged (invalidates old signatures).")
+      OptionSpec("--regenerate-ca", help: "Create a new sandbox CA when the old one is damaged (invalidates old signatures)."),
+      OptionSpec(
+        "--serve", optionalValue: "addr:port",
+        help: "Also serve the App Store Server API, as `storefront serve` does (default \(ListenAddress.default); port 0 picks a free one); the Server pane lists the requests."),
     ],
     run: run)
 
   static func run(_ invocation: Invocation) -> Int32 {
     if let extra = invocation.operands.first {
       return invocation.usageError("Unknown command '\(extra)'. Run 'storefront --help' for the list of commands.", for: descriptor)
+    }
+    var serveAddress: ListenAddress?
+    if invocation.arguments.flag("--serve") {
+      let text = invocation.arguments.value("--serve")
+      guard let address = text == nil ? ListenAddress.default : text.flatMap(ListenAddress.init(parsing:)) else {
+        return invocation.usageError(
+          "The value '\(text ?? "")' is invalid for '--serve [<addr:port>]': use an IP address and a port, such as 127.0.0.1:8808 or [::1]:0.",
+          for: descriptor)
+      }
+      serveAddress = address
     }
     do {
       // The console decides first, so in-process callers (tests) never reach the real terminal.
@@ -61,8 +77,33 @@ enum InteractiveCommand {
       invocation.io.errorLine("Error: \(error)")
       return LiveStore.exitCode(for: error)
     }
+    let terminal = MainActor.assumeIsolated { NcursesTerminal() }
+    let loop = MainActor.assumeIsolated { TerminalRunLoop<Wake>(terminal: terminal, tick: .seconds(1)) }
+    var server: ServeSession?
+    if let serveAddress {
+      // Started before the terminal is taken over, so a failure reads as serve's would. Requests are
+      // handed to the main queue as engine events are; the loop delivers them once it runs.
+      do throws(ServeSession.Failure) {
+        server = try ServeSession.start(
+          catalog: catalog, global: invocation.global, processEnvironment: invocation.environment, keys: invocation.keyStore, address: serveAddress, environment: "Sandbox",
+          bundleID: invocation.global.bundleID ?? LiveStore.defaultBundleID, recordsDetails: true,
+          log: { entry in loop.post(.serverRequest(ServerRequest(entry))) })
+      } catch {
+        if case .listen(let failure) = error {
+          invocation.io.errorLine("Error: \(failure.description). Choose another with --serve ADDR:PORT (port 0 picks a free one).")
+          return ExitCode.unavailable
+        }
+        return ServeCommand.report(error, invocation)
+      }
+    }
+    defer { server?.stop() }
+    if let bound = server?.boundAddress, !bound.isLoopback {
+      // Seen after the TUI quits (the alternate screen hides it meanwhile), as serve says it on start.
+      invocation.io.errorLine("Warning: served on \(bound), which other machines can reach; anyone with a registered key can read this ledger.")
+    }
+    let url = server?.url
     // main.swift calls us synchronously on the main thread; the TUI is main-actor confined.
-    let result = MainActor.assumeIsolated { runTerminal(store: store, snapshot: snapshot) }
+    let result = MainActor.assumeIsolated { runTerminal(loop: loop, store: store, snapshot: snapshot, serverURL: url) }
     switch result {
     case .success(let code): return code
     case .failure(let error):
@@ -71,14 +112,18 @@ enum InteractiveCommand {
     }
   }
 
-  /// Marker events that make the run loop redraw after the engine spoke.
-  enum Wake: Sendable { case engine }
+  /// What reaches the run loop from other threads: the engine spoke (redraw), or the server answered a request.
+  enum Wake: Sendable {
+    case engine
+    case serverRequest(ServerRequest)
+  }
 
   @MainActor
-  private static func runTerminal(store: LiveStore, snapshot: AccountSnapshot) -> Result<Int32, TerminalError> {
-    let terminal = NcursesTerminal()
-    let loop = TerminalRunLoop<Wake>(terminal: terminal, tick: .seconds(1))
-    let runtime = AppRuntime(queue: store.queue, snapshot: snapshot, size: terminal.size, executor: .queue(.main))
+  private static func runTerminal(
+    loop: TerminalRunLoop<Wake>, store: LiveStore, snapshot: AccountSnapshot, serverURL: String?
+  ) -> Result<Int32, TerminalError> {
+    let runtime = AppRuntime(queue: store.queue, snapshot: snapshot, size: loop.terminal.size, executor: .queue(.main))
+    if let serverURL { runtime.send(.serverListening(url: serverURL)) }
     // Engine events reach the runtime on the main queue; this wakes the loop to draw them after.
     let wake = store.queue.bus.subscribe(StoreEvent.self, on: .queue(.main)) { _ in loop.post(.engine) }
     defer {
@@ -100,7 +145,8 @@ enum InteractiveCommand {
           case .key(let key): runtime.send(.key(key))
           case .resize(let size): runtime.send(.resized(size))
           case .tick(let date): runtime.tick(now: date)
-          case .external: break
+          case .external(.serverRequest(let request)): runtime.send(.serverRequest(request))
+          case .external(.engine): break
           }
           return runtime.wantsQuit ? .quit(exitCode: ExitCode.success) : .continue
         },

@@ -51,41 +51,23 @@ enum ServeCommand {
       catalog = loaded.catalog
     case .failure(let error): return CatalogSource.report(error, io: invocation.io)
     }
-    let store: LiveStore
-    do {
-      // Opened here (it makes the data directory, 0700) so a damaged ledger stops serve before it
-      // listens. The clock is the ledger's: serve never moves it on its own.
-      store = try LiveStore.open(
-        catalog: catalog, global: invocation.global, environment: invocation.environment,
-        start: .fixed(LiveStore.scenarioEpoch), signingEnvironment: environment)
-    } catch {
-      invocation.io.errorLine(error.description)
-      return error.exitCode
-    }
-    let keys = invocation.keyStore
-    let registry: APIKeyRegistry?
-    do { registry = try keys.load() } catch { return invocation.report(error) }
     let bundleID = invocation.global.bundleID ?? LiveStore.defaultBundleID
-    let verifier = BearerTokenVerifier(keys: APIKeyRing(store: keys), bundleIDs: [bundleID], now: Date.init)
-    let gateway = APIGateway(
-      verifier: verifier, requestID: { UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(26).uppercased() },
-      endpoints: ServeEndpoints.make(store: store, environment: environment, bundleID: bundleID))
     let output = SerializedOutput(invocation.io)
     let stop = SignalWait(signals: [SIGTERM, SIGINT])
-    let server: HTTPServer
-    do {
-      server = try HTTPServer(
-        configuration: HTTPServerConfiguration(address: address), handler: gateway.reply(to:),
+    let server: ServeSession
+    do throws(ServeSession.Failure) {
+      server = try ServeSession.start(
+        catalog: catalog, global: invocation.global, processEnvironment: invocation.environment, keys: invocation.keyStore,
+        address: address, environment: environment, bundleID: bundleID,
         log: { entry in output.line(json ? entry.jsonLine : entry.line) })
     } catch {
-      invocation.io.errorLine("Error: \(error.description). Choose another with --listen ADDR:PORT (port 0 picks a free one).")
-      return ExitCode.unavailable
+      return report(error, invocation)
     }
     let bound = server.boundAddress
     if !bound.isLoopback {
       invocation.io.errorLine("Warning: listening on \(bound), which other machines can reach; anyone with a registered key can read this ledger.")
     }
-    let keyCount = registry?.keys.filter { !$0.isRevoked }.count ?? 0
+    let keyCount = server.activeKeyCount
     if keyCount == 0 {
       invocation.io.errorLine("No API keys yet: every request gets 401 until `storefront keys create` makes one.")
     }
@@ -105,6 +87,20 @@ enum ServeCommand {
     server.stop()
     output.line(json ? #"{"event":"stopped"}"# : "Stopped.")
     return ExitCode.success
+  }
+
+  /// Says why the server did not start, as serve always has, and returns the exit code.
+  static func report(_ failure: ServeSession.Failure, _ invocation: Invocation) -> Int32 {
+    switch failure {
+    case .store(let error):
+      invocation.io.errorLine(error.description)
+      return error.exitCode
+    case .keys(let error):
+      return invocation.report(error)
+    case .listen(let error):
+      invocation.io.errorLine("Error: \(error.description). Choose another with --listen ADDR:PORT (port 0 picks a free one).")
+      return ExitCode.unavailable
+    }
   }
 
   /// Writes `text` in one `write`, so a reader never sees half an address and the file may be a FIFO

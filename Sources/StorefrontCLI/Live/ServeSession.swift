@@ -1,0 +1,79 @@
+import Foundation
+import SQLiteLedger
+import StoreEngine
+import StoreServer
+
+/// The App Store Server API started over a data directory: what `storefront serve` and the TUI's
+/// `--serve` share. Its own ledger connection, the key ring, Apple's token rules, the gateway and
+/// the endpoints, behind a libmicrohttpd server that is listening once `start` returns.
+final class ServeSession: Sendable {
+  /// Why the server did not start.
+  enum Failure: Error {
+    /// The served store could not be opened (its ledger damaged, locked or not writable; its CA).
+    case store(LiveStore.OpenError)
+    /// `api-keys.json` could not be read.
+    case keys(APIKeyStoreError)
+    /// The address could not be bound.
+    case listen(HTTPServerError)
+  }
+
+  /// `Sandbox` or `Production`.
+  let environment: String
+  let bundleID: String
+  /// Keys registered and not revoked when the server started.
+  let activeKeyCount: Int
+  private let server: HTTPServer
+
+  /// The address actually bound (the real port when port 0 was asked for).
+  var boundAddress: ListenAddress { server.boundAddress }
+  /// `http://ADDR:PORT`.
+  var url: String { "http://\(server.boundAddress)" }
+
+  private init(environment: String, bundleID: String, activeKeyCount: Int, server: HTTPServer) {
+    self.environment = environment
+    self.bundleID = bundleID
+    self.activeKeyCount = activeKeyCount
+    self.server = server
+  }
+
+  /// Opens a store of its own over `global`'s data directory (making it, 0700, if missing) and starts listening.
+  ///
+  /// - Parameters:
+  ///   - catalog: The products the served store's engine commands (extensions, consumption) know.
+  ///   - recordsDetails: Whether log entries carry ``RequestDetails`` (the decoded token, the response body).
+  ///   - log: Called once per request, on the server's threads.
+  static func start(
+    catalog: Catalog, global: GlobalOptions, processEnvironment: [String: String], keys: APIKeyStore, address: ListenAddress, environment: String, bundleID: String,
+    recordsDetails: Bool = false, log: @escaping @Sendable (RequestLogEntry) -> Void
+  ) throws(Failure) -> ServeSession {
+    let store: LiveStore
+    do throws(LiveStore.OpenError) {
+      // Opened first so a damaged ledger stops the server before it listens. The clock is the
+      // ledger's: the server never moves it on its own.
+      store = try LiveStore.open(
+        catalog: catalog, global: global, environment: processEnvironment, start: .fixed(LiveStore.scenarioEpoch),
+        signingEnvironment: environment)
+    } catch {
+      throw .store(error)
+    }
+    let registry: APIKeyRegistry?
+    do throws(APIKeyStoreError) { registry = try keys.load() } catch { throw .keys(error) }
+    let verifier = BearerTokenVerifier(keys: APIKeyRing(store: keys), bundleIDs: [bundleID], now: Date.init)
+    let gateway = APIGateway(
+      verifier: verifier, requestID: { UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(26).uppercased() },
+      recordsDetails: recordsDetails,
+      endpoints: ServeEndpoints.make(store: store, environment: environment, bundleID: bundleID))
+    let server: HTTPServer
+    do throws(HTTPServerError) {
+      server = try HTTPServer(configuration: HTTPServerConfiguration(address: address), handler: gateway.reply(to:), log: log)
+    } catch {
+      throw .listen(error)
+    }
+    return ServeSession(
+      environment: environment, bundleID: bundleID, activeKeyCount: registry?.keys.filter { !$0.isRevoked }.count ?? 0,
+      server: server)
+  }
+
+  /// Stops accepting and waits for requests in flight; safe to call twice.
+  func stop() { server.stop() }
+}
