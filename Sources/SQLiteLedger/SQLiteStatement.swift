@@ -56,6 +56,10 @@ final class SQLiteStatement {
 
   func int64(at column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
 
+  func double(at column: Int32) -> Double { sqlite3_column_double(handle, column) }
+
+  func isNull(at column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
+
   func text(at column: Int32) -> String {
     guard let bytes = sqlite3_column_text(handle, column) else { return "" }
     let count = Int(sqlite3_column_bytes(handle, column))
