@@ -40,8 +40,9 @@ public struct PythonEnvironment: Sendable {
   /// The environment's Python.
   public var python: URL { directory.appendingPathComponent("bin/python") }
 
-  /// A program the environment installed (`bin/NAME`).
-  public func program(_ name: String) -> URL { directory.appendingPathComponent("bin").appendingPathComponent(name) }
+  /// A script the environment installed (`bin/NAME`). Run it as ``python``'s first argument: its
+  /// `#!` line names the staging directory the environment was built in, before it was renamed.
+  public func script(_ name: String) -> URL { directory.appendingPathComponent("bin").appendingPathComponent(name) }
 
   /// The environment in `directory`, made from `requirements` when it is missing, incomplete or made
   /// from other requirements. It is built beside its final place and renamed, so a half-made
