@@ -10,14 +10,34 @@ extension AppStoreServerAPI {
     let filter = try HistoryFilter(query, version2: version2)
     let position = try revision(query, kind: .history, descending: filter.descending)
     let customer = try reader.customer(text)
-    var rows = try reader.history(of: customer.account).filter(filter.admits)
     // v1 leaves out consumables the app finished (Apple: "excludes finished consumables").
-    if !version2 { rows.removeAll { $0.row.productKind == .consumable && $0.row.isFinished } }
-    let page = Page(rows, after: position) { $0.signedDate }
+    let admits = { (row: SignedTransaction) in
+      filter.admits(row) && (version2 || !(row.row.productKind == .consumable && row.row.isFinished))
+    }
+    var page = Page(sorted: try sortedHistory(of: customer.account), after: position, admits: admits)
+    if let historyCache, try !isCurrent(page.items) {
+      // The cache missed a change (a deletion): read this history afresh.
+      historyCache.forget(customer.account)
+      page = Page(sorted: try sortedHistory(of: customer.account), after: position, admits: admits)
+    }
     return try ResponseEncoding.response(
       HistoryResponse(
         revision: page.next.text, hasMore: page.hasMore, bundleId: bundleID, appAppleId: appAppleID,
         environment: environment.payloadName, signedTransactions: page.items.map(\.jws)))
+  }
+
+  /// The account's served rows in last-modified order: from the cache when the ledger has a change
+  /// feed, else read now.
+  private func sortedHistory(of account: String) throws(APIError) -> [SignedTransaction] {
+    if let historyCache { return try historyCache.sortedHistory(of: account, reader: reader) }
+    return HistoryCache.byLastModified(try reader.history(of: account))
+  }
+
+  /// Whether `items` are the ledger's rows as stored now (each still there, with the same JWS).
+  private func isCurrent(_ items: [SignedTransaction]) throws(APIError) -> Bool {
+    guard !items.isEmpty else { return true }
+    let stored = Dictionary(try reader.rows(items.map(\.row.id)).map { ($0.id, $0.signedTransaction) }, uniquingKeysWith: { _, last in last })
+    return items.allSatisfy { stored[$0.row.id] == .some($0.jws) }
   }
 
   /// `GET /inApps/v2/refund/lookup/{anyTransactionId}`: revoked transactions, oldest revocation first.

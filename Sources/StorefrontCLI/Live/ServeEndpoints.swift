@@ -16,7 +16,7 @@ enum ServeEndpoints {
   static func make(ledger: SQLiteLedgerStore, environment: String, bundleID: String) -> APIGateway.Endpoints {
     let api = AppStoreServerAPI(
       ledger: ledger, environment: environment == "Production" ? .production : .sandbox, bundleID: bundleID,
-      now: { Date() })
+      now: { Date() }, changeFeed: true)
     // The lock owns the API: the only way to it is a turn.
     let turn = Locked(api)
     return { request in turn.withLock { $0.handle(request) } }
