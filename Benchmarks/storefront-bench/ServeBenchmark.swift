@@ -122,6 +122,7 @@ enum ServeBenchmark {
           guard status == 200, rows == 20 else { throw BenchError.failed("history page on \(count) transactions: status \(status), \(rows) rows") }
           if repetition > 0 { times[count, default: []].append(seconds * 1000) }
         }
+        guard repetition > 0 else { continue }
         let batch = (times[count] ?? []).suffix(plan.pageRequests)
         FileHandle.standardError.write(Data("storefront-bench: serve: history page at \(count): \(Format.number(Sample(values: Array(batch), unit: "ms").median)) ms\n".utf8))
       }
