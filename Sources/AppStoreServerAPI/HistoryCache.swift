@@ -5,9 +5,10 @@ import StoreEngine
 /// costs about what a page of a 100-transaction one does: a feed check, a binary search, 21 rows.
 ///
 /// Rows a commit wrote come through the feed and replace or join the cached ones. A deletion does not
-/// (the feed reports only rows written), so a commit the feed reports nothing for (a deletion, a clock
-/// or account change) drops every cached history, and ``HistoryCache/forget(_:)`` drops one whose page
-/// no longer matches the ledger. Safe for concurrent callers: the state is behind one lock.
+/// (the feed reports only rows written), so the caller re-reads a page's rows by id before answering
+/// and ``HistoryCache/forget(_:)``s a history whose page no longer matches the ledger. Commits the feed
+/// reports nothing for (a clock or account change, frequent in a running TUI) keep the cache. Safe for
+/// concurrent callers: the state is behind one lock.
 final class HistoryCache: Sendable {
   private struct Entry {
     /// The account's stored rows, oldest first, and where each is.
@@ -68,8 +69,8 @@ final class HistoryCache: Sendable {
     let changes = try reader.changes(since: position)
     guard changes.position != position else { return }
     state.position = changes.position
-    let described = !changes.transactions.isEmpty || !changes.subscriptions.isEmpty || !changes.askToBuyRequests.isEmpty
-    guard described, changes.position > position else {
+    guard changes.position > position else {
+      // The feed went back: another ledger file, or one restored from a copy.
       state.entries.removeAll()
       return
     }

@@ -47,11 +47,19 @@ final class HistoryCacheTests: XCTestCase {
     XCTAssertEqual(pages(cached, id).joined().last, first[2].id.description, "the re-signed row comes last")
     XCTAssertEqual(feed.historyReads, reads, "the changes came through the feed, not by reading the history again")
 
-    // A deletion is not in the feed: the history is read again, and the row is gone.
-    _ = try fixture.store.queue.perform(.deleteTransaction(first[5].id))
+    // A commit of the clock alone keeps the cache.
+    try fixture.store.queue.advance(by: 60)
     XCTAssertEqual(pages(cached, id), pages(fixture.api, id))
-    XCTAssertFalse(pages(cached, id).joined().contains(first[5].id.description))
-    XCTAssertGreaterThan(feed.historyReads, reads)
+    XCTAssertEqual(feed.historyReads, reads)
+
+    // A deletion is not in the feed: the page it was on no longer matches, the history is read
+    // again, and the row is gone (one on the first page, one on the second).
+    for deleted in [first[5], first[22]] {
+      _ = try fixture.store.queue.perform(.deleteTransaction(deleted.id))
+      XCTAssertEqual(pages(cached, id), pages(fixture.api, id))
+      XCTAssertFalse(pages(cached, id).joined().contains(deleted.id.description))
+    }
+    XCTAssertEqual(feed.historyReads, reads + 2)
 
     try fixture.store.queue.clearPurchaseHistory()
     let cleared = cached.handle(APIRequest(method: "GET", path: "/inApps/v2/history/\(id)"))
