@@ -78,3 +78,37 @@ final class HistoryCacheTests: XCTestCase {
     XCTAssertEqual(pages(cached, bought[0].id, [("sort", "DESCENDING")]).joined().map { $0 }, bought.reversed().map(\.id.description))
   }
 }
+
+/// Get All Subscription Statuses and Get Refund History read the same kept histories.
+final class CachedStatusAndRefundTests: XCTestCase {
+  func testStatusesAndRefundsMatchAFreshReadThroughRenewalsRefundsAndDeletions() throws {
+    let fixture = try APIFixture()
+    let cached = AppStoreServerAPI(
+      ledger: FeedLedger(fixture.store.ledger), environment: .sandbox, bundleID: fixture.bundleID, now: { TestStore.start },
+      changeFeed: true)
+    let coins = try fixture.buy(FixtureCatalog.coins, count: 3)
+    let monthly = try fixture.buy(FixtureCatalog.monthly)[0]
+    func same(_ note: String) {
+      for path in ["/inApps/v1/subscriptions/\(coins[0].id)", "/inApps/v2/refund/lookup/\(coins[0].id)"] {
+        let kept = cached.handle(APIRequest(method: "GET", path: path))
+        let fresh = fixture.api.handle(APIRequest(method: "GET", path: path))
+        XCTAssertEqual(kept.status, 200, "\(note): \(path)")
+        XCTAssertEqual(kept.status, fresh.status, "\(note): \(path)")
+        XCTAssertEqual(String(decoding: kept.body, as: UTF8.self), String(decoding: fresh.body, as: UTF8.self), "\(note): \(path)")
+      }
+    }
+    same("first read")
+    try fixture.store.queue.advance(by: 40 * 86_400)
+    same("after renewals")
+    try fixture.store.queue.refund(coins[1].id)
+    try fixture.store.queue.refund(monthly.id)
+    same("after refunds")
+    let statuses = json(cached.handle(APIRequest(method: "GET", path: "/inApps/v1/subscriptions/\(coins[0].id)")))
+    let chains = (statuses["data"] as? [[String: Any]])?.first?["lastTransactions"] as? [[String: Any]]
+    XCTAssertEqual(chains?.first?["status"] as? Int, 5, "the refunded subscription is revoked")
+    XCTAssertEqual(transactionIDs(cached.handle(APIRequest(method: "GET", path: "/inApps/v2/refund/lookup/\(coins[0].id)"))).count, 2)
+    _ = try fixture.store.queue.perform(.deleteTransaction(coins[1].id))
+    same("after a deletion")
+    XCTAssertEqual(transactionIDs(cached.handle(APIRequest(method: "GET", path: "/inApps/v2/refund/lookup/\(coins[0].id)"))).count, 1)
+  }
+}

@@ -14,11 +14,9 @@ extension AppStoreServerAPI {
     let admits = { (row: SignedTransaction) in
       filter.admits(row) && (version2 || !(row.row.productKind == .consumable && row.row.isFinished))
     }
-    var page = Page(sorted: try sortedHistory(of: customer.account), after: position, admits: admits)
-    if let historyCache, try !isCurrent(page.items) {
-      // The cache missed a change (a deletion): read this history afresh.
-      historyCache.forget(customer.account)
-      page = Page(sorted: try sortedHistory(of: customer.account), after: position, admits: admits)
+    let page = try overHistory(of: customer.account) { (rows) throws(APIError) in
+      let page = Page(sorted: rows, after: position, admits: admits)
+      return (page, page.items)
     }
     return try ResponseEncoding.response(
       HistoryResponse(
@@ -26,27 +24,16 @@ extension AppStoreServerAPI {
         environment: environment.payloadName, signedTransactions: page.items.map(\.jws)))
   }
 
-  /// The account's served rows in last-modified order: from the cache when the ledger has a change
-  /// feed, else read now.
-  private func sortedHistory(of account: String) throws(APIError) -> [SignedTransaction] {
-    if let historyCache { return try historyCache.sortedHistory(of: account, reader: reader) }
-    return HistoryCache.byLastModified(try reader.history(of: account))
-  }
-
-  /// Whether `items` are the ledger's rows as stored now (each still there, with the same JWS).
-  private func isCurrent(_ items: [SignedTransaction]) throws(APIError) -> Bool {
-    guard !items.isEmpty else { return true }
-    let stored = Dictionary(try reader.rows(items.map(\.row.id)).map { ($0.id, $0.signedTransaction) }, uniquingKeysWith: { _, last in last })
-    return items.allSatisfy { stored[$0.row.id] == .some($0.jws) }
-  }
-
   /// `GET /inApps/v2/refund/lookup/{anyTransactionId}`: revoked transactions, oldest revocation first.
   func refundHistory(_ text: String, query: QueryParameters) throws(APIError) -> APIResponse {
     _ = try LedgerReader.parseID(text)
     let position = try revision(query, kind: .refunds, descending: false)
     let customer = try reader.customer(text)
-    let revoked = try reader.history(of: customer.account).filter { $0.row.revocationDate != nil }
-    let page = Page(revoked, after: position) { SignedPayloads.milliseconds($0.row.revocationDate ?? .distantPast) }
+    let page = try overHistory(of: customer.account) { (rows) throws(APIError) in
+      let revoked = rows.filter { $0.row.revocationDate != nil }
+      let page = Page(revoked, after: position) { SignedPayloads.milliseconds($0.row.revocationDate ?? .distantPast) }
+      return (page, page.items)
+    }
     return try ResponseEncoding.response(
       RefundHistoryResponse(signedTransactions: page.items.map(\.jws), revision: page.next.text, hasMore: page.hasMore))
   }
