@@ -53,7 +53,7 @@ let package = Package(
       name: "storefront-bench",
       dependencies: [
         "StoreEngine", "SQLiteLedger", "SandboxSigning", "StoreTUI", "NcursesTerminal", "CSQLite", "StorefrontTestSupport",
-        "StorefrontProcessTestSupport",
+        "StorefrontProcessTestSupport", "CMicroHTTPD",
       ],
       path: "Benchmarks/storefront-bench"
     ),

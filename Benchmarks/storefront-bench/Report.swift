@@ -4,7 +4,7 @@ import Foundation
 /// measurement's samples, notes.
 final class Report {
   /// Every key, issue 7's then the rewrite's. Every one appears in the JSON, null when not measured.
-  static let keys = issue7Keys + rewriteKeys
+  static let keys = issue7Keys + rewriteKeys + serverKeys
 
   /// Issue 7's keys, in the issue's order.
   static let issue7Keys = [
@@ -25,6 +25,9 @@ final class Report {
     "launch_100_ms", "launch_100k_ms", "launch_100k_vs_100",
     "advance_day_every_2s_s", "ledger_bytes_per_renewal",
   ]
+
+  /// Issue 13's: `storefront serve` against libmicrohttpd's ceiling, under a writer, and at 10,000 transactions.
+  static let serverKeys = ServeBenchmark.keys
 
   private(set) var figures: [String: Double] = [:]
   private(set) var samples: [(name: String, sample: Sample)] = []
@@ -64,7 +67,7 @@ final class Report {
 
   func text(machine: [String: Any], command: String, seconds: Double) -> String {
     var lines = ["storefront-bench — \(command)", "machine: \(machine["cpu"] ?? "?"), \(machine["cores"] ?? "?") cores", ""]
-    for (title, keys) in [("Figures (issue 7):", Self.issue7Keys), ("Figures (engine rewrite):", Self.rewriteKeys)] {
+    for (title, keys) in [("Figures (issue 7):", Self.issue7Keys), ("Figures (engine rewrite):", Self.rewriteKeys), ("Figures (issue 13, serve):", Self.serverKeys)] {
       lines.append(title)
       for key in keys {
         let value = figures[key].map { Format.number($0) } ?? "null"

@@ -1,5 +1,6 @@
 import Foundation
 import StoreEngine
+import StorefrontProcessTestSupport
 
 // storefront-bench [--json] [--quick] [--only SUITE,…]: issue 7's figures, each next to its baseline.
 // Never fails because the machine is slow; exits 1 only when a measurement could not run at all.
@@ -24,8 +25,8 @@ if arguments.first == RSSProbe.flag {
   exit(RSSProbe.main(Array(arguments.dropFirst())))
 }
 let usage =
-  "usage: storefront-bench [--json] [--quick] [--only catalog,engine,ledger,bus,frames,render,process,launch,advance]"
-let suites = ["catalog", "engine", "ledger", "bus", "frames", "render", "process", "launch", "advance"]
+  "usage: storefront-bench [--json] [--quick] [--only catalog,engine,ledger,bus,frames,render,process,launch,advance,serve]"
+let suites = ["catalog", "engine", "ledger", "bus", "frames", "render", "process", "launch", "advance", "serve"]
 var json = false
 var quick = false
 var only = Set(suites)
@@ -65,14 +66,15 @@ struct Plan {
   /// Virtual seconds of the every-2s advance: a day, or an hour in --quick mode.
   var advanceInterval: TimeInterval
   var advanceRepeats: Int
+  var serve: ServeBenchmark.Plan
   static let quick = Plan(
     repeats: 3, engineCycles: 5_000, ledgerCycles: 50, busPosts: 20_000, renderBatch: 50,
     process: .init(repeats: 3, keySessions: 1, keysPerSession: 60, rssRuns: 1),
-    launchRepeats: 2, launchSigned: false, advanceInterval: 3_600, advanceRepeats: 1)
+    launchRepeats: 2, launchSigned: false, advanceInterval: 3_600, advanceRepeats: 1, serve: .quick)
   static let full = Plan(
     repeats: 9, engineCycles: 50_000, ledgerCycles: 400, busPosts: 200_000, renderBatch: 200,
     process: .init(repeats: 9, keySessions: 3, keysPerSession: 120, rssRuns: 3),
-    launchRepeats: 7, launchSigned: true, advanceInterval: AdvanceBenchmark.day, advanceRepeats: 3)
+    launchRepeats: 7, launchSigned: true, advanceInterval: AdvanceBenchmark.day, advanceRepeats: 3, serve: .full)
 }
 let plan = quick ? Plan.quick : Plan.full
 let command =
@@ -138,6 +140,10 @@ do {
   attempt("advance", ["advance_day_every_2s_s", "ledger_bytes_per_renewal"]) {
     try AdvanceBenchmark.run(
       catalog: catalog, interval: plan.advanceInterval, repeats: plan.advanceRepeats, scratch: scratch, into: report)
+  }
+  attempt("serve", ServeBenchmark.keys) {
+    let binary = try StorefrontBinary.locate(overrideVariable: "STOREFRONT_BIN", searchDebugBuild: false)
+    try ServeBenchmark.run(catalog: catalog, binary: binary.path, plan: plan.serve, scratch: scratch, into: report)
   }
 } catch {
   failures.append("setup: \(error)")

@@ -15,6 +15,7 @@ public final class AppStoreServerAPI {
   let now: @Sendable () -> Date
   let signer: (any TransactionSigner)?
   let perform: ((StoreCommand) throws(EngineError) -> StoreStep)?
+  let historyCache: HistoryCache?
   private let sleep: @Sendable (Duration) -> Void
   private let plan: Locked<FaultPlan>
   private let faultFile: FaultPlanFile?
@@ -29,11 +30,14 @@ public final class AppStoreServerAPI {
   ///   - faultFile: where other processes put faults for this server (`server-faults.json` of the
   ///     data directory); its faults come before `faults`.
   ///   - sleep: how a fault's delay waits (tests record it instead).
+  ///   - changeFeed: the ledger reports every commit through `changes(since:)` (SQLite's does, for every
+  ///     process), so Get Transaction History keeps each customer's history between requests and reads
+  ///     only what changed. A ledger without a feed (the in-memory one) must leave it false.
   public init(
     ledger: any LedgerStore, environment: ServerEnvironment, bundleID: String, now: @escaping @Sendable () -> Date,
     appAppleID: Int64? = nil, signer: (any TransactionSigner)? = nil,
     perform: ((StoreCommand) throws(EngineError) -> StoreStep)? = nil, faults: FaultPlan = FaultPlan(),
-    faultFile: FaultPlanFile? = nil,
+    faultFile: FaultPlanFile? = nil, changeFeed: Bool = false,
     sleep: @escaping @Sendable (Duration) -> Void = { Thread.sleep(forTimeInterval: Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18) }
   ) {
     reader = LedgerReader(ledger: ledger, environment: environment, bundleID: bundleID)
@@ -43,6 +47,7 @@ public final class AppStoreServerAPI {
     self.now = now
     self.signer = signer
     self.perform = perform
+    historyCache = changeFeed ? HistoryCache() : nil
     self.sleep = sleep
     plan = Locked(faults)
     self.faultFile = faultFile

@@ -37,9 +37,32 @@ struct LedgerReader {
   /// The customer's transactions as Apple's server holds them, oldest first: purchases, renewals and
   /// refunds, not the StoreKit 1 restore rows (a device-side copy, §15 of DECISIONS).
   func history(of account: String) throws(APIError) -> [SignedTransaction] {
+    served(try rows(of: account))
+  }
+
+  /// Every stored row of `account`, oldest first, as the ledger holds them.
+  func rows(of account: String) throws(APIError) -> [PaymentTransaction] {
     try read { () throws(LedgerError) in try ledger.history(account: account) }
-      .filter { $0.state == .purchased }
-      .compactMap(visible)
+  }
+
+  /// The rows stored with these ids (those that exist).
+  func rows(_ ids: [PaymentTransaction.ID]) throws(APIError) -> [PaymentTransaction] {
+    try read { () throws(LedgerError) in try ledger.transactions(ids) }
+  }
+
+  /// Of `rows`, those a server holds (``history(of:)``'s rule).
+  func served(_ rows: [PaymentTransaction]) -> [SignedTransaction] {
+    rows.filter { $0.state == .purchased }.compactMap(visible)
+  }
+
+  /// Where the ledger's change feed stands now.
+  func position() throws(APIError) -> UInt64 {
+    try read { () throws(LedgerError) in try ledger.load().position }
+  }
+
+  /// What was committed after `position` (``LedgerStore/changes(since:)``).
+  func changes(since position: UInt64) throws(APIError) -> LedgerChanges {
+    try read { () throws(LedgerError) in try ledger.changes(since: position) }
   }
 
   /// Every subscription record of `account`.

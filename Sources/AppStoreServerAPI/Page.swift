@@ -26,3 +26,43 @@ struct Page {
     self.next = next
   }
 }
+
+extension Page {
+  /// The page after `position` of `sorted` (ascending by `signedDate`, then id) that `admits` keeps:
+  /// a binary search for the position, then at most `size + 1` kept rows walked in the token's order.
+  init(sorted: [SignedTransaction], after position: PageToken, admits: (SignedTransaction) -> Bool) {
+    let pivot = (position.date, position.id)
+    func key(_ index: Int) -> (Int64, UInt64) { (sorted[index].signedDate, sorted[index].row.id.rawValue) }
+    /// The first index whose key is past the pivot (`strictly`) or at or past it.
+    func boundary(strictly: Bool) -> Int {
+      var low = 0
+      var high = sorted.count
+      while low < high {
+        let middle = (low + high) / 2
+        if strictly ? key(middle) > pivot : key(middle) >= pivot { high = middle } else { low = middle + 1 }
+      }
+      return low
+    }
+    let order: AnySequence<Int> =
+      position.descending
+      ? AnySequence(stride(from: boundary(strictly: false) - 1, through: 0, by: -1))
+      : AnySequence(boundary(strictly: true)..<sorted.count)
+    var items: [SignedTransaction] = []
+    var hasMore = false
+    for index in order where admits(sorted[index]) {
+      guard items.count < Self.size else {
+        hasMore = true
+        break
+      }
+      items.append(sorted[index])
+    }
+    var next = position
+    if let last = items.last {
+      next.date = last.signedDate
+      next.id = last.row.id.rawValue
+    }
+    self.items = items
+    self.next = next
+    self.hasMore = hasMore
+  }
+}

@@ -32,11 +32,32 @@ struct SignedTransaction {
     var signedDate: Int64?
 
     init?(jws: String) {
-      let parts = jws.split(separator: ".", omittingEmptySubsequences: false)
-      guard parts.count == 3, let data = Data(base64URLEncoded: parts[1]),
+      // Bytes, not Characters: a JWS is ASCII, and a stored one is ~3.7 KB that every history
+      // request reads, row by row.
+      let bytes = jws.utf8
+      guard let first = bytes.firstIndex(of: UInt8(ascii: ".")) else { return nil }
+      let start = bytes.index(after: first)
+      guard let second = bytes[start...].firstIndex(of: UInt8(ascii: ".")),
+        !bytes[bytes.index(after: second)...].contains(UInt8(ascii: ".")),
+        let data = Self.base64URLDecoded(bytes[start..<second]),
         let facts = try? JSONDecoder().decode(Facts.self, from: data)
       else { return nil }
       self = facts
+    }
+
+    /// Unpadded base64url → bytes, in one pass (no string replacing).
+    static func base64URLDecoded(_ text: Substring.UTF8View) -> Data? {
+      var base64 = [UInt8]()
+      base64.reserveCapacity(text.count + 3)
+      for byte in text {
+        switch byte {
+        case UInt8(ascii: "-"): base64.append(UInt8(ascii: "+"))
+        case UInt8(ascii: "_"): base64.append(UInt8(ascii: "/"))
+        default: base64.append(byte)
+        }
+      }
+      while base64.count % 4 != 0 { base64.append(UInt8(ascii: "=")) }
+      return Data(base64Encoded: Data(base64))
     }
   }
 }

@@ -136,31 +136,7 @@ public struct AppleVerifier: Sendable {
   }
 
   /// Apple's library cannot be set up here; the test decides whether that skips or fails it.
-  public struct Unavailable: Error, CustomStringConvertible {
-    /// What is missing.
-    public enum Reason: Sendable {
-      /// `python3 -m venv` failed: no Python 3, or no `venv` module (Debian: `python3-venv`).
-      case noVirtualEnvironment
-      /// pip could not install the requirements (PyPI unreachable, offline).
-      case packagesNotInstalled
-    }
-
-    /// What is missing.
-    public var reason: Reason
-    /// The tool's output.
-    public var output: String
-
-    /// A sentence for the test log, with the tail of the tool's output.
-    public var description: String {
-      switch reason {
-      case .noVirtualEnvironment:
-        "python3 -m venv failed (install python3-venv), so Apple's verifier cannot run:\n\(output.suffix(2_000))"
-      case .packagesNotInstalled:
-        "Could not install Apple's app-store-server-library from PyPI (offline?), so the check against "
-          + "Apple's SignedDataVerifier cannot run. pip said:\n\(output.suffix(2_000))"
-      }
-    }
-  }
+  public typealias Unavailable = PythonEnvironment.Unavailable
 
   /// `verify_with_apple.py` did not finish its work.
   public struct Failure: Error, CustomStringConvertible {
@@ -174,46 +150,14 @@ public struct AppleVerifier: Sendable {
   public static let script = StorefrontBinary.packageRoot.appendingPathComponent("Tests/python/verify_with_apple.py")
   /// The virtual environment.
   public static let venv = StorefrontBinary.packageRoot.appendingPathComponent(".build/apple-verifier-venv")
-  /// The file in ``venv`` holding the requirements it was made from.
-  static let marker = "storefront-requirements.txt"
-
   /// The environment's Python.
   public let python: URL
 
-  /// The cached environment, made (`python3 -m venv`, then `pip install -r requirements.txt`) when
-  /// it is missing, incomplete or made from other requirements. It is built beside its final place
-  /// and renamed, so a half-made environment is never used.
+  /// The cached environment (``PythonEnvironment/prepare(requirements:in:)``).
   ///
   /// - Throws: ``Unavailable`` when Python's `venv` or PyPI is unavailable.
   public static func prepare() throws -> AppleVerifier {
-    let wanted = try String(contentsOf: requirements, encoding: .utf8)
-    let python = venv.appendingPathComponent("bin/python")
-    let made = try? String(contentsOf: venv.appendingPathComponent(marker), encoding: .utf8)
-    if made == wanted, FileManager.default.isExecutableFile(atPath: python.path) {
-      return AppleVerifier(python: python)
-    }
-    let staging = venv.deletingLastPathComponent()
-      .appendingPathComponent("apple-verifier-venv.staging-\(ProcessInfo.processInfo.processIdentifier)")
-    try? FileManager.default.removeItem(at: staging)
-    defer { try? FileManager.default.removeItem(at: staging) }
-    let created = try ChildProcess.run("/usr/bin/env", ["python3", "-m", "venv", staging.path], timeout: 300)
-    guard created.status == 0, !created.signalled else {
-      throw Unavailable(reason: .noVirtualEnvironment, output: created.stdout + created.stderr)
-    }
-    let installed = try ChildProcess.run(
-      staging.appendingPathComponent("bin/python").path,
-      [
-        "-m", "pip", "install", "--disable-pip-version-check", "--no-input", "--timeout", "30", "--retries", "2",
-        "-r", requirements.path,
-      ],
-      timeout: 900)
-    guard installed.status == 0, !installed.signalled else {
-      throw Unavailable(reason: .packagesNotInstalled, output: installed.stdout + installed.stderr)
-    }
-    try Data(wanted.utf8).write(to: staging.appendingPathComponent(marker))
-    try? FileManager.default.removeItem(at: venv)
-    try FileManager.default.moveItem(at: staging, to: venv)
-    return AppleVerifier(python: python)
+    AppleVerifier(python: try PythonEnvironment.prepare(requirements: requirements, in: venv).python)
   }
 
   /// Runs every case through Apple's library; the verdicts by case name.

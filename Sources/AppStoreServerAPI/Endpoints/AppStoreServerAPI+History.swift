@@ -10,10 +10,14 @@ extension AppStoreServerAPI {
     let filter = try HistoryFilter(query, version2: version2)
     let position = try revision(query, kind: .history, descending: filter.descending)
     let customer = try reader.customer(text)
-    var rows = try reader.history(of: customer.account).filter(filter.admits)
     // v1 leaves out consumables the app finished (Apple: "excludes finished consumables").
-    if !version2 { rows.removeAll { $0.row.productKind == .consumable && $0.row.isFinished } }
-    let page = Page(rows, after: position) { $0.signedDate }
+    let admits = { (row: SignedTransaction) in
+      filter.admits(row) && (version2 || !(row.row.productKind == .consumable && row.row.isFinished))
+    }
+    let page = try overHistory(of: customer.account) { (rows) throws(APIError) in
+      let page = Page(sorted: rows, after: position, admits: admits)
+      return (page, page.items)
+    }
     return try ResponseEncoding.response(
       HistoryResponse(
         revision: page.next.text, hasMore: page.hasMore, bundleId: bundleID, appAppleId: appAppleID,
@@ -25,8 +29,11 @@ extension AppStoreServerAPI {
     _ = try LedgerReader.parseID(text)
     let position = try revision(query, kind: .refunds, descending: false)
     let customer = try reader.customer(text)
-    let revoked = try reader.history(of: customer.account).filter { $0.row.revocationDate != nil }
-    let page = Page(revoked, after: position) { SignedPayloads.milliseconds($0.row.revocationDate ?? .distantPast) }
+    let page = try overHistory(of: customer.account) { (rows) throws(APIError) in
+      let revoked = rows.filter { $0.row.revocationDate != nil }
+      let page = Page(revoked, after: position) { SignedPayloads.milliseconds($0.row.revocationDate ?? .distantPast) }
+      return (page, page.items)
+    }
     return try ResponseEncoding.response(
       RefundHistoryResponse(signedTransactions: page.items.map(\.jws), revision: page.next.text, hasMore: page.hasMore))
   }

@@ -12,12 +12,15 @@ extension AppStoreServerAPI {
       wanted.insert(status)
     }
     let customer = try reader.customer(text)
-    var latest: [PaymentTransaction.ID: SignedTransaction] = [:]
-    for signed in try reader.history(of: customer.account) where signed.row.productKind == .autoRenewableSubscription {
-      if let current = latest[signed.row.originalID],
-        (current.row.purchaseDate, current.row.id) > (signed.row.purchaseDate, signed.row.id)
-      { continue }
-      latest[signed.row.originalID] = signed
+    let latest = try overHistory(of: customer.account) { (rows) throws(APIError) in
+      var latest: [PaymentTransaction.ID: SignedTransaction] = [:]
+      for signed in rows where signed.row.productKind == .autoRenewableSubscription {
+        if let current = latest[signed.row.originalID],
+          (current.row.purchaseDate, current.row.id) > (signed.row.purchaseDate, signed.row.id)
+        { continue }
+        latest[signed.row.originalID] = signed
+      }
+      return (latest, Array(latest.values))
     }
     var groups: [String: [LastTransactionsItem]] = [:]
     for record in try reader.subscriptions(of: customer.account).sorted(by: { $0.originalID < $1.originalID }) {

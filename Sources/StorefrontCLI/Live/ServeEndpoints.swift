@@ -25,7 +25,7 @@ enum ServeEndpoints {
         try queue.refresh()
         return try queue.perform(command)
       },
-      faultFile: FaultPlanFile(directory: store.directory))
+      faultFile: FaultPlanFile(directory: store.directory), changeFeed: true)
     // The lock owns the API: the only way to it is a turn.
     let turn = Locked(api)
     return { request in turn.withLock { $0.handle(request) } }
