@@ -26,7 +26,7 @@ extension AppStoreServerAPI {
     for record in try reader.subscriptions(of: customer.account).sorted(by: { $0.originalID < $1.originalID }) {
       // A chain signed for the other environment has no transaction here, so it is not listed.
       guard let transaction = latest[record.originalID] else { continue }
-      let status = Self.statusNumber(record.status)
+      let status = record.status.appleStatus
       guard wanted.isEmpty || wanted.contains(status) else { continue }
       groups[record.groupID, default: []].append(
         LastTransactionsItem(
@@ -38,16 +38,5 @@ extension AppStoreServerAPI {
     }
     return try ResponseEncoding.response(
       StatusResponse(environment: environment.payloadName, bundleId: bundleID, appAppleId: appAppleID, data: data))
-  }
-
-  /// Apple's `Status`: 1 active, 2 expired, 3 billing retry, 4 grace period, 5 revoked.
-  static func statusNumber(_ status: SubscriptionStatus) -> Int {
-    switch status {
-    case .subscribed: 1
-    case .expired: 2
-    case .inBillingRetry: 3
-    case .inGracePeriod: 4
-    case .revoked: 5
-    }
   }
 }
