@@ -8,6 +8,10 @@ Reads a JSON document on stdin:
      "calls": [{"name": "...", "key_file": "AuthKey_X.p8", "key_id": "X", "issuer_id": "...",
                 "endpoint": "get_transaction_info", "argument": "2000000000000001"}]}
 
+An optional `"resolve": {"api.storekit-sandbox.apple.com": "127.0.0.1"}` maps host names to
+addresses inside this process, as an /etc/hosts entry would, so an `https://<Apple host>:PORT`
+base URL reaches `storefront serve --tls` (trust its root with REQUESTS_CA_BUNDLE).
+
 and writes one JSON array on stdout, for each call:
 
     {"name": "...", "ok": true, "signed": ["<JWS>", ...]} or
@@ -17,6 +21,7 @@ Exit status: 0 when every call was made, 2 when the library cannot be imported.
 """
 
 import json
+import socket
 import sys
 import warnings
 
@@ -67,8 +72,20 @@ def call(request, base_url, bundle_id):
         }
 
 
+def resolve_through(mapping):
+    """Answers getaddrinfo for the mapped host names with their addresses, like an /etc/hosts entry."""
+    original = socket.getaddrinfo
+
+    def getaddrinfo(host, *args, **kwargs):
+        return original(mapping.get(host, host), *args, **kwargs)
+
+    socket.getaddrinfo = getaddrinfo
+
+
 def main():
     document = json.load(sys.stdin)
+    if document.get("resolve"):
+        resolve_through(document["resolve"])
     results = [call(request, document["base_url"], document["bundle_id"]) for request in document["calls"]]
     json.dump(results, sys.stdout)
 
