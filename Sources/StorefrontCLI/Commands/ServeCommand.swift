@@ -83,7 +83,8 @@ enum ServeCommand {
         configuration: configuration, handler: gateway.reply(to:),
         log: { entry in output.line(json ? entry.jsonLine : entry.line) })
     } catch {
-      invocation.io.errorLine("Error: \(error.description). Choose another with --listen ADDR:PORT (port 0 picks a free one).")
+      let advice = error == .tlsUnsupported ? "" : " Choose another with --listen ADDR:PORT (port 0 picks a free one)."
+      invocation.io.errorLine("Error: \(error.description).\(advice)")
       return ExitCode.unavailable
     }
     let bound = server.boundAddress
