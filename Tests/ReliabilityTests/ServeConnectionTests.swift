@@ -128,7 +128,7 @@ final class ServeConnectionTests: XCTestCase {
     _ = try ServeFixture.stop(again)
   }
 
-  func testAWriterHoldingTheLedgerNeitherFailsNorEmptiesAnAnswer() throws {
+  func testAWriterHoldingTheLedgerDelaysAnAnswerButNeverFailsOrEmptiesIt() throws {
     let fixture = try ServeFixture(self)
     let bought = try StorefrontProcess.run(
       ["run", "-", "--json", "--data-dir", fixture.data.path],
@@ -154,6 +154,20 @@ final class ServeConnectionTests: XCTestCase {
     XCTAssertEqual(answer.status, 200, answer.text)
     XCTAssertEqual((try JSONSerialization.jsonObject(with: answer.body) as? [String: Any])?["signedTransactionInfo"] as? String, signed)
     try assertServes(port, request, status: 200, "after the writer released the ledger")
+
+    // A request that writes (consumption information, stored when serve runs an engine) waits for the
+    // writer instead of failing: released within SQLite's busy timeout, it is answered 202.
+    let body = #"{"customerConsented":true,"sampleContentProvided":false,"deliveryStatus":"DELIVERED"}"#
+    let writer = try LockHolder(fixture.data.appendingPathComponent("ledger.sqlite"))
+    let write = try RawHTTPConnection(port: port)
+    try write.send(
+      "PUT /inApps/v2/transactions/consumption/\(id) HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: \(try fixture.authorization())\r\n"
+        + "Content-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
+    // Either answered already (nothing to write) or still waiting on the lock; never an error meanwhile.
+    let early = try? write.receive(timeout: 1)
+    writer.release()
+    let written = try early ?? write.receive(timeout: 30)
+    XCTAssertEqual(written.status, 202, written.text)
     _ = try ServeFixture.stop(serve)
   }
 }
