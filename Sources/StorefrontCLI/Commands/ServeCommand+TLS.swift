@@ -24,9 +24,10 @@ extension ServeCommand {
     return .success(configuration)
   }
 
-  /// The TLS certificate and key from the CA in `directory/ca` (made on first use, re-issued when due);
+  /// The TLS certificate and key from the data directory's CA (made on first use, re-issued when due);
   /// nil after reporting why not.
-  static func tlsIdentity(_ invocation: Invocation, directory: URL) -> TLSServerIdentity? {
+  static func tlsIdentity(_ invocation: Invocation) -> TLSServerIdentity? {
+    let directory = URL(fileURLWithPath: invocation.global.dataDirectory(environment: invocation.environment), isDirectory: true)
     do {
       let authority = try SandboxCertificateAuthority.open(
         in: directory.appendingPathComponent("ca", isDirectory: true),

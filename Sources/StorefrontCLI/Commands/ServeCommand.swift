@@ -63,7 +63,7 @@ enum ServeCommand {
     }
     var identity: TLSServerIdentity?
     if invocation.arguments.flag("--tls") {
-      guard let made = tlsIdentity(invocation, directory: directory) else { return ExitCode.cannotCreate }
+      guard let made = tlsIdentity(invocation) else { return ExitCode.cannotCreate }
       identity = made
       configuration.tls = TLSCredentials(certificatePEM: made.certificatePEM, keyPEM: made.keyPEM)
     }
