@@ -128,6 +128,34 @@ final class ServeConnectionTests: XCTestCase {
     _ = try ServeFixture.stop(again)
   }
 
+  func testSIGTERMRightAfterTheReadyFileStopsServeEvenOnABusyMachine() throws {
+    let fixture = try ServeFixture(self)
+    // Busy cores widen the window in which a signal could come before serve listens for it.
+    let spinning = Locked(true)
+    let spinners = DispatchGroup()
+    for _ in 0..<4 {
+      spinners.enter()
+      Thread.detachNewThread {
+        defer { spinners.leave() }
+        var count = 0
+        while spinning.withLock({ $0 }) { count &+= 1 }
+      }
+    }
+    defer {
+      spinning.withLock { $0 = false }
+      _ = spinners.wait(timeout: .now() + 10)
+    }
+    for round in 0..<40 {
+      // Text mode: its start line is quicker than the JSON one, so the window is wider.
+      let (serve, _) = try fixture.start(json: false)
+      XCTAssertEqual(kill(serve.processIdentifier, SIGTERM), 0)
+      let result = try serve.wait(timeout: 10)
+      XCTAssertEqual(result.status, 0, "round \(round): \(result.stderr)")
+      XCTAssertFalse(result.timedOut, "round \(round): SIGTERM was lost")
+      if result.status != 0 { break }
+    }
+  }
+
   func testAWriterHoldingTheLedgerDelaysAnAnswerButNeverFailsOrEmptiesIt() throws {
     let fixture = try ServeFixture(self)
     let bought = try StorefrontProcess.run(

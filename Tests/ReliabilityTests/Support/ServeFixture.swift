@@ -35,12 +35,12 @@ struct ServeFixture {
     return "Bearer " + (try token.signed(by: privateKey.signES256))
   }
 
-  /// `storefront serve --listen 127.0.0.1:0 --json` plus `options`, and the port it reports.
-  func start(_ options: [String] = []) throws -> (RunningProcess, UInt16) {
+  /// `storefront serve --listen 127.0.0.1:0` (with `--json` unless `json` is false) plus `options`, and the port it reports.
+  func start(_ options: [String] = [], json: Bool = true) throws -> (RunningProcess, UInt16) {
     let fifo = scratch.appendingPathComponent("ready-\(UUID().uuidString.prefix(8))").path
     XCTAssertEqual(mkfifo(fifo, 0o600), 0)
     let serve = try StorefrontProcess.binary.get().start(
-      ["serve", "--listen", "127.0.0.1:0", "--ready-file", fifo, "--json", "--data-dir", data.path] + options)
+      ["serve", "--listen", "127.0.0.1:0", "--ready-file", fifo, "--data-dir", data.path] + (json ? ["--json"] : []) + options)
     return (serve, try Self.port(fromFIFO: fifo))
   }
 
