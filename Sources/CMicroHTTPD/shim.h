@@ -10,13 +10,19 @@
 /* MHD_start_daemon and MHD_get_daemon_info are variadic, which Swift cannot call. */
 
 /* A daemon on `address` (the port argument is ignored when an address is given) with the limits
-   StoreServer uses; `flags` picks the threading mode. */
+   StoreServer uses; `flags` picks the threading mode. With `tls_key` and `tls_cert` (PEM, both or
+   neither) and MHD_USE_TLS in `flags`, it serves HTTPS through libmicrohttpd's GnuTLS. */
 static inline struct MHD_Daemon *sf_MHD_start_daemon(
     unsigned int flags, const struct sockaddr *address,
     MHD_AccessHandlerCallback handler, void *handler_context,
     MHD_RequestCompletedCallback completed, void *completed_context,
     MHD_NotifyConnectionCallback connection_notify, void *connection_notify_context,
-    size_t memory_limit, unsigned int connection_limit, unsigned int timeout_seconds) {
+    size_t memory_limit, unsigned int connection_limit, unsigned int timeout_seconds,
+    const char *tls_key, const char *tls_cert) {
+  struct MHD_OptionItem tls[] = {
+      {tls_key != NULL ? MHD_OPTION_HTTPS_MEM_KEY : MHD_OPTION_END, 0, (void *)tls_key},
+      {MHD_OPTION_HTTPS_MEM_CERT, 0, (void *)tls_cert},
+      {MHD_OPTION_END, 0, NULL}};
   return MHD_start_daemon(
       flags, 0, NULL, NULL, handler, handler_context,
       MHD_OPTION_SOCK_ADDR, address,
@@ -25,6 +31,7 @@ static inline struct MHD_Daemon *sf_MHD_start_daemon(
       MHD_OPTION_CONNECTION_TIMEOUT, timeout_seconds,
       MHD_OPTION_NOTIFY_COMPLETED, completed, completed_context,
       MHD_OPTION_NOTIFY_CONNECTION, connection_notify, connection_notify_context,
+      MHD_OPTION_ARRAY, tls,
       MHD_OPTION_END);
 }
 
@@ -39,4 +46,7 @@ static inline void *sf_MHD_socket_context(struct MHD_Connection *connection) {
   const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
   return info == NULL ? NULL : info->socket_context;
 }
+
+/* Whether this libmicrohttpd was built with TLS (Debian's is, with GnuTLS). */
+static inline int sf_MHD_supports_tls(void) { return MHD_is_feature_supported(MHD_FEATURE_TLS) == MHD_YES; }
 #endif

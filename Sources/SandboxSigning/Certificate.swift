@@ -107,6 +107,20 @@ public final class Certificate: @unchecked Sendable, Equatable, CustomStringConv
     return ok
   }
 
+  /// True when a TLS client would accept this certificate for `hostName` (its subjectAltName DNS entries).
+  public func matches(hostName: String) -> Bool {
+    let ok = X509_check_host(pointer, hostName, hostName.utf8.count, 0, nil) == 1
+    OpenSSLError.clearQueue()
+    return ok
+  }
+
+  /// True when the certificate names the IP address `address` (`127.0.0.1`, `::1`) in its subjectAltName.
+  public func matches(ipAddress address: String) -> Bool {
+    let ok = X509_check_ip_asc(pointer, address, 0) == 1
+    OpenSSLError.clearQueue()
+    return ok
+  }
+
   public var description: String { subject }
 
   public static func == (lhs: Certificate, rhs: Certificate) -> Bool { lhs.der == rhs.der }

@@ -12,6 +12,10 @@ struct CertificateProfile: Sendable {
   var notAfter: Date
   var basicConstraints: String?
   var keyUsage: String?
+  /// `serverAuth` and the like, for the TLS server certificate.
+  var extendedKeyUsage: String?
+  /// `DNS:…,IP:…` entries; TLS clients match the host name against these, not the CN.
+  var subjectAltName: String?
   var subjectKeyIdentifier = true
   var authorityKeyIdentifier = true
   /// Apple's marker extensions (dotted OIDs), added non-critical with an ASN.1 NULL value as Apple does.
@@ -48,6 +52,8 @@ struct CertificateProfile: Sendable {
     var extensions: [(Int32, String)] = []
     if let basicConstraints { extensions.append((NID_basic_constraints, basicConstraints)) }
     if let keyUsage { extensions.append((NID_key_usage, keyUsage)) }
+    if let extendedKeyUsage { extensions.append((NID_ext_key_usage, extendedKeyUsage)) }
+    if let subjectAltName { extensions.append((NID_subject_alt_name, subjectAltName)) }
     if subjectKeyIdentifier { extensions.append((NID_subject_key_identifier, "hash")) }
     if authorityKeyIdentifier { extensions.append((NID_authority_key_identifier, "keyid:always")) }
     for (nid, value) in extensions {

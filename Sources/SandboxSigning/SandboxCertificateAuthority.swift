@@ -52,6 +52,8 @@ public struct SandboxCertificateAuthority: Sendable {
   /// True when this call created the chain (so the CLI can tell the user to export the root).
   public let wasCreated: Bool
   private let leafKey: PrivateKey
+  /// Issues the TLS server certificate (``tlsServerIdentity(now:)``).
+  let rootKey: PrivateKey
 
   /// A sensible `validFrom` for a CA made at `now`: ten years back, so that transactions dated by
   /// a backdated virtual clock still fall inside every certificate's validity.
@@ -153,7 +155,7 @@ public struct SandboxCertificateAuthority: Sendable {
       ], in: directory, keyFiles: FileName.keys)
     return SandboxCertificateAuthority(
       directory: directory, root: root, intermediate: intermediate, leaf: leaf, wasCreated: true,
-      leafKey: leafKey)
+      leafKey: leafKey, rootKey: rootKey)
   }
 
   private static func load(from directory: URL) throws -> SandboxCertificateAuthority {
@@ -186,7 +188,7 @@ public struct SandboxCertificateAuthority: Sendable {
     let root = try certificate(FileName.rootCertificate)
     let intermediate = try certificate(FileName.intermediateCertificate)
     let leaf = try certificate(FileName.leafCertificate)
-    _ = try key(FileName.rootKey, for: root, certName: FileName.rootCertificate)
+    let rootKey = try key(FileName.rootKey, for: root, certName: FileName.rootCertificate)
     _ = try key(FileName.intermediateKey, for: intermediate, certName: FileName.intermediateCertificate)
     let leafKey = try key(FileName.leafKey, for: leaf, certName: FileName.leafCertificate)
     guard root.isSigned(by: root) else {
@@ -206,6 +208,6 @@ public struct SandboxCertificateAuthority: Sendable {
     }
     return SandboxCertificateAuthority(
       directory: directory, root: root, intermediate: intermediate, leaf: leaf, wasCreated: false,
-      leafKey: leafKey)
+      leafKey: leafKey, rootKey: rootKey)
   }
 }

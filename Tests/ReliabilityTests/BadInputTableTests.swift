@@ -124,6 +124,8 @@ final class BadInputTableTests: XCTestCase {
       usage("transactions with an operand", ["transactions", "extra", "--data-dir", "{data}"], ["extra"]),
       usage("verify without FILE", ["verify"], ["FILE"]),
       usage("option of another command", ["transactions", "--regenerate-ca"], ["--regenerate-ca"]),
+      usage("serve --connection-timeout not a number", ["serve", "--connection-timeout", "soon", "--data-dir", "{data}"], ["'soon'", "--connection-timeout"]),
+      usage("serve --connection-limit 0", ["serve", "--connection-limit", "0", "--data-dir", "{data}"], ["'0'", "--connection-limit"]),
     ]
   }
 

@@ -8,9 +8,13 @@ final class ServeCommandTests: XCTestCase {
   func testHelpDescribesEveryOption() {
     let run = CLIRun(["serve", "--help"])
     XCTAssertEqual(run.code, 0)
-    XCTAssertTrue(run.output.contains("USAGE: storefront serve [--listen <addr:port>] [--environment Sandbox|Production] [--ready-file <path>] [--json]"), run.output)
-    for option in ["--listen <addr:port>", "--environment <name>", "--ready-file <path>", "--json", "--data-dir <dir>", "--bundle-id <id>"] {
+    XCTAssertTrue(run.output.contains("USAGE: storefront serve [--listen <addr:port>] [--environment Sandbox|Production] [--tls] [--ready-file <path>] [--json]"), run.output)
+    for option in ["--listen <addr:port>", "--environment <name>", "--ready-file <path>", "--json", "--tls", "--data-dir <dir>", "--bundle-id <id>"] {
       XCTAssertTrue(run.output.contains("  \(option) "), option)
+    }
+    // Long enough that help puts their text on the next line.
+    for option in ["--connection-timeout <seconds>", "--connection-limit <count>"] {
+      XCTAssertTrue(run.output.contains("  \(option)\n"), option)
     }
     XCTAssertTrue(run.output.contains("127.0.0.1:8808"))
   }

@@ -9,8 +9,13 @@ Reads a JSON document on stdin:
                 "endpoint": "get_transaction_info", "argument": "2000000000000001", "body": {...}}]}
 
 `environment` (default SANDBOX) is the client's; `body` holds the request model's members for the
-endpoints that take one (built into Apple's model classes, so the library serializes them). Writes
-one JSON array on stdout, for each call:
+endpoints that take one (built into Apple's model classes, so the library serializes them).
+
+An optional `"resolve": {"api.storekit-sandbox.apple.com": "127.0.0.1"}` maps host names to
+addresses inside this process, as an /etc/hosts entry would, so an `https://<Apple host>:PORT`
+base URL reaches `storefront serve --tls` (trust its root with REQUESTS_CA_BUNDLE).
+
+Writes one JSON array on stdout, for each call:
 
     {"name": "...", "ok": true, "signed": ["<JWS>", ...], "fields": {...}} or
     {"name": "...", "ok": false, "http_status": 404, "raw_api_error": 4040010, "error_message": "..."}
@@ -19,6 +24,7 @@ Exit status: 0 when every call was made, 2 when the library cannot be imported.
 """
 
 import json
+import socket
 import sys
 import warnings
 
@@ -123,8 +129,20 @@ def call(request, base_url, bundle_id, environment):
         }
 
 
+def resolve_through(mapping):
+    """Answers getaddrinfo for the mapped host names with their addresses, like an /etc/hosts entry."""
+    original = socket.getaddrinfo
+
+    def getaddrinfo(host, *args, **kwargs):
+        return original(mapping.get(host, host), *args, **kwargs)
+
+    socket.getaddrinfo = getaddrinfo
+
+
 def main():
     document = json.load(sys.stdin)
+    if document.get("resolve"):
+        resolve_through(document["resolve"])
     environment = Environment[document.get("environment", "SANDBOX")]
     results = [call(request, document["base_url"], document["bundle_id"], environment) for request in document["calls"]]
     json.dump(results, sys.stdout)

@@ -33,17 +33,22 @@ public final class HTTPServer: Sendable {
     case .threadPerConnection: flags |= UInt32(MHD_USE_THREAD_PER_CONNECTION.rawValue) | UInt32(MHD_USE_ITC.rawValue)
     }
     if configuration.address.isIPv6 { flags |= UInt32(MHD_USE_IPv6.rawValue) }
+    let tls = configuration.tls.map(CStrings.init)
+    if tls != nil {
+      guard sf_MHD_supports_tls() != 0 else { throw .tlsUnsupported }
+      flags |= UInt32(MHD_USE_TLS.rawValue)
+    }
     let opaque = Unmanaged.passUnretained(context).toOpaque()
     let started = configuration.address.withSocketAddress { address in
       sf_MHD_start_daemon(
         flags, address, MHDCallbacks.access, opaque, MHDCallbacks.completed, nil, MHDCallbacks.connection, opaque,
         configuration.connectionMemoryLimit, UInt32(clamping: configuration.connectionLimit + Self.answeredOverflow),
-        UInt32(clamping: configuration.connectionTimeout))
+        UInt32(clamping: configuration.connectionTimeout), tls?.key, tls?.certificate)
     }
-    guard let started else { throw .cannotListen(configuration.address) }
+    guard let started else { throw tls == nil ? .cannotListen(configuration.address) : .cannotStartTLS(configuration.address) }
     self.configuration = configuration
     self.context = context
-    self.daemon = DaemonHandle(started)
+    self.daemon = DaemonHandle(started, tls: tls)
     var bound = configuration.address
     bound.port = sf_MHD_bound_port(started)
     self.boundAddress = bound
@@ -60,8 +65,13 @@ private final class DaemonHandle: @unchecked Sendable {
   // @unchecked: `pointer` is only read or cleared under `lock`.
   private var pointer: OpaquePointer?
   private let lock = NSLock()
+  /// The PEM texts handed to libmicrohttpd, kept until the daemon is gone.
+  private let tls: CStrings?
 
-  init(_ pointer: OpaquePointer) { self.pointer = pointer }
+  init(_ pointer: OpaquePointer, tls: CStrings?) {
+    self.pointer = pointer
+    self.tls = tls
+  }
 
   func stop() {
     lock.lock()
@@ -69,5 +79,24 @@ private final class DaemonHandle: @unchecked Sendable {
     pointer = nil
     lock.unlock()
     if let daemon { MHD_stop_daemon(daemon) }
+  }
+}
+
+/// TLS credentials as NUL-terminated C strings, freed with their owner.
+private final class CStrings: @unchecked Sendable {
+  // @unchecked: the pointers are written once, read by libmicrohttpd only, and freed in deinit.
+  let key: UnsafeMutablePointer<CChar>?
+  let certificate: UnsafeMutablePointer<CChar>?
+
+  init(_ credentials: TLSCredentials) {
+    key = strdup(String(decoding: credentials.keyPEM, as: UTF8.self))
+    certificate = strdup(String(decoding: credentials.certificatePEM, as: UTF8.self))
+  }
+
+  deinit {
+    // The key leaves no copy behind in freed memory.
+    if let key { memset(key, 0, strlen(key)) }
+    free(key)
+    free(certificate)
   }
 }

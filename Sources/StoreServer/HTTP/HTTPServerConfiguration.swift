@@ -20,10 +20,12 @@ public struct HTTPServerConfiguration: Sendable, Equatable {
   public var connectionLimit: Int
   /// Seconds a connection may stay idle (a slow client, an unused keep-alive) before it is closed.
   public var connectionTimeout: Int
+  /// The certificate and key to serve HTTPS with; nil serves plain HTTP.
+  public var tls: TLSCredentials?
 
   public init(
     address: ListenAddress = .default, threading: Threading = .threadPerConnection, maximumBodySize: Int = 1 << 20,
-    connectionMemoryLimit: Int = 64 << 10, connectionLimit: Int = 64, connectionTimeout: Int = 30
+    connectionMemoryLimit: Int = 64 << 10, connectionLimit: Int = 64, connectionTimeout: Int = 30, tls: TLSCredentials? = nil
   ) {
     self.address = address
     self.threading = threading
@@ -31,5 +33,9 @@ public struct HTTPServerConfiguration: Sendable, Equatable {
     self.connectionMemoryLimit = connectionMemoryLimit
     self.connectionLimit = connectionLimit
     self.connectionTimeout = connectionTimeout
+    self.tls = tls
   }
+
+  /// `https` with TLS credentials, else `http`.
+  public var scheme: String { tls == nil ? "http" : "https" }
 }

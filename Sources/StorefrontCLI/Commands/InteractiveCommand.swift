@@ -85,7 +85,8 @@ enum InteractiveCommand {
       // handed to the main queue as engine events are; the loop delivers them once it runs.
       do throws(ServeSession.Failure) {
         server = try ServeSession.start(
-          catalog: catalog, global: invocation.global, processEnvironment: invocation.environment, keys: invocation.keyStore, address: serveAddress, environment: "Sandbox",
+          catalog: catalog, global: invocation.global, processEnvironment: invocation.environment, keys: invocation.keyStore,
+          configuration: HTTPServerConfiguration(address: serveAddress), environment: "Sandbox",
           bundleID: invocation.global.bundleID ?? LiveStore.defaultBundleID, recordsDetails: true,
           log: { entry in loop.post(.serverRequest(ServerRequest(entry))) })
       } catch {

@@ -1,5 +1,6 @@
 import Foundation
 import SQLiteLedger
+import SandboxSigning
 import StoreEngine
 import StoreServer
 
@@ -7,7 +8,7 @@ import StoreServer
 enum ServeCommand {
   static let descriptor = CommandDescriptor(
     path: ["serve"],
-    arguments: "[--listen <addr:port>] [--environment Sandbox|Production] [--ready-file <path>] [--json]",
+    arguments: "[--listen <addr:port>] [--environment Sandbox|Production] [--tls] [--ready-file <path>] [--json]",
     summary: "Serve the App Store Server API from the data directory's ledger.",
     discussion: """
       Answers the App Store Server API at the root of http://ADDR:PORT (default \
@@ -18,14 +19,16 @@ enum ServeCommand {
       written to a file (in one write; a FIFO works) once the server accepts connections. Listening on an address other \
       machines can reach must be asked for with --listen and is announced. One line per request \
       (time, method, path, status, latency, key id) goes to standard output. SIGTERM or SIGINT \
-      stops it (exit 0).
+      stops it (exit 0). With --tls it serves HTTPS at https://ADDR:PORT with a certificate the \
+      sandbox CA issues (ca/tls-server.pem) for Apple's API host names, localhost and the loopback \
+      addresses; a client trusts ca/root-ca.pem and maps Apple's host name to ADDR (an /etc/hosts entry).
       """,
     options: [
       OptionSpec("--listen", value: "addr:port", help: "Where to listen (default \(ListenAddress.default); port 0 picks a free one)."),
       OptionSpec("--environment", value: "name", help: "Answer as 'Sandbox' (default) or 'Production'."),
       OptionSpec("--ready-file", value: "path", help: "Write the address (ADDR:PORT) to this file once listening."),
       OptionSpec("--json", help: "Print the start line and each request as one JSON object a line."),
-    ],
+    ] + connectionOptions,
     run: run)
 
   static func run(_ invocation: Invocation) -> Int32 {
@@ -43,6 +46,11 @@ enum ServeCommand {
     guard environment == "Sandbox" || environment == "Production" else {
       return invocation.usageError("Unknown environment '\(environment)': use Sandbox or Production.", for: descriptor)
     }
+    var configuration: HTTPServerConfiguration
+    switch Self.configuration(invocation, address: address) {
+    case .success(let value): configuration = value
+    case .failure(let exit): return exit.code
+    }
     let json = invocation.arguments.flag("--json")
     let catalog: Catalog
     switch CatalogSource.load(invocation.global.catalogPath) {
@@ -51,6 +59,12 @@ enum ServeCommand {
       catalog = loaded.catalog
     case .failure(let error): return CatalogSource.report(error, io: invocation.io)
     }
+    var identity: TLSServerIdentity?
+    if invocation.arguments.flag("--tls") {
+      guard let made = tlsIdentity(invocation) else { return ExitCode.cannotCreate }
+      identity = made
+      configuration.tls = TLSCredentials(certificatePEM: made.certificatePEM, keyPEM: made.keyPEM)
+    }
     let bundleID = invocation.global.bundleID ?? LiveStore.defaultBundleID
     let output = SerializedOutput(invocation.io)
     let stop = SignalWait(signals: [SIGTERM, SIGINT])
@@ -58,7 +72,7 @@ enum ServeCommand {
     do throws(ServeSession.Failure) {
       server = try ServeSession.start(
         catalog: catalog, global: invocation.global, processEnvironment: invocation.environment, keys: invocation.keyStore,
-        address: address, environment: environment, bundleID: bundleID,
+        configuration: configuration, environment: environment, bundleID: bundleID,
         log: { entry in output.line(json ? entry.jsonLine : entry.line) })
     } catch {
       return report(error, invocation)
@@ -72,11 +86,13 @@ enum ServeCommand {
       invocation.io.errorLine("No API keys yet: every request gets 401 until `storefront keys create` makes one.")
     }
     if json {
-      let start = ["event": "listening", "address": "\(bound)", "url": "http://\(bound)", "environment": environment, "bundleId": bundleID]
+      var start = ["event": "listening", "address": "\(bound)", "url": "\(configuration.scheme)://\(bound)", "environment": environment, "bundleId": bundleID]
+      if let identity { start["rootCertificate"] = identity.rootCertificateFile.path }
       let data = (try? JSONSerialization.data(withJSONObject: start, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
       output.line(String(decoding: data, as: UTF8.self))
     } else {
-      output.line("Listening on http://\(bound) (\(environment), bundle id \(bundleID), \(keyCount) active key\(keyCount == 1 ? "" : "s")). SIGTERM or Ctrl-C stops.")
+      output.line("Listening on \(configuration.scheme)://\(bound) (\(environment), bundle id \(bundleID), \(keyCount) active key\(keyCount == 1 ? "" : "s")). SIGTERM or Ctrl-C stops.")
+      if let identity { output.line(trustLine(identity)) }
     }
     if let readyFile = invocation.arguments.value("--ready-file"), let problem = writeReadyFile(readyFile, "\(bound)\n") {
       server.stop()
@@ -98,7 +114,8 @@ enum ServeCommand {
     case .keys(let error):
       return invocation.report(error)
     case .listen(let error):
-      invocation.io.errorLine("Error: \(error.description). Choose another with --listen ADDR:PORT (port 0 picks a free one).")
+      let advice = error == .tlsUnsupported ? "" : " Choose another with --listen ADDR:PORT (port 0 picks a free one)."
+      invocation.io.errorLine("Error: \(error.description).\(advice)")
       return ExitCode.unavailable
     }
   }

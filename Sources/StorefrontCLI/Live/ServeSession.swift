@@ -23,28 +23,31 @@ final class ServeSession: Sendable {
   /// Keys registered and not revoked when the server started.
   let activeKeyCount: Int
   private let server: HTTPServer
+  private let scheme: String
 
   /// The address actually bound (the real port when port 0 was asked for).
   var boundAddress: ListenAddress { server.boundAddress }
-  /// `http://ADDR:PORT`.
-  var url: String { "http://\(server.boundAddress)" }
+  /// `http://ADDR:PORT` (`https` with TLS).
+  var url: String { "\(scheme)://\(server.boundAddress)" }
 
-  private init(environment: String, bundleID: String, activeKeyCount: Int, server: HTTPServer) {
+  private init(environment: String, bundleID: String, activeKeyCount: Int, server: HTTPServer, scheme: String) {
     self.environment = environment
     self.bundleID = bundleID
     self.activeKeyCount = activeKeyCount
     self.server = server
+    self.scheme = scheme
   }
 
   /// Opens a store of its own over `global`'s data directory (making it, 0700, if missing) and starts listening.
   ///
   /// - Parameters:
   ///   - catalog: The products the served store's engine commands (extensions, consumption) know.
+  ///   - configuration: Where and how to listen (TLS, limits).
   ///   - recordsDetails: Whether log entries carry ``RequestDetails`` (the decoded token, the response body).
   ///   - log: Called once per request, on the server's threads.
   static func start(
-    catalog: Catalog, global: GlobalOptions, processEnvironment: [String: String], keys: APIKeyStore, address: ListenAddress, environment: String, bundleID: String,
-    recordsDetails: Bool = false, log: @escaping @Sendable (RequestLogEntry) -> Void
+    catalog: Catalog, global: GlobalOptions, processEnvironment: [String: String], keys: APIKeyStore,
+    configuration: HTTPServerConfiguration, environment: String, bundleID: String, recordsDetails: Bool = false, log: @escaping @Sendable (RequestLogEntry) -> Void
   ) throws(Failure) -> ServeSession {
     let store: LiveStore
     do throws(LiveStore.OpenError) {
@@ -65,13 +68,13 @@ final class ServeSession: Sendable {
       endpoints: ServeEndpoints.make(store: store, environment: environment, bundleID: bundleID))
     let server: HTTPServer
     do throws(HTTPServerError) {
-      server = try HTTPServer(configuration: HTTPServerConfiguration(address: address), handler: gateway.reply(to:), log: log)
+      server = try HTTPServer(configuration: configuration, handler: gateway.reply(to:), log: log)
     } catch {
       throw .listen(error)
     }
     return ServeSession(
       environment: environment, bundleID: bundleID, activeKeyCount: registry?.keys.filter { !$0.isRevoked }.count ?? 0,
-      server: server)
+      server: server, scheme: configuration.scheme)
   }
 
   /// Stops accepting and waits for requests in flight; safe to call twice.
