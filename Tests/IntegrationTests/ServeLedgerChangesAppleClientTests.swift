@@ -89,6 +89,13 @@ final class ServeLedgerChangesAppleClientTests: XCTestCase {
         "refundPreference": "GRANT_FULL",
       ]),
       call("finish", "finish_transaction", coinsID),
+      call("consumption v1", "send_consumption_data", coinsID, [
+        "customerConsented": true, "rawConsumptionStatus": 1, "rawPlatform": 1, "sampleContentProvided": true,
+        "rawDeliveryStatus": 3, "appAccountToken": "", "rawAccountTenure": 2, "rawPlayTime": 1, "rawLifetimeDollarsRefunded": 0,
+        "rawLifetimeDollarsPurchased": 1, "rawUserStatus": 1, "rawRefundPreference": 2,
+      ]),
+      call("app transaction", "get_app_transaction_info", monthlyID),
+      call("history v1", "get_transaction_history_v1", monthlyID),
       call("info", "get_transaction_info", monthlyID),
       call("bad token", "set_app_account_token", monthlyID, ["appAccountToken": "not-a-uuid"]),
     ]
@@ -100,7 +107,7 @@ final class ServeLedgerChangesAppleClientTests: XCTestCase {
     XCTAssertEqual(client.status, 0, client.stderr)
     let list = try XCTUnwrap(JSONSerialization.jsonObject(with: client.stdoutData) as? [[String: Any]])
     let outcomes = Dictionary(uniqueKeysWithValues: list.map { ($0["name"] as? String ?? "?", $0) })
-    for name in ["order", "extend", "mass", "mass status", "token", "consumption", "finish", "info"] {
+    for name in ["order", "extend", "mass", "mass status", "token", "consumption", "finish", "info", "consumption v1", "app transaction", "history v1"] {
       XCTAssertEqual(outcomes[name]?["ok"] as? Bool, true, "\(name): \(outcomes[name] ?? [:])")
     }
     let fields = { (name: String) in outcomes[name]?["fields"] as? [String: Any] ?? [:] }
@@ -112,6 +119,10 @@ final class ServeLedgerChangesAppleClientTests: XCTestCase {
     XCTAssertEqual(fields("mass status")["complete"] as? Bool, true)
     XCTAssertEqual(fields("mass status")["succeededCount"] as? Int, 1)
     XCTAssertEqual(fields("mass status")["failedCount"] as? Int, 0)
+    let appTransaction = payload((outcomes["app transaction"]?["signed"] as? [String])?.first)
+    XCTAssertEqual(appTransaction["receiptType"] as? String, "Production")
+    XCTAssertEqual(appTransaction["bundleId"] as? String, "com.example.storefront")
+    XCTAssertEqual((outcomes["history v1"]?["signed"] as? [String])?.count, 1, "v1 leaves out the finished consumable")
     XCTAssertEqual(outcomes["bad token"]?["raw_api_error"] as? Int, 4_000_183)
     XCTAssertEqual(outcomes["bad token"]?["http_status"] as? Int, 400)
 
@@ -132,10 +143,13 @@ final class ServeLedgerChangesAppleClientTests: XCTestCase {
     XCTAssertEqual(monthlyAfter["signedTransaction"] as? String, info, "byte for byte what the server answered")
     let coinsAfter = try XCTUnwrap(after.first { $0["transactionId"] as? String == coinsID })
     XCTAssertEqual(coinsAfter["finished"] as? Bool, true)
+    // The v1 report came last and replaced the v2 one: delivery 3 is a server outage, consumption status 1 none
+    // consumed, refund preference 2 decline.
     let consumption = try XCTUnwrap(coinsAfter["consumption"] as? [String: Any])
-    XCTAssertEqual(consumption["deliveryStatus"] as? String, "DELIVERED")
-    XCTAssertEqual(consumption["consumptionPercentage"] as? Int, 50_000)
-    XCTAssertEqual(consumption["refundPreference"] as? String, "GRANT_FULL")
+    XCTAssertEqual(consumption["deliveryStatus"] as? String, "UNDELIVERED_SERVER_OUTAGE")
+    XCTAssertEqual(consumption["consumptionPercentage"] as? Int, 0)
+    XCTAssertEqual(consumption["refundPreference"] as? String, "DECLINE")
+    XCTAssertEqual(consumption["sampleContentProvided"] as? Bool, true)
 
     XCTAssertEqual(kill(serve.processIdentifier, SIGTERM), 0)
     XCTAssertEqual(try serve.wait(timeout: 30).status, 0)

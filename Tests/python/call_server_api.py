@@ -37,6 +37,7 @@ try:
     from appstoreserverlibrary.models.TransactionHistoryRequest import TransactionHistoryRequest
     from appstoreserverlibrary.api_client import GetTransactionHistoryVersion
     from appstoreserverlibrary.models.ConsumptionRequest import ConsumptionRequest
+    from appstoreserverlibrary.models.ConsumptionRequestV1 import ConsumptionRequestV1
     from appstoreserverlibrary.models.DeliveryStatus import DeliveryStatus
     from appstoreserverlibrary.models.ExtendReasonCode import ExtendReasonCode
     from appstoreserverlibrary.models.ExtendRenewalDateRequest import ExtendRenewalDateRequest
@@ -97,6 +98,12 @@ def call(request, base_url, bundle_id, environment):
         elif endpoint == "set_app_account_token":
             response = client.set_app_account_token(
                 request["argument"], UpdateAppAccountTokenRequest(appAccountToken=body["appAccountToken"]))
+        elif endpoint == "send_consumption_data":
+            # The deprecated v1 body: integer codes, set through the models' raw members.
+            response = client.send_consumption_data(request["argument"], ConsumptionRequestV1(**body))
+        elif endpoint == "get_transaction_history_v1":
+            response = client.get_transaction_history(
+                request["argument"], None, TransactionHistoryRequest(), GetTransactionHistoryVersion.V1)
         elif endpoint == "send_consumption_information":
             response = client.send_consumption_information(request["argument"], consumption_request(body))
         elif endpoint == "get_transaction_history":
@@ -114,6 +121,8 @@ def call(request, base_url, bundle_id, environment):
             result["signed"] = [response.signedTransactionInfo]
         elif getattr(response, "signedTransactions", None) is not None:
             result["signed"] = list(response.signedTransactions)
+        elif getattr(response, "signedAppTransactionInfo", None) is not None:
+            result["signed"] = [response.signedAppTransactionInfo]
         elif getattr(response, "data", None) is not None:
             result["signed"] = [
                 item.signedTransactionInfo for group in response.data for item in (group.lastTransactions or [])
