@@ -17,6 +17,7 @@ public final class AppStoreServerAPI {
   let perform: ((StoreCommand) throws(EngineError) -> StoreStep)?
   let historyCache: HistoryCache?
   let makeToken: @Sendable () -> String
+  let virtualClock: (() -> Date)?
   private let sleep: @Sendable (Duration) -> Void
   private let plan: Locked<FaultPlan>
   private let faultFile: FaultPlanFile?
@@ -32,6 +33,8 @@ public final class AppStoreServerAPI {
   ///     data directory); its faults come before `faults`.
   ///   - sleep: how a fault's delay waits (tests record it instead).
   ///   - makeToken: a new `testNotificationToken` for Request a Test Notification (Apple's are UUIDs).
+  ///   - virtualClock: the store's virtual clock, which notifications are dated on (Get Notification
+  ///     History's window is measured on it); without one, the ledger's stored clock, else `now`.
   ///   - changeFeed: the ledger reports every commit through `changes(since:)` (SQLite's does, for every
   ///     process), so Get Transaction History keeps each customer's history between requests and reads
   ///     only what changed. A ledger without a feed (the in-memory one) must leave it false.
@@ -41,6 +44,7 @@ public final class AppStoreServerAPI {
     perform: ((StoreCommand) throws(EngineError) -> StoreStep)? = nil, faults: FaultPlan = FaultPlan(),
     faultFile: FaultPlanFile? = nil, changeFeed: Bool = false,
     makeToken: @escaping @Sendable () -> String = { UUID().uuidString.lowercased() },
+    virtualClock: (() -> Date)? = nil,
     sleep: @escaping @Sendable (Duration) -> Void = { Thread.sleep(forTimeInterval: Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18) }
   ) {
     reader = LedgerReader(ledger: ledger, environment: environment, bundleID: bundleID)
@@ -52,6 +56,7 @@ public final class AppStoreServerAPI {
     self.perform = perform
     historyCache = changeFeed ? HistoryCache() : nil
     self.makeToken = makeToken
+    self.virtualClock = virtualClock
     self.sleep = sleep
     plan = Locked(faults)
     self.faultFile = faultFile

@@ -41,6 +41,11 @@ extension LedgerReader {
     return entries.compactMap { SentNotification($0, environment: environment.payloadName, bundleID: bundleID) }
   }
 
+  /// The ledger's virtual clock, when it has one.
+  func virtualNow() throws(APIError) -> Date? {
+    try read { () throws(LedgerError) in try ledger.load() }.clock
+  }
+
   /// The notification URL the app's server set for this server's environment, if any.
   func notificationURL() throws(APIError) -> String? {
     try read { () throws(LedgerError) in try ledger.load() }.notificationURLs[environment.payloadName]

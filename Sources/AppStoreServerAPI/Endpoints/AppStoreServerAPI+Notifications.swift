@@ -52,7 +52,10 @@ extension AppStoreServerAPI {
     guard let end = request.endDate?.integer, end >= 0 else { throw .invalidEndDate }
     guard start < end else { throw .startDateAfterEndDate }
     let retention: Int64 = environment == .sandbox ? 30 : 180
-    if start < SignedPayloads.milliseconds(now()) - retention * 86_400_000 { throw .startDateTooFarInPast }
+    // The notifications are dated on the store's virtual clock, so the window is measured on it.
+    let virtualNow: Date
+    if let virtualClock { virtualNow = virtualClock() } else { virtualNow = try reader.virtualNow() ?? now() }
+    if start < SignedPayloads.milliseconds(virtualNow) - retention * 86_400_000 { throw .startDateTooFarInPast }
     if request.notificationType != nil, request.transactionId != nil { throw .multipleFiltersSupplied }
     var type: String?
     var subtype: String?
