@@ -101,6 +101,7 @@ public final class AppRuntime {
     } catch {
       send(.commandFailed(.relaunch, message: TUIErrorText.message(for: error)))
     }
+    readNotifications()
     let whole = pendingSeconds.rounded(.down)
     if whole >= 1 {
       pendingSeconds -= whole

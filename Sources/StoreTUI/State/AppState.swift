@@ -89,6 +89,13 @@ public struct AppState: Equatable {
     return requests.indices.contains(index) ? requests[index] : nil
   }
 
+  /// The selected notification in the Server pane, when it lists notifications.
+  public var selectedNotification: OutboxEntry? {
+    guard let server, server.showsNotifications else { return nil }
+    let index = scroll(of: .server).selection
+    return server.notifications.indices.contains(index) ? server.notifications[index] : nil
+  }
+
   /// Whether a purchase or restore is in flight (the spinner shows).
   public var isBusy: Bool { !inFlight.isEmpty || isRestoring }
 
