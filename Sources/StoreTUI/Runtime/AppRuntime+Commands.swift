@@ -33,7 +33,7 @@ extension AppRuntime {
     case .redeliver(let sequence):
       guard let outbox = queue.ledger as? any NotificationOutbox else { return "This store keeps no outbox." }
       try outbox.redeliver(sequence, at: queue.now)
-      readNotifications()
+      readNotifications(including: sequence)
       return "Notification #\(sequence) is due again; the serving process delivers it."
     default:
       guard let store = command.storeCommand(now: queue.now) else { return nil }
