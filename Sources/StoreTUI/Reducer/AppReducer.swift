@@ -34,6 +34,12 @@ public func reduce(into state: inout AppState, action: AppAction) -> [AppCommand
   case .notificationsRead(let entries):
     AppReducer.notificationsRead(entries, &state)
     return []
+  case .notificationURLRead(let url):
+    state.notificationURL = url
+    return []
+  case .serverFaultRead(let fault):
+    state.serverFault = fault
+    return []
   case .accountLoaded(let snapshot):
     state.load(snapshot)
     AppReducer.clampAll(&state)

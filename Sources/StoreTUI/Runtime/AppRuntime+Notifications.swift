@@ -1,6 +1,9 @@
 import StoreEngine
 
 extension AppRuntime {
+  /// The environment the Settings pane's notification URL is for: the one the store signs for.
+  var notificationEnvironment: String { queue.signingEnvironment ?? "Sandbox" }
+
   /// Reads what changed in the ledger's outbox since the last read (new notifications, and the
   /// delivery of those still pending, which the serving process records) into the Server pane.
   /// Only when the pane exists; a failed read is tried again at the next tick. `changed` is an

@@ -55,6 +55,10 @@ public struct AppState: Equatable {
   public var storeKit2View = StoreKit2View()
   /// The in-process App Store Server API (`--serve`); nil without it, and then there is no Server pane.
   public var server: ServerLog?
+  /// The app's server's notification URL for the store's environment (nil: none, no notifications).
+  public var notificationURL: String?
+  /// The data directory's server fault; nil when there is no control for it.
+  public var serverFault: ServerFaultSetting?
 
   /// The initial state for `catalog` and what the engine knows about the account.
   public init(
