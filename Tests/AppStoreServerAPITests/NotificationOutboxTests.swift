@@ -163,6 +163,38 @@ final class NotificationOutboxTests: XCTestCase {
     }
   }
 
+  func testHistoryReadsPastTheOutboxsBatches() throws {
+    let ledger = InMemoryLedgerStore()
+    try ledger.commit((0..<1_050).map { _ in .putNotification(ServerNotification(notificationType: .test, date: TestStore.start)) })
+    for var entry in try ledger.allNotifications() {
+      let failed = entry.sequence == 700 || entry.sequence == 1_040
+      entry.attempts = [DeliveryAttempt(date: TestStore.start, result: failed ? .noResponse : .success)]
+      entry.state = failed ? .failed : .delivered
+      entry.signedPayload = Self.payload(sequence: entry.sequence, environment: "Sandbox")
+      try ledger.recordDelivery(of: entry)
+    }
+    let api = AppStoreServerAPI(ledger: ledger, environment: .sandbox, bundleID: StoreEnvironment.defaultBundleID, now: { TestStore.start })
+    let now = SignedPayloads.milliseconds(TestStore.start)
+    func page(_ body: String, token: String? = nil) -> [String: Any] {
+      json(post("/inApps/v1/notifications/history", body, query: token.map { [("paginationToken", $0)] } ?? [], to: api))
+    }
+    let failures = page(#"{"startDate":\#(now),"endDate":\#(now + 1),"onlyFailures":true}"#)
+    XCTAssertEqual(
+      (failures["notificationHistory"] as? [[String: Any]])?.map { $0["signedPayload"] as? String },
+      [700, 1_040].map { Self.payload(sequence: $0, environment: "Sandbox") })
+    XCTAssertEqual(failures["hasMore"] as? Bool, false)
+    // Walk every page: 1,050 in 53 pages, each continuing where the last ended.
+    var token: String?
+    var seen = 0
+    for _ in 0..<60 {
+      let answer = page(#"{"startDate":\#(now),"endDate":\#(now + 1)}"#, token: token)
+      seen += (answer["notificationHistory"] as? [Any])?.count ?? 0
+      guard answer["hasMore"] as? Bool == true else { break }
+      token = answer["paginationToken"] as? String
+    }
+    XCTAssertEqual(seen, 1_050)
+  }
+
   func testWithoutAnEngineAURLIsNotEnough() throws {
     let bare = AppStoreServerAPI(ledger: store.ledger, environment: .sandbox, bundleID: StoreEnvironment.defaultBundleID, now: { TestStore.start })
     XCTAssertEqual(post("/inApps/v1/notifications/test", to: bare).status, 404)

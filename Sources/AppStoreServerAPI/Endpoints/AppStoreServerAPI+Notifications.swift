@@ -31,9 +31,9 @@ extension AppStoreServerAPI {
     guard !token.isEmpty, token.utf8.count <= 128,
       token.unicodeScalars.allSatisfy({ $0.isASCII && ($0 == "-" || $0 == "_" || $0.properties.isAlphabetic || ("0"..."9").contains($0)) })
     else { throw .invalidTestNotificationToken }
-    guard let sent = try reader.sentNotifications().last(where: { $0.entry.notification.testNotificationToken == token }) else {
-      throw .testNotificationNotFound
-    }
+    // Tokens are made fresh per request, so the first TEST with it is the only one.
+    let found = try reader.sentNotifications(limit: 1) { $0.notification.testNotificationToken == token }
+    guard let sent = found.first else { throw .testNotificationNotFound }
     return try ResponseEncoding.response(CheckTestNotificationResponse(signedPayload: sent.signedPayload, sendAttempts: sent.sendAttempts))
   }
 
@@ -79,14 +79,15 @@ extension AppStoreServerAPI {
       guard case .bool(let flag) = value else { throw .generalBadRequest }
       onlyFailures = flag
     }
-    let matching = try reader.sentNotifications().filter { sent in
-      let notification = sent.entry.notification
+    // One more than a page says whether there is more.
+    let matching = try reader.sentNotifications(after: position, limit: Page.size + 1) { entry in
+      let notification = entry.notification
       let date = SignedPayloads.milliseconds(notification.date)
-      return sent.entry.sequence > position && date >= start && date < end
+      return date >= start && date < end
         && (type == nil || notification.notificationType.rawValue == type)
         && (subtype == nil || notification.subtype?.rawValue == subtype)
         && (account == nil || notification.account == account)
-        && (!onlyFailures || sent.entry.state != .delivered)
+        && (!onlyFailures || entry.state != .delivered)
     }
     let page = matching.prefix(Page.size)
     let next = page.last.map {
