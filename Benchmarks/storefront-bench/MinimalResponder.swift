@@ -25,7 +25,7 @@ final class MinimalResponder {
       UInt32(MHD_USE_INTERNAL_POLLING_THREAD.rawValue) | UInt32(MHD_USE_THREAD_PER_CONNECTION.rawValue) | UInt32(MHD_USE_ITC.rawValue)
     let started = withUnsafePointer(to: &address) { pointer in
       pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        sf_MHD_start_daemon(flags, $0, Self.access, context, nil, nil, nil, nil, 64 << 10, 80, 30)
+        sf_MHD_start_daemon(flags, $0, Self.access, context, nil, nil, nil, nil, 64 << 10, 80, 30, nil, nil)
       }
     }
     guard let started else {

@@ -16,6 +16,8 @@ public final class AppStoreServerAPI {
   let signer: (any TransactionSigner)?
   let perform: ((StoreCommand) throws(EngineError) -> StoreStep)?
   let historyCache: HistoryCache?
+  let makeToken: @Sendable () -> String
+  let virtualClock: (() -> Date)?
   private let sleep: @Sendable (Duration) -> Void
   private let plan: Locked<FaultPlan>
   private let faultFile: FaultPlanFile?
@@ -30,6 +32,9 @@ public final class AppStoreServerAPI {
   ///   - faultFile: where other processes put faults for this server (`server-faults.json` of the
   ///     data directory); its faults come before `faults`.
   ///   - sleep: how a fault's delay waits (tests record it instead).
+  ///   - makeToken: a new `testNotificationToken` for Request a Test Notification (Apple's are UUIDs).
+  ///   - virtualClock: the store's virtual clock, which notifications are dated on (Get Notification
+  ///     History's window is measured on it); without one, the ledger's stored clock, else `now`.
   ///   - changeFeed: the ledger reports every commit through `changes(since:)` (SQLite's does, for every
   ///     process), so Get Transaction History keeps each customer's history between requests and reads
   ///     only what changed. A ledger without a feed (the in-memory one) must leave it false.
@@ -38,6 +43,8 @@ public final class AppStoreServerAPI {
     appAppleID: Int64? = nil, signer: (any TransactionSigner)? = nil,
     perform: ((StoreCommand) throws(EngineError) -> StoreStep)? = nil, faults: FaultPlan = FaultPlan(),
     faultFile: FaultPlanFile? = nil, changeFeed: Bool = false,
+    makeToken: @escaping @Sendable () -> String = { UUID().uuidString.lowercased() },
+    virtualClock: (() -> Date)? = nil,
     sleep: @escaping @Sendable (Duration) -> Void = { Thread.sleep(forTimeInterval: Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18) }
   ) {
     reader = LedgerReader(ledger: ledger, environment: environment, bundleID: bundleID)
@@ -48,6 +55,8 @@ public final class AppStoreServerAPI {
     self.signer = signer
     self.perform = perform
     historyCache = changeFeed ? HistoryCache() : nil
+    self.makeToken = makeToken
+    self.virtualClock = virtualClock
     self.sleep = sleep
     plan = Locked(faults)
     self.faultFile = faultFile
@@ -105,7 +114,7 @@ public final class AppStoreServerAPI {
     case .finishTransaction: try finishTransaction(parameter)
     case .getRefundHistoryV1: try refundHistoryV1(parameter)
     case .sendConsumptionInformationV1: try sendConsumptionInformationV1(parameter, body: body)
-    case .requestTestNotification: throw .serverNotificationURLNotFound
+    case .requestTestNotification: try requestTestNotification()
     case .getTestNotificationStatus: try testNotificationStatus(parameter)
     case .getNotificationHistory: try notificationHistory(query: query, body: body)
     }

@@ -90,7 +90,7 @@ struct LedgerReader {
   }
 
   /// A ledger another process holds locked is a retryable failure, never a silent empty answer.
-  private func read<Value>(_ body: () throws(LedgerError) -> Value) throws(APIError) -> Value {
+  func read<Value>(_ body: () throws(LedgerError) -> Value) throws(APIError) -> Value {
     do {
       return try body()
     } catch .busy {

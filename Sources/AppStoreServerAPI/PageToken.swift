@@ -4,7 +4,7 @@ import StoreEngine
 /// An opaque `revision`: the sort key of the last item a page returned (and, for history, the sort
 /// order), so the next page starts after it even when rows were added or re-signed in between.
 struct PageToken: Equatable {
-  enum Kind: String { case history = "h", refunds = "r" }
+  enum Kind: String { case history = "h", refunds = "r", notifications = "n" }
 
   var kind: Kind
   var descending: Bool

@@ -44,6 +44,9 @@ try:
     from appstoreserverlibrary.models.MassExtendRenewalDateRequest import MassExtendRenewalDateRequest
     from appstoreserverlibrary.models.RefundPreference import RefundPreference
     from appstoreserverlibrary.models.UpdateAppAccountTokenRequest import UpdateAppAccountTokenRequest
+    from appstoreserverlibrary.models.NotificationHistoryRequest import NotificationHistoryRequest
+    from appstoreserverlibrary.models.NotificationTypeV2 import NotificationTypeV2
+    from appstoreserverlibrary.models.Subtype import Subtype
 except ImportError as error:  # pragma: no cover - reported to the Swift test
     print(f"cannot import app-store-server-library: {error}", file=sys.stderr)
     sys.exit(2)
@@ -67,6 +70,18 @@ def consumption_request(body):
         customerConsented=body["customerConsented"], sampleContentProvided=body["sampleContentProvided"],
         deliveryStatus=DeliveryStatus(body["deliveryStatus"]), consumptionPercentage=body.get("consumptionPercentage"),
         refundPreference=RefundPreference(body["refundPreference"]) if "refundPreference" in body else None)
+
+
+def notification_history_request(body):
+    return NotificationHistoryRequest(
+        startDate=body["startDate"], endDate=body["endDate"],
+        notificationType=NotificationTypeV2(body["notificationType"]) if "notificationType" in body else None,
+        notificationSubtype=Subtype(body["notificationSubtype"]) if "notificationSubtype" in body else None,
+        transactionId=body.get("transactionId"), onlyFailures=body.get("onlyFailures"))
+
+
+def attempts(items):
+    return [{"attemptDate": item.attemptDate, "sendAttemptResult": item.rawSendAttemptResult} for item in items or []]
 
 
 def scalars(response):
@@ -111,11 +126,22 @@ def call(request, base_url, bundle_id, environment):
                 request["argument"], None, TransactionHistoryRequest(), GetTransactionHistoryVersion.V2)
         elif endpoint == "get_refund_history":
             response = client.get_refund_history(request["argument"], None)
+        elif endpoint == "request_test_notification":
+            response = client.request_test_notification()
+        elif endpoint == "get_notification_history":
+            response = client.get_notification_history(request.get("argument") or None, notification_history_request(body))
         else:
             response = getattr(client, endpoint)(request["argument"])
         result = {"name": request["name"], "ok": True}
         if response is not None:
             result["fields"] = scalars(response)
+        # Notifications: each payload as sent and its attempts, as the library parsed them.
+        if getattr(response, "sendAttempts", None) is not None:
+            result["attempts"] = attempts(response.sendAttempts)
+        if getattr(response, "notificationHistory", None) is not None:
+            result["history"] = [
+                {"signedPayload": item.signedPayload, "attempts": attempts(item.sendAttempts)} for item in response.notificationHistory
+            ]
         # What the library parsed: the signed items the caller compares with the ledger's.
         if getattr(response, "signedTransactionInfo", None) is not None:
             result["signed"] = [response.signedTransactionInfo]

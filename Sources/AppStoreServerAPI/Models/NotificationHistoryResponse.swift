@@ -1,4 +1,4 @@
-/// Get Notification History's answer. Empty until notifications are sent (the next issue).
+/// Get Notification History's answer: up to 20 sent notifications, oldest first.
 struct NotificationHistoryResponse: Encodable {
   var paginationToken: String?
   var hasMore: Bool

@@ -1,4 +1,5 @@
-/// One notification of a ``NotificationHistoryResponse``.
+/// One notification of a ``NotificationHistoryResponse``: its payload as sent, and each attempt.
 struct NotificationHistoryResponseItem: Encodable {
   var signedPayload: String
+  var sendAttempts: [SendAttemptItem]
 }

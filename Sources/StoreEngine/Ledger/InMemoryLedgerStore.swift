@@ -10,6 +10,8 @@ public final class InMemoryLedgerStore: LedgerStore {
   private var massExtensions: [MassExtensionKey: MassExtension] = [:]
   /// The outbox, in commit order.
   public private(set) var outbox: [ServerNotification] = []
+  /// Delivery state by outbox sequence (1-based), for the entries an attempt or a redelivery touched.
+  var deliveries: [Int64: OutboxEntry] = [:]
   private var notificationURLs: [String: String] = [:]
   private var currentAccount: String?
   private var clock: Date?

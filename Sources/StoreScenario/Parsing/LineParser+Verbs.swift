@@ -98,6 +98,7 @@ extension LineParser {
       return .transaction(reference, .priceIncrease(step, price: price))
     case "expect": return .expect(try expectation())
     case "server-fault": return .serverFault(try serverFault())
+    case "notifications": return try notifications()
     case _ where Self.storeKit2Verbs.contains(verb.text): return .storeKit2(try storeKit2Call())
     default:
       let hint = suggestion(for: verb.text, in: ScenarioParser.verbs).map { " Did you mean '\($0)'?" } ?? ""
@@ -264,11 +265,14 @@ extension LineParser {
     case "signed": return .signed(try reference())
     case "unverified": return .unverified(try reference())
     case "crash": return .crash
+    case "notification": return .notification(try notificationMatch(optional: false))
+    case "notifications": return .notifications(try integer("a count", range: 0...1_000_000))
+    case "delivered": return try deliveredExpectation()
     case "last-event": return .lastEvent(try next("an event name").text)
     case "misuse": return .misuse(try next("an error name such as alreadyFinished").text)
     case _ where Self.storeKit2Expectations.contains(subject.text): return try storeKit2Expectation(subject)
     default:
-      let known = ["state", "error", "owned", "not-owned", "quantity", "unfinished", "transactions", "prompt", "account", "status", "expires", "signed", "unverified", "restored", "last-event", "misuse", "crash"] + Self.storeKit2Expectations
+      let known = ["state", "error", "owned", "not-owned", "quantity", "unfinished", "transactions", "prompt", "account", "status", "expires", "signed", "unverified", "restored", "last-event", "misuse", "crash", "notification", "notifications", "delivered"] + Self.storeKit2Expectations
       let hint = suggestion(for: subject.text, in: known).map { " Did you mean '\($0)'?" } ?? ""
       throw issue(subject.column, "Unknown expectation '\(subject.text)'.\(hint)")
     }

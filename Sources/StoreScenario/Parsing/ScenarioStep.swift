@@ -39,6 +39,9 @@ public struct ScenarioStep: Sendable, Equatable {
     case storeKit2(StoreKit2Call)
     /// A fault `storefront serve` injects into its answers (sandbox controls for the app's server).
     case serverFault(ServerFault)
+    /// `notifications url`: the app's server's notification URL for an environment (nil: the
+    /// run's signing environment); a nil URL removes it.
+    case notificationURL(String?, environment: String?)
   }
 
   /// A command about one transaction, before its reference is resolved.
@@ -138,5 +141,12 @@ public struct ScenarioStep: Sendable, Equatable {
     case purchaseResult(Product.ID?, PurchaseOutcome)
     /// `Transaction.updates` has emitted this many transactions so far.
     case updates(Int)
+    /// A notification like this was queued after the one the previous `expect notification` matched.
+    case notification(NotificationMatch)
+    /// The run has queued this many notifications.
+    case notifications(Int)
+    /// Every notification like this the run queued so far is delivered (by a serving process) within
+    /// the wait, in real time.
+    case delivered(NotificationMatch, within: Duration)
   }
 }

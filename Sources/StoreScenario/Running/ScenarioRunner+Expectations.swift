@@ -81,6 +81,8 @@ extension ScenarioRunner {
       return lastMisuseValue == name ? nil : "expected the last API misuse to be \(name), but it was \(lastMisuseValue ?? "none")"
     case .entitlement, .storeKit2Unfinished, .purchaseResult, .updates:
       return try checkStoreKit2(expectation)
+    case .notification, .notifications, .delivered:
+      return try checkNotifications(expectation)
     }
   }
 

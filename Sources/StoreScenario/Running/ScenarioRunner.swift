@@ -51,6 +51,16 @@ public final class ScenarioRunner {
   /// reads); returns what went wrong, or nil. Without one such a line stops the run.
   public var serverFaults: ((ServerFault) -> String?)?
   private var signedOffers: UInt64 = 0
+  /// Reads the data directory's outbox for `expect delivered`; without one such a line stops the run.
+  public var notificationOutbox: (any NotificationOutbox)?
+  /// How `expect delivered` waits between two reads of the outbox (a test delivers instead).
+  public var pause: (Duration) -> Void = { Thread.sleep(forTimeInterval: Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18) }
+  /// The notifications the run queued, in order.
+  var queuedNotifications: [ServerNotification] = []
+  /// Where the next `expect notification` starts looking: just after the one the previous matched.
+  var notificationCursor = 0
+  /// The outbox's last entry before the run: `expect delivered` looks at the entries after it.
+  var outboxStart: Int64 = 0
 
   /// - Parameters:
   ///   - verifier: checks JWS for `expect signed` and `expect unverified`; without one, `expect
@@ -80,6 +90,14 @@ public final class ScenarioRunner {
 
   /// Launches the app (redelivering unfinished transactions), then runs every step in order.
   public func run(_ steps: [ScenarioStep]) -> ScenarioOutcome {
+    if let notificationOutbox {
+      do throws(LedgerError) {
+        outboxStart = try notificationOutbox.allNotifications().last?.sequence ?? 0
+      } catch {
+        ledgerFailure = error
+        return .aborted(line: 0, message: ScenarioErrorText.message(for: .ledger(error)))
+      }
+    }
     do {
       try queue.launch()
     } catch {
@@ -161,6 +179,7 @@ public final class ScenarioRunner {
   private func report(_ event: StoreEvent, line: Int?, at time: Date) {
     if case .restoreFinished(let count) = event { lastRestoredCountValue = count }
     if case .misuse(let error) = event { lastMisuseValue = error.name }
+    if case .notificationQueued(let notification) = event { queuedNotifications.append(notification) }
     let queue = self.queue
     let modern = storeKit2View.records(for: event) { try? queue.transaction($0) }
     noteStoreKit2(modern)
@@ -246,6 +265,8 @@ public final class ScenarioRunner {
     case .serverFault(let fault):
       guard let serverFaults else { throw .other("server-fault needs a data directory for `storefront serve`; run it with `storefront run`.") }
       if let problem = serverFaults(fault) { throw .other(problem) }
+    case .notificationURL(let url, let environment):
+      try perform(.setNotificationURL(environment: environment ?? app.environment, url: url))
     }
   }
 }

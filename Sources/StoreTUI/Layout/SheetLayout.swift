@@ -167,6 +167,14 @@ public struct SheetLayout: Equatable {
           field("Path", export.path, focused: true),
         ],
         buttons: [("Cancel", .cancel), ("Save", .confirm)])
+    case .notificationURL(let sheet):
+      return Content(
+        title: "App Store Server Notifications",
+        lines: [
+          ContentLine(text: "Where the serving process POSTs each notification (empty: none are queued):"), ContentLine(text: ""),
+          field("URL", sheet.url, focused: true),
+        ],
+        buttons: [("Cancel", .cancel), ("Save", .confirm)])
     }
   }
 

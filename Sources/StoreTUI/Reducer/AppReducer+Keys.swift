@@ -56,6 +56,8 @@ extension AppReducer {
       select(count(.log, state) - 1, in: .log, &state)
       state.notice = Notice("Log: the \(state.logAPI.title) view.")
     case .openRequest: openRequest(&state)
+    case .toggleNotifications: toggleNotifications(&state)
+    case .redeliver: return redeliver(&state)
     case .confirm, .cancel, .dismiss, .close, .nextField, .erase, .type:
       // Sheet intents: only bound while a sheet is up, and then ``sheetKey(_:_:_:)`` has the key.
       break

@@ -7,6 +7,7 @@ extension AppReducer {
     guard var server = state.server else { return }
     server.record(request)
     state.server = server
+    guard !server.showsNotifications else { return }
     var scroll = state.scroll(of: .server)
     if scroll.selection > 0 || scroll.firstRow > 0 {
       scroll.selection += 1
@@ -18,6 +19,7 @@ extension AppReducer {
 
   /// Opens the selected request in a reader sheet.
   static func openRequest(_ state: inout AppState) {
+    if state.server?.showsNotifications == true { return openNotification(&state) }
     guard let request = state.selectedRequest else {
       state.notice = Notice("No request yet: point a backend at \(state.server?.url ?? "the server") with a key from `storefront keys create`.", kind: .error)
       return

@@ -38,6 +38,8 @@ extension AppReducer {
       return signInIntent(intent, &form, &state)
     case .export(var export):
       return exportIntent(intent, &export, &state)
+    case .notificationURL(var sheet):
+      return urlIntent(intent, &sheet, &state)
     case .help(let first):
       if intent == .close {
         state.sheet = nil
@@ -75,6 +77,30 @@ extension AppReducer {
     case .request: KeyBindings.intent(for: key, in: .pane(.server)) == .openRequest
     default: false
     }
+  }
+
+  private static func urlIntent(_ intent: KeyIntent, _ sheet: inout URLSheet, _ state: inout AppState) -> [AppCommand] {
+    switch intent {
+    case .cancel:
+      state.sheet = nil
+    case .confirm:
+      let url = sheet.url.trimmingCharacters(in: .whitespaces)
+      guard url.isEmpty || url.hasPrefix("http://") || url.hasPrefix("https://") else {
+        state.notice = Notice("Type an http:// or https:// URL, or clear the field to turn notifications off.", kind: .error)
+        return []
+      }
+      state.sheet = nil
+      return [.setNotificationURL(url.isEmpty ? nil : url)]
+    case .erase:
+      if !sheet.url.isEmpty { sheet.url.removeLast() }
+      state.sheet = .notificationURL(sheet)
+    case .type(let character):
+      sheet.url.append(character)
+      state.sheet = .notificationURL(sheet)
+    default:
+      break
+    }
+    return []
   }
 
   private static func exportIntent(_ intent: KeyIntent, _ export: inout ExportSheet, _ state: inout AppState) -> [AppCommand] {

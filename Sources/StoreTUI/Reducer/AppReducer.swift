@@ -31,6 +31,15 @@ public func reduce(into state: inout AppState, action: AppAction) -> [AppCommand
   case .serverRequest(let request):
     AppReducer.serverRequest(request, &state)
     return []
+  case .notificationsRead(let entries):
+    AppReducer.notificationsRead(entries, &state)
+    return []
+  case .notificationURLRead(let url):
+    state.notificationURL = url
+    return []
+  case .serverFaultRead(let fault):
+    state.serverFault = fault
+    return []
   case .accountLoaded(let snapshot):
     state.load(snapshot)
     AppReducer.clampAll(&state)
@@ -78,7 +87,7 @@ enum AppReducer {
     case .transactions: state.transactions.count
     case .settings: SettingsItem.all.count
     case .log: state.shownLog.count
-    case .server: state.server?.requests.count ?? 0
+    case .server: (state.server?.showsNotifications ?? false ? state.server?.notifications.count : state.server?.requests.count) ?? 0
     }
   }
 

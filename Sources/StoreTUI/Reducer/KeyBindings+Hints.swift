@@ -42,7 +42,7 @@ extension KeyBindings {
         pane, help, quit,
       ]
     case .pane(.server):
-      return [move, Hint([[.openRequest]], "open"), Hint([[.top]], "newest"), pane, help, quit]
+      return [move, Hint([[.openRequest]], "open"), Hint([[.toggleNotifications]], "notifications"), Hint([[.redeliver]], "redeliver"), pane, help, quit]
     case .sheet(.question):
       return [Hint([[.confirm]], "confirm"), Hint([[.cancel]], "cancel")]
     case .sheet(.form):

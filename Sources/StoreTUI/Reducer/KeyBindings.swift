@@ -83,7 +83,9 @@ public enum KeyBindings {
     KeyBinding(.pane(.log), [.right], or: [.char("l")], .panRight, help: "scroll long lines left / right"),
     KeyBinding(.pane(.log), [.char("s")], .toggleLogAPI, help: "StoreKit 1 / StoreKit 2 view of the log"),
 
-    KeyBinding(.pane(.server), [.enter], or: [.char("v")], .openRequest, help: "open the request: its token and response"),
+    KeyBinding(.pane(.server), [.enter], or: [.char("v")], .openRequest, help: "open the request or notification, decoded"),
+    KeyBinding(.pane(.server), [.char("n")], .toggleNotifications, help: "list the requests / the notifications"),
+    KeyBinding(.pane(.server), [.char("D")], .redeliver, help: "deliver the notification again"),
   ]
 
   private static let sheets: [KeyBinding] = [

@@ -85,8 +85,12 @@ public enum KeyIntent: Hashable, Sendable {
 
   // MARK: Server pane
 
-  /// Open the selected request: its decoded token and the response body.
+  /// Open the selected request (its decoded token and the response body), or notification.
   case openRequest
+  /// Switch the Server pane between its requests and its notifications.
+  case toggleNotifications
+  /// Deliver the selected notification again.
+  case redeliver
 
   // MARK: Sheets
 

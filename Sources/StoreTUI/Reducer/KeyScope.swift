@@ -56,7 +56,7 @@ public enum SheetKind: CaseIterable, Hashable, Sendable {
   public init(_ sheet: Sheet) {
     switch sheet {
     case .purchase, .askToBuy, .confirm: self = .question
-    case .signIn, .export: self = .form
+    case .signIn, .export, .notificationURL: self = .form
     case .help, .jws, .request: self = .reader
     }
   }

@@ -42,6 +42,12 @@ public enum AppCommand: Equatable, Sendable {
   case exportJWS(PaymentTransaction.ID, path: String)
   /// End the session.
   case quit
+  /// Make outbox entry `sequence` due again now: the serving process delivers it once more.
+  case redeliver(Int64)
+  /// The app's server's notification URL for the store's environment; nil removes it.
+  case setNotificationURL(String?)
+  /// The fault every App Store Server API endpoint answers with.
+  case setServerFault(ServerFaultSetting)
 
   /// The store command this asks for; nil for the TUI's own work (export, quit).
   public func storeCommand(now: Date) -> StoreCommand? {
@@ -65,7 +71,7 @@ public enum AppCommand: Equatable, Sendable {
     case .setControl(let change): .setControl(change)
     case .advance(let seconds): .advance(to: now.addingTimeInterval(max(0, seconds)))
     case .clearHistory: .clearHistory(account: nil)
-    case .exportJWS, .quit: nil
+    case .exportJWS, .quit, .redeliver, .setNotificationURL, .setServerFault: nil
     }
   }
 }
@@ -80,6 +86,12 @@ public enum AppAction: Equatable, Sendable {
   case serverListening(url: String)
   /// The in-process server answered a request.
   case serverRequest(ServerRequest)
+  /// Outbox entries read from the ledger: new notifications, and known ones whose delivery moved on.
+  case notificationsRead([OutboxEntry])
+  /// The notification URL of the store's environment, as read (another process may set it).
+  case notificationURLRead(String?)
+  /// The data directory's server fault, as read or written.
+  case serverFaultRead(ServerFaultSetting?)
   /// An engine event from the bus, in delivery order.
   case engine(StoreEvent)
   /// The account's whole view was read: at start, when another account signs in, and after a

@@ -30,6 +30,20 @@ extension AppRuntime {
     case .quit:
       wantsQuit = true
       return nil
+    case .setNotificationURL(let url):
+      try queue.perform(.setNotificationURL(environment: notificationEnvironment, url: url))
+      send(.notificationURLRead(url))
+      return url.map { "Notifications for \(notificationEnvironment) go to \($0)." } ?? "Notifications for \(notificationEnvironment) are off."
+    case .setServerFault(let fault):
+      guard let serverFaults else { return "No data directory: the server fault cannot be set." }
+      if let problem = serverFaults.write(fault) { throw SettingError(message: problem) }
+      send(.serverFaultRead(serverFaults.read()))
+      return "Server fault for all endpoints: \(fault.answer == .off ? "off" : fault.answer.rawValue), delay \(fault.delayMilliseconds) ms."
+    case .redeliver(let sequence):
+      guard let outbox = queue.ledger as? any NotificationOutbox else { return "This store keeps no outbox." }
+      try outbox.redeliver(sequence, at: queue.now)
+      readNotifications(including: sequence)
+      return "Notification #\(sequence) is due again; the serving process delivers it."
     default:
       guard let store = command.storeCommand(now: queue.now) else { return nil }
       try queue.perform(store)

@@ -33,6 +33,10 @@ public final class AppRuntime {
   private var lastTick: Date?
   /// Real seconds not yet moved onto the virtual clock (it moves in whole seconds).
   private var pendingSeconds: TimeInterval = 0
+  /// The data directory's server fault (Settings); nil without a data directory.
+  public var serverFaults: ServerFaultAccess? {
+    didSet { send(.serverFaultRead(serverFaults?.read())) }
+  }
 
   private enum Inbound {
     case action(AppAction)
@@ -65,6 +69,7 @@ public final class AppRuntime {
     self.state = AppState(
       catalog: queue.catalog, size: size, snapshot: snapshot, storeName: storeName,
       logCapacity: logCapacity)
+    state.notificationURL = queue.notificationURLs[queue.signingEnvironment ?? "Sandbox"]
     subscription = queue.bus.subscribe(StoreEvent.self, on: executor) { [weak self] event in
       // Events are drawn on the main thread only; a bus executor that is not main is a wiring bug.
       MainActor.assumeIsolated { self?.receive(event) }
@@ -101,6 +106,9 @@ public final class AppRuntime {
     } catch {
       send(.commandFailed(.relaunch, message: TUIErrorText.message(for: error)))
     }
+    readNotifications()
+    let url = queue.notificationURLs[notificationEnvironment]
+    if url != state.notificationURL { send(.notificationURLRead(url)) }
     let whole = pendingSeconds.rounded(.down)
     if whole >= 1 {
       pendingSeconds -= whole

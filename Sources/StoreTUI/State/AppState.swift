@@ -55,6 +55,10 @@ public struct AppState: Equatable {
   public var storeKit2View = StoreKit2View()
   /// The in-process App Store Server API (`--serve`); nil without it, and then there is no Server pane.
   public var server: ServerLog?
+  /// The app's server's notification URL for the store's environment (nil: none, no notifications).
+  public var notificationURL: String?
+  /// The data directory's server fault; nil when there is no control for it.
+  public var serverFault: ServerFaultSetting?
 
   /// The initial state for `catalog` and what the engine knows about the account.
   public init(
@@ -87,6 +91,13 @@ public struct AppState: Equatable {
     guard let requests = server?.requests else { return nil }
     let index = scroll(of: .server).selection
     return requests.indices.contains(index) ? requests[index] : nil
+  }
+
+  /// The selected notification in the Server pane, when it lists notifications.
+  public var selectedNotification: OutboxEntry? {
+    guard let server, server.showsNotifications else { return nil }
+    let index = scroll(of: .server).selection
+    return server.notifications.indices.contains(index) ? server.notifications[index] : nil
   }
 
   /// Whether a purchase or restore is in flight (the spinner shows).

@@ -16,12 +16,18 @@ public enum SettingsItem: Equatable, Sendable {
   case timeRate
   case clearHistory
   case relaunch
+  /// The app's server's notification URL for the store's environment (edit; empty clears).
+  case notificationURL
+  /// The fault every App Store Server API endpoint answers with (the data directory's fault plan).
+  case serverFault
+  /// The delay before every App Store Server API answer.
+  case serverDelay
 
   /// Every row, top to bottom.
   public static let all: [SettingsItem] =
     [.account, .signOut, .askToBuy, .interruptedPurchases, .dialogs, .canMakePayments, .billingRetry, .gracePeriod]
     + StoreAPI.allCases.map { .failure($0) }
-    + [.storefront, .locale, .timeRate, .clearHistory, .relaunch]
+    + [.storefront, .locale, .timeRate, .clearHistory, .relaunch, .notificationURL, .serverFault, .serverDelay]
 
   /// Errors a simulated failure cycles through (`nil` = none): StoreKit 1 codes, then StoreKit 2
   /// names (B6), then the server error.
@@ -53,6 +59,9 @@ public enum SettingsItem: Equatable, Sendable {
     case .timeRate: "Time rate"
     case .clearHistory: "Clear purchase history"
     case .relaunch: "Relaunch app"
+    case .notificationURL: "Notification URL"
+    case .serverFault: "Server fault (all endpoints)"
+    case .serverDelay: "Server delay (all endpoints)"
     }
   }
 
@@ -76,6 +85,13 @@ public enum SettingsItem: Equatable, Sendable {
     case .timeRate: return (TimeRate.preset(rawValue: controls.timeRate) ?? .realTime).name
     case .clearHistory: return state.account.map { "Enter to clear \($0)'s history" } ?? "—"
     case .relaunch: return "Enter to relaunch"
+    case .notificationURL: return state.notificationURL ?? "off (Enter to set)"
+    case .serverFault:
+      guard let fault = state.serverFault else { return "— (needs a data directory)" }
+      return fault.answer == .off ? "off" : fault.answer.rawValue
+    case .serverDelay:
+      guard let fault = state.serverFault else { return "— (needs a data directory)" }
+      return fault.delayMilliseconds == 0 ? "none" : "\(fault.delayMilliseconds) ms"
     }
   }
 
@@ -121,6 +137,18 @@ public enum SettingsItem: Equatable, Sendable {
         confirmTitle: "Clear", command: .clearHistory)))
     case .relaunch:
       return .command(.relaunch)
+    case .notificationURL:
+      return .sheet(.notificationURL(URLSheet(url: state.notificationURL ?? "")))
+    case .serverFault:
+      guard var fault = state.serverFault else { return .nothing }
+      let answers = ServerFaultSetting.Answer.allCases
+      fault.answer = answers[cycle(answers.firstIndex(of: fault.answer) ?? 0, step, answers.count)]
+      return .command(.setServerFault(fault))
+    case .serverDelay:
+      guard var fault = state.serverFault else { return .nothing }
+      let delays = ServerFaultSetting.delays
+      fault.delayMilliseconds = delays[cycle(delays.firstIndex(of: fault.delayMilliseconds) ?? 0, step, delays.count)]
+      return .command(.setServerFault(fault))
     }
   }
 

@@ -18,6 +18,8 @@ public enum Sheet: Equatable, Sendable {
   case export(ExportSheet)
   /// One request of the Server pane: its token and response.
   case request(RequestSheet)
+  /// The app's server's notification URL (editable; empty turns notifications off).
+  case notificationURL(URLSheet)
 
   /// Whether the engine put this sheet up (it goes away on the engine's `promptDismissed`).
   var isEnginePrompt: Bool {
@@ -127,6 +129,15 @@ public struct RequestSheet: Equatable, Sendable {
     self.title = title
     self.lines = lines
     self.firstRow = firstRow
+  }
+}
+
+/// The notification URL being edited.
+public struct URLSheet: Equatable, Sendable {
+  public var url: String
+
+  public init(url: String) {
+    self.url = url
   }
 }
 

@@ -116,6 +116,7 @@ enum RunCommand {
     runner.offerSigner = store.offerKey
     let directory = store.directory
     runner.serverFaults = { fault in ServerFaultControl.apply(fault, in: directory) }
+    runner.notificationOutbox = store.ledger
     let outcome = runner.run(steps)
     switch outcome {
     case .passed:

@@ -25,7 +25,12 @@ enum ServeEndpoints {
         try queue.refresh()
         return try queue.perform(command)
       },
-      faultFile: FaultPlanFile(directory: store.directory), changeFeed: true)
+      faultFile: FaultPlanFile(directory: store.directory), changeFeed: true,
+      virtualClock: {
+        // The clock another process advanced; a failed refresh keeps the one last taken in.
+        try? queue.refresh()
+        return queue.now
+      })
     // The lock owns the API: the only way to it is a turn.
     let turn = Locked(api)
     return { request in turn.withLock { $0.handle(request) } }

@@ -1,0 +1,4 @@
+/// Request a Test Notification's answer.
+struct SendTestNotificationResponse: Encodable {
+  var testNotificationToken: String
+}
