@@ -7,7 +7,8 @@ import StoreServer
 enum ServeCommand {
   static let descriptor = CommandDescriptor(
     path: ["serve"],
-    arguments: "[--listen <addr:port>] [--environment Sandbox|Production] [--ready-file <path>] [--json]",
+    arguments:
+      "[--listen <addr:port>] [--environment Sandbox|Production] [--ready-file <path>] [--json] [--notify <url>] [--app-apple-id <n>] [--retry-in-sandbox]",
     summary: "Serve the App Store Server API from the data directory's ledger.",
     discussion: """
       Answers the App Store Server API at the root of http://ADDR:PORT (default \
@@ -18,14 +19,15 @@ enum ServeCommand {
       written to a file (in one write; a FIFO works) once the server accepts connections. Listening on an address other \
       machines can reach must be asked for with --listen and is announced. One line per request \
       (time, method, path, status, latency, key id) goes to standard output. SIGTERM or SIGINT \
-      stops it (exit 0).
+      stops it (exit 0). Notifications the environment's commits queue are delivered to its \
+      notification URL (set with --notify or `storefront notifications url`), one line each.
       """,
     options: [
       OptionSpec("--listen", value: "addr:port", help: "Where to listen (default \(ListenAddress.default); port 0 picks a free one)."),
       OptionSpec("--environment", value: "name", help: "Answer as 'Sandbox' (default) or 'Production'."),
       OptionSpec("--ready-file", value: "path", help: "Write the address (ADDR:PORT) to this file once listening."),
       OptionSpec("--json", help: "Print the start line and each request as one JSON object a line."),
-    ],
+    ] + ServeDelivery.options,
     run: run)
 
   static func run(_ invocation: Invocation) -> Int32 {
@@ -44,6 +46,11 @@ enum ServeCommand {
       return invocation.usageError("Unknown environment '\(environment)': use Sandbox or Production.", for: descriptor)
     }
     let json = invocation.arguments.flag("--json")
+    var delivery: ServeDelivery
+    switch ServeDelivery.parse(invocation) {
+    case .success(let parsed): delivery = parsed
+    case .failure(let usage): return invocation.usageError(usage.text, for: descriptor)
+    }
     let catalog: Catalog
     switch CatalogSource.load(invocation.global.catalogPath) {
     case .success(let loaded):
@@ -53,12 +60,13 @@ enum ServeCommand {
     }
     let bundleID = invocation.global.bundleID ?? LiveStore.defaultBundleID
     let output = SerializedOutput(invocation.io)
+    delivery.log = { report in output.line(ServeDelivery.line(report, json: json)) }
     let stop = SignalWait(signals: [SIGTERM, SIGINT])
     let server: ServeSession
     do throws(ServeSession.Failure) {
       server = try ServeSession.start(
         catalog: catalog, global: invocation.global, processEnvironment: invocation.environment, keys: invocation.keyStore,
-        address: address, environment: environment, bundleID: bundleID,
+        address: address, environment: environment, bundleID: bundleID, delivery: delivery,
         log: { entry in output.line(json ? entry.jsonLine : entry.line) })
     } catch {
       return report(error, invocation)
@@ -72,11 +80,13 @@ enum ServeCommand {
       invocation.io.errorLine("No API keys yet: every request gets 401 until `storefront keys create` makes one.")
     }
     if json {
-      let start = ["event": "listening", "address": "\(bound)", "url": "http://\(bound)", "environment": environment, "bundleId": bundleID]
+      var start = ["event": "listening", "address": "\(bound)", "url": "http://\(bound)", "environment": environment, "bundleId": bundleID]
+      if let url = delivery.notifyURL { start["notify"] = url.description }
       let data = (try? JSONSerialization.data(withJSONObject: start, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
       output.line(String(decoding: data, as: UTF8.self))
     } else {
       output.line("Listening on http://\(bound) (\(environment), bundle id \(bundleID), \(keyCount) active key\(keyCount == 1 ? "" : "s")). SIGTERM or Ctrl-C stops.")
+      if let url = delivery.notifyURL { output.line("Delivering \(environment) notifications to \(url).") }
     }
     if let readyFile = invocation.arguments.value("--ready-file"), let problem = writeReadyFile(readyFile, "\(bound)\n") {
       server.stop()
@@ -100,6 +110,9 @@ enum ServeCommand {
     case .listen(let error):
       invocation.io.errorLine("Error: \(error.description). Choose another with --listen ADDR:PORT (port 0 picks a free one).")
       return ExitCode.unavailable
+    case .notifications(let message):
+      invocation.io.errorLine(message)
+      return ExitCode.cannotCreate
     }
   }
 

@@ -1,0 +1,61 @@
+import Foundation
+import StoreEngine
+
+/// What the process that delivers notifications reads besides the outbox: the shared virtual clock,
+/// the notification URLs and the ledger's notification namespace.
+extension SQLiteLedgerStore {
+  /// kv key of the 128-bit namespace `notificationUUID`s are derived from (32 hex digits).
+  static let notificationNamespaceKey = "notification-namespace"
+
+  /// ``dueNotifications(at:limit:)`` of one signing environment only (`Sandbox` or `Production`):
+  /// each serving process delivers its own environment's.
+  public func dueNotifications(at now: Date, environment: String, limit: Int = 100) throws(LedgerError) -> [OutboxEntry] {
+    try dueNotifications(at: now, limit: limit, where: "json_extract(o.json, '$.environment') = ?3") { statement throws(SQLiteFailure) in
+      try statement.bind(environment, at: 3)
+    }
+  }
+
+  /// The virtual clock as the last process that moved it left it; nil on a ledger that never kept one.
+  public func virtualClock() throws(LedgerError) -> Date? {
+    guard let text = try value(of: LedgerSchema.clockKey), let seconds = Double(text) else { return nil }
+    return Date(timeIntervalSince1970: seconds)
+  }
+
+  /// The notification URL set for `environment`, if any.
+  public func notificationURL(environment: String) throws(LedgerError) -> String? {
+    guard let url = try value(of: LedgerSchema.notificationURLPrefix + environment), !url.isEmpty else { return nil }
+    return url
+  }
+
+  /// The ledger's notification namespace: `proposed` if the ledger has none yet (it is then kept),
+  /// else the one kept, so every process and every restart derives the same UUIDs.
+  public func notificationNamespace(proposing proposed: UInt128) throws(LedgerError) -> UInt128 {
+    if !options.readOnly {
+      do {
+        let insert = try connection.prepare("INSERT INTO kv (key, value) VALUES (?1, ?2) ON CONFLICT (key) DO NOTHING")
+        try insert.bind(Self.notificationNamespaceKey, at: 1)
+        try insert.bind(String(proposed, radix: 16), at: 2)
+        try insert.run()
+      } catch {
+        throw LedgerError(error, path: path, while: .writing)
+      }
+    }
+    guard let text = try value(of: Self.notificationNamespaceKey) else { return proposed }
+    guard let kept = UInt128(text, radix: 16) else {
+      throw .corrupt(path: path, reason: "the notification namespace '\(text)' is not 32 hexadecimal digits")
+    }
+    return kept
+  }
+
+  private func value(of key: String) throws(LedgerError) -> String? {
+    var found: String?
+    do {
+      let select = try connection.prepare("SELECT value FROM kv WHERE key = ?1")
+      try select.bind(key, at: 1)
+      try select.forEachRow { row in found = row.text(at: 0) }
+    } catch {
+      throw LedgerError(error, path: path, while: .reading)
+    }
+    return found
+  }
+}
