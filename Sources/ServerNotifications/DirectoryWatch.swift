@@ -43,15 +43,18 @@ final class DirectoryWatch: @unchecked Sendable {
     close(pipeWrite)
   }
 
-  /// Blocks until a write in the directory, an interrupt, or `timeout`; drains what woke it.
-  func wait(timeout: Duration) {
+  /// Blocks until a write in the directory, an interrupt, or `timeout`; drains what woke it and
+  /// says whether a write did.
+  @discardableResult
+  func wait(timeout: Duration) -> Bool {
     var fds = [pollfd(fd: inotify, events: Int16(POLLIN), revents: 0), pollfd(fd: pipeRead, events: Int16(POLLIN), revents: 0)]
     let milliseconds = Int32(clamping: timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
     _ = poll(&fds, 2, max(0, milliseconds))
     var buffer = [UInt8](repeating: 0, count: 4096)
-    for descriptor in [inotify, pipeRead] {
-      while read(descriptor, &buffer, buffer.count) > 0 {}
-    }
+    var written = false
+    while read(inotify, &buffer, buffer.count) > 0 { written = true }
+    while read(pipeRead, &buffer, buffer.count) > 0 {}
+    return written
   }
 
   /// Wakes the waiter now (and the next wait, if none is waiting).

@@ -71,10 +71,15 @@ public final class NotificationDeliverer: Sendable {
 
   private func run() {
     defer { finished.signal() }
+    // A commit writes the WAL (the event) a moment before it is visible to readers (the WAL
+    // index in shared memory, which raises no event), so a look right after an event can miss it:
+    // two more looks follow each event, a few milliseconds apart.
+    var followUps = 0
     while !isStopped {
       worker.withLock { $0?.deliverDue(while: { !self.isStopped }) }
       guard !isStopped else { break }
-      watch.wait(timeout: configuration.fallbackPoll)
+      let written = watch.wait(timeout: followUps > 0 ? .milliseconds(2) : configuration.fallbackPoll)
+      followUps = written ? 2 : max(0, followUps - 1)
     }
     // The connection belongs to this thread; it closes here.
     worker.withLock { $0 = nil }
