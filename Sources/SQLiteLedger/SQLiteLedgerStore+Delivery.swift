@@ -7,11 +7,17 @@ extension SQLiteLedgerStore {
   /// kv key of the 128-bit namespace `notificationUUID`s are derived from (32 hex digits).
   static let notificationNamespaceKey = "notification-namespace"
 
-  /// ``dueNotifications(at:limit:)`` of one signing environment only (`Sandbox` or `Production`):
-  /// each serving process delivers its own environment's.
+  /// ``dueNotifications(at:limit:)`` of one signing environment only (`Sandbox` or `Production`),
+  /// each serving process delivering its own environment's, where an entry never attempted is due
+  /// whatever the clock: it was queued at its process's present, and a process whose clock never
+  /// moved (a scenario without `advance`) kept no clock in the ledger. Retries wait for `now`.
   public func dueNotifications(at now: Date, environment: String, limit: Int = 100) throws(LedgerError) -> [OutboxEntry] {
-    try dueNotifications(at: now, limit: limit, where: "json_extract(o.json, '$.environment') = ?3") { statement throws(SQLiteFailure) in
+    try dueNotifications(
+      at: .distantFuture, limit: limit,
+      where: "json_extract(o.json, '$.environment') = ?3 AND (o.attempts = '[]' OR o.next_attempt <= ?4)"
+    ) { statement throws(SQLiteFailure) in
       try statement.bind(environment, at: 3)
+      try statement.bind(now.timeIntervalSince1970, at: 4)
     }
   }
 

@@ -61,14 +61,16 @@ extension NotificationDeliverer {
         // Kept before the first attempt, so a crash after sending resends these very bytes.
         try ledger.recordDelivery(of: entry)
       }
+      // The first attempt is made at once; it is dated no earlier than the notification.
+      let attemptDate = max(clock, entry.notification.date)
       let body = Data(#"{"signedPayload":""#.utf8) + Data((entry.signedPayload ?? "").utf8) + Data(#""}"#.utf8)
       let outcome = client.post(body, to: url)
-      let attempt = DeliveryAttempt(date: clock, result: outcome.result, httpStatus: outcome.httpStatus, milliseconds: outcome.milliseconds)
+      let attempt = DeliveryAttempt(date: attemptDate, result: outcome.result, httpStatus: outcome.httpStatus, milliseconds: outcome.milliseconds)
       entry.attempts.append(attempt)
       if outcome.result == .success {
         entry.state = .delivered
         entry.nextAttempt = nil
-      } else if let next = configuration.schedule.nextAttempt(afterFailed: entry.attempts.count, lastAt: clock) {
+      } else if let next = configuration.schedule.nextAttempt(afterFailed: entry.attempts.count, lastAt: attemptDate) {
         entry.nextAttempt = next
       } else {
         entry.state = .failed
