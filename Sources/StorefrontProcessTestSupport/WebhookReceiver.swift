@@ -32,7 +32,8 @@ public final class WebhookReceiver: @unchecked Sendable {
   public var url: String { "http://127.0.0.1:\(port)/hook" }
 
   private let listener: Int32
-  private let state = Guarded((behavior: Behavior.status(200), requests: [Request](), stopped: false))
+  private let state = Guarded(
+    (behavior: Behavior.status(200), requests: [Request](), stopped: false, beforeAnswer: (@Sendable (Int) -> Void)?.none))
   private let arrived = NSCondition()
   private let finished = DispatchSemaphore(value: 0)
 
@@ -67,6 +68,10 @@ public final class WebhookReceiver: @unchecked Sendable {
 
   /// Changes how requests from now on are answered.
   public func setBehavior(_ behavior: Behavior) { state.withLock { $0.behavior = behavior } }
+
+  /// Called with each request's index (from 0), after it is recorded and before it is answered, on the
+  /// receiver's thread: a test's hook into "the request was sent, its answer not yet received".
+  public func setBeforeAnswer(_ hook: (@Sendable (Int) -> Void)?) { state.withLock { $0.beforeAnswer = hook } }
 
   /// Every request read so far, in order.
   public var requests: [Request] { state.withLock { $0.requests } }
@@ -110,10 +115,11 @@ public final class WebhookReceiver: @unchecked Sendable {
 
   private func serve(_ connection: Int32) {
     guard let request = read(from: connection) else { return }
-    let behavior = state.withLock { state -> Behavior in
+    let (behavior, index, hook) = state.withLock { state in
       state.requests.append(request)
-      return state.behavior
+      return (state.behavior, state.requests.count - 1, state.beforeAnswer)
     }
+    hook?(index)
     arrived.lock()
     arrived.broadcast()
     arrived.unlock()

@@ -14,77 +14,14 @@ final class ServeNotificationDeliveryTests: XCTestCase {
   static let shopping = "com.jake.sample.ExInAppPurchase.shopping"
   static let bundleID = "com.example.storefront"
 
-  /// Serve on port 0 with `arguments`; its address once listening.
-  private func startServe(_ arguments: [String], data: String, in directory: TemporaryDirectory) throws -> (RunningProcess, String) {
-    let fifo = directory.path("ready-\(UUID().uuidString.prefix(8))")
-    XCTAssertEqual(mkfifo(fifo, 0o600), 0)
-    let serve = try StorefrontBinary.start(
-      ["serve", "--listen", "127.0.0.1:0", "--ready-file", fifo, "--data-dir", data] + arguments, in: directory)
-    let descriptor = open(fifo, O_RDONLY | O_NONBLOCK)
-    defer { close(descriptor) }
-    var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-    XCTAssertEqual(poll(&poller, 1, 60_000), 1, "serve did not write its ready file")
-    var buffer = [UInt8](repeating: 0, count: 256)
-    let count = read(descriptor, &buffer, buffer.count)
-    return (serve, String(decoding: buffer.prefix(max(0, count)), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
-  }
-
-  private func stop(_ serve: RunningProcess) throws {
-    XCTAssertEqual(kill(serve.processIdentifier, SIGTERM), 0)
-    XCTAssertEqual(try serve.wait(timeout: 30).status, 0)
-  }
-
-  private func run(_ script: String, _ arguments: [String] = [], data: String, in directory: TemporaryDirectory) throws {
-    let file = directory.path("s-\(UUID().uuidString.prefix(8)).scenario")
-    try Data(script.utf8).write(to: URL(fileURLWithPath: file))
-    let result = try StorefrontBinary.run(["run", file, "--data-dir", data] + arguments, in: directory)
-    XCTAssertEqual(result.status, 0, result.summary)
-  }
-
-  private func outbox(_ data: String, in directory: TemporaryDirectory) throws -> [[String: Any]] {
-    let result = try StorefrontBinary.run(["notifications", "--json", "--data-dir", data], in: directory)
-    XCTAssertEqual(result.status, 0, result.stderr)
-    return try result.stdout.split(separator: "\n").map { try XCTUnwrap(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
-  }
-
-  /// Waits (bounded) until no entry of the outbox is pending with no attempt, or `condition` holds.
-  private func waitForOutbox(
-    _ data: String, in directory: TemporaryDirectory, until condition: ([[String: Any]]) -> Bool
-  ) throws -> [[String: Any]] {
-    let deadline = Date().addingTimeInterval(60)
-    var entries = try outbox(data, in: directory)
-    while !condition(entries), Date() < deadline {
-      entries = try outbox(data, in: directory)
-    }
-    XCTAssertTrue(condition(entries), "the outbox did not get there: \(entries)")
-    return entries
-  }
-
-  static func payload(_ jws: String?) -> [String: Any] {
-    guard let parts = jws?.split(separator: "."), parts.count == 3 else { return [:] }
-    var text = parts[1].replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-    while text.count % 4 != 0 { text += "=" }
-    guard let data = Data(base64Encoded: text) else { return [:] }
-    return (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:]
-  }
-
-  static func signedPayload(_ request: WebhookReceiver.Request) -> String {
-    let body = (try? JSONSerialization.jsonObject(with: request.body)) as? [String: Any]
-    return body?["signedPayload"] as? String ?? ""
-  }
-
-  static func kind(_ type: Any?, _ subtype: Any?) -> String {
-    [type as? String, subtype as? String].compactMap { $0 }.joined(separator: "/")
-  }
-
   func testEveryNotificationAScenarioCausesIsDeliveredInOrderAndVerifiesWithApple() throws {
     let apple = try AppleVerifier.preparedOrSkipped()
     let directory = try TemporaryDirectory(self)
     let data = directory.path("data")
     let receiver = try WebhookReceiver()
     defer { receiver.stop() }
-    let (serve, address) = try startServe(["--notify", receiver.url, "--seed", "5"], data: data, in: directory)
-    try run(
+    let (serve, address) = try DeliveryHarness.startServe(["--notify", receiver.url, "--seed", "5"], data: data, in: directory)
+    try DeliveryHarness.run(
       """
       account alice
       set dialogs off
@@ -132,7 +69,7 @@ final class ServeNotificationDeliveryTests: XCTestCase {
     XCTAssertEqual(created.status, 0, created.stderr)
     let key = try XCTUnwrap(JSONSerialization.jsonObject(with: created.stdoutData) as? [String: Any])
     let carolYearly = try XCTUnwrap(
-      try outbox(data, in: directory).last { $0["notificationType"] as? String == "OFFER_REDEEMED" }?["originalTransactionId"] as? String)
+      try DeliveryHarness.outbox(data, in: directory).last { $0["notificationType"] as? String == "OFFER_REDEEMED" }?["originalTransactionId"] as? String)
     func call(_ name: String, _ endpoint: String, _ argument: String, _ body: [String: Any]) -> [String: Any] {
       [
         "name": name, "key_file": key["privateKeyFile"] ?? "", "key_id": key["keyId"] ?? "", "issuer_id": key["issuerId"] ?? "",
@@ -151,18 +88,18 @@ final class ServeNotificationDeliveryTests: XCTestCase {
     let client = try ChildProcess.run(apple.python.path, [script], stdin: input, timeout: 120)
     XCTAssertEqual(client.status, 0, client.stderr)
 
-    let entries = try waitForOutbox(data, in: directory) { entries in
+    let entries = try DeliveryHarness.waitForOutbox(data, in: directory) { entries in
       !entries.isEmpty && entries.allSatisfy { $0["state"] as? String == "delivered" }
         && entries.contains { $0["notificationType"] as? String == "RENEWAL_EXTENSION" }
     }
     XCTAssertTrue(receiver.waitForRequests(entries.count))
     let requests = receiver.requests
     XCTAssertEqual(requests.count, entries.count, "each delivered once")
-    let received = requests.map { Self.payload(Self.signedPayload($0)) }
+    let received = requests.map { DeliveryHarness.payload(DeliveryHarness.signedPayload($0)) }
     XCTAssertEqual(Set(received.compactMap { $0["notificationUUID"] as? String }).count, entries.count, "a UUID each")
 
     // Every kind the scenario can cause, in order per original transaction.
-    let kinds = Set(entries.map { Self.kind($0["notificationType"], $0["subtype"]) })
+    let kinds = Set(entries.map { DeliveryHarness.kind($0["notificationType"], $0["subtype"]) })
     for expected in [
       "ONE_TIME_CHARGE", "REFUND", "CONSUMPTION_REQUEST", "REFUND_DECLINED", "SUBSCRIBED/INITIAL_BUY", "SUBSCRIBED/RESUBSCRIBE", "DID_RENEW",
       "DID_RENEW/BILLING_RECOVERY", "DID_CHANGE_RENEWAL_STATUS/AUTO_RENEW_DISABLED", "DID_CHANGE_RENEWAL_STATUS/AUTO_RENEW_ENABLED",
@@ -176,7 +113,7 @@ final class ServeNotificationDeliveryTests: XCTestCase {
     var chains: [String: [Int]] = [:]
     for payload in received {
       let entry = try XCTUnwrap(bySequence[payload["notificationUUID"] as? String ?? ""], "a UUID the outbox does not have")
-      XCTAssertEqual(Self.kind(payload["notificationType"], payload["subtype"]), Self.kind(entry["notificationType"], entry["subtype"]))
+      XCTAssertEqual(DeliveryHarness.kind(payload["notificationType"], payload["subtype"]), DeliveryHarness.kind(entry["notificationType"], entry["subtype"]))
       if let original = entry["originalTransactionId"] as? String { chains[original, default: []].append(entry["sequence"] as? Int ?? 0) }
     }
     for (original, sequences) in chains {
@@ -188,7 +125,7 @@ final class ServeNotificationDeliveryTests: XCTestCase {
     XCTAssertEqual(try StorefrontBinary.run(["certificate", "--der", "--out", root, "--data-dir", data], in: directory).status, 0)
     var cases: [AppleVerifier.Case] = []
     for (index, request) in requests.enumerated() {
-      cases.append(.init(name: "n\(index)", kind: .notification, jws: Self.signedPayload(request), rootDER: root, bundleID: Self.bundleID))
+      cases.append(.init(name: "n\(index)", kind: .notification, jws: DeliveryHarness.signedPayload(request), rootDER: root, bundleID: Self.bundleID))
       let inner = received[index]["data"] as? [String: Any] ?? [:]
       if let jws = inner["signedTransactionInfo"] as? String {
         cases.append(.init(name: "t\(index)", kind: .transaction, jws: jws, rootDER: root, bundleID: Self.bundleID))
@@ -221,7 +158,7 @@ final class ServeNotificationDeliveryTests: XCTestCase {
         XCTAssertEqual(renewal.decoded?.originalTransactionId, entry["originalTransactionId"] as? String)
       }
     }
-    try stop(serve)
+    try DeliveryHarness.stop(serve)
   }
 
   func testAFailingReceiverGetsProductionRetriesAsTheClockAdvancesThenNoMore() throws {
@@ -230,11 +167,11 @@ final class ServeNotificationDeliveryTests: XCTestCase {
     let data = directory.path("data")
     let receiver = try WebhookReceiver(behavior: .status(500))
     defer { receiver.stop() }
-    let (serve, _) = try startServe(
+    let (serve, _) = try DeliveryHarness.startServe(
       ["--environment", "Production", "--notify", receiver.url, "--app-apple-id", "987654", "--notify-timeout", "400ms"], data: data,
       in: directory)
     let production = ["--environment", "Production"]
-    try run("account dave\nset dialogs off\nbuy \(Self.coins)\n", production, data: data, in: directory)
+    try DeliveryHarness.run("account dave\nset dialogs off\nbuy \(Self.coins)\n", production, data: data, in: directory)
     XCTAssertTrue(receiver.waitForRequests(1))
     // Each retry comes when the clock reaches it, failing another way each time.
     let steps: [(advance: String, behavior: WebhookReceiver.Behavior)] = [
@@ -243,16 +180,16 @@ final class ServeNotificationDeliveryTests: XCTestCase {
     var attempts = 1
     for (advance, behavior) in steps {
       receiver.setBehavior(behavior)
-      try run("advance \(advance)\n", production, data: data, in: directory)
+      try DeliveryHarness.run("advance \(advance)\n", production, data: data, in: directory)
       if advance == "59m" {
-        XCTAssertEqual(try outbox(data, in: directory).first?["attempts"].map { ($0 as? [Any])?.count }, 1, "not due before +1 h")
+        XCTAssertEqual(try DeliveryHarness.outbox(data, in: directory).first?["attempts"].map { ($0 as? [Any])?.count }, 1, "not due before +1 h")
         continue
       }
       attempts += 1
       XCTAssertTrue(receiver.waitForRequests(attempts), "attempt \(attempts) after advance \(advance)")
-      _ = try waitForOutbox(data, in: directory) { ($0.first?["attempts"] as? [Any])?.count == attempts }
+      _ = try DeliveryHarness.waitForOutbox(data, in: directory) { ($0.first?["attempts"] as? [Any])?.count == attempts }
     }
-    let entry = try XCTUnwrap(try outbox(data, in: directory).first)
+    let entry = try XCTUnwrap(try DeliveryHarness.outbox(data, in: directory).first)
     XCTAssertEqual(entry["state"] as? String, "failed")
     XCTAssertNil(entry["nextAttempt"])
     let attemptsRecorded = try XCTUnwrap(entry["attempts"] as? [[String: Any]])
@@ -267,10 +204,10 @@ final class ServeNotificationDeliveryTests: XCTestCase {
     ])
     // Then no more: a later notification is delivered, and nothing of the failed one came before it.
     receiver.setBehavior(.status(200))
-    try run("set dialogs off\nadvance 100h\nbuy \(Self.coins)\n", production, data: data, in: directory)
+    try DeliveryHarness.run("set dialogs off\nadvance 100h\nbuy \(Self.coins)\n", production, data: data, in: directory)
     XCTAssertTrue(receiver.waitForRequests(7))
     let requests = receiver.requests
-    guard requests.count == 7 else { return XCTFail("\(requests.count) requests: \(try outbox(data, in: directory))") }
+    guard requests.count == 7 else { return XCTFail("\(requests.count) requests: \(try DeliveryHarness.outbox(data, in: directory))") }
     XCTAssertEqual(Set(requests.prefix(6).map(\.body)).count, 1, "every retry sends the same bytes")
     XCTAssertNotEqual(requests[6].body, requests[0].body)
 
@@ -278,7 +215,7 @@ final class ServeNotificationDeliveryTests: XCTestCase {
     XCTAssertEqual(try StorefrontBinary.run(["certificate", "--der", "--out", root, "--data-dir", data], in: directory).status, 0)
     var cases = [0, 6].map { index in
       AppleVerifier.Case(
-        name: "n\(index)", kind: .notification, jws: Self.signedPayload(requests[index]), rootDER: root, bundleID: Self.bundleID,
+        name: "n\(index)", kind: .notification, jws: DeliveryHarness.signedPayload(requests[index]), rootDER: root, bundleID: Self.bundleID,
         environment: "PRODUCTION")
     }
     cases = cases.map { var withID = $0; withID.appAppleID = 987_654; return withID }
@@ -292,7 +229,7 @@ final class ServeNotificationDeliveryTests: XCTestCase {
     XCTAssertEqual(verdicts["n0"]?.decoded?.environment, "Production")
     XCTAssertEqual(verdicts["n0"]?.decoded?.notificationType, "ONE_TIME_CHARGE")
     XCTAssertNotEqual(verdicts["wrong app id"]?.status, 0, "Apple's check of appAppleId is real")
-    try stop(serve)
+    try DeliveryHarness.stop(serve)
   }
 
   func testSandboxTriesOnceAndTheURLCommandSetsAndClears() throws {
@@ -307,23 +244,23 @@ final class ServeNotificationDeliveryTests: XCTestCase {
     XCTAssertFalse(bad.stderr.contains("secret"), bad.stderr)
     let shown = try StorefrontBinary.run(["notifications", "url", "--data-dir", data], in: directory)
     XCTAssertEqual(shown.stdout, "Sandbox: \(receiver.url)\nProduction: none\n")
-    let (serve, _) = try startServe([], data: data, in: directory)
-    try run("account erin\nset dialogs off\nbuy \(Self.coins)\n", data: data, in: directory)
+    let (serve, _) = try DeliveryHarness.startServe([], data: data, in: directory)
+    try DeliveryHarness.run("account erin\nset dialogs off\nbuy \(Self.coins)\n", data: data, in: directory)
     XCTAssertTrue(receiver.waitForRequests(1))
-    var entries = try waitForOutbox(data, in: directory) { $0.first?["state"] as? String == "failed" }
+    var entries = try DeliveryHarness.waitForOutbox(data, in: directory) { $0.first?["state"] as? String == "failed" }
     XCTAssertEqual((entries.first?["attempts"] as? [Any])?.count, 1)
     receiver.setBehavior(.status(200))
-    try run("set dialogs off\nadvance 2h\nbuy \(Self.coins)\n", data: data, in: directory)
+    try DeliveryHarness.run("set dialogs off\nadvance 2h\nbuy \(Self.coins)\n", data: data, in: directory)
     XCTAssertTrue(receiver.waitForRequests(2))
-    entries = try waitForOutbox(data, in: directory) { $0.count == 2 && $0[1]["state"] as? String == "delivered" }
+    entries = try DeliveryHarness.waitForOutbox(data, in: directory) { $0.count == 2 && $0[1]["state"] as? String == "delivered" }
     XCTAssertEqual((entries[0]["attempts"] as? [Any])?.count, 1, "Sandbox does not retry")
     XCTAssertEqual(receiver.requests.count, 2)
     let cleared = try StorefrontBinary.run(["notifications", "url", "--clear", "--data-dir", data], in: directory)
     XCTAssertEqual(cleared.status, 0, cleared.stderr)
-    try run("set dialogs off\nbuy \(Self.coins)\n", data: data, in: directory)
-    XCTAssertEqual(try outbox(data, in: directory).count, 2, "nothing queued without a URL")
+    try DeliveryHarness.run("set dialogs off\nbuy \(Self.coins)\n", data: data, in: directory)
+    XCTAssertEqual(try DeliveryHarness.outbox(data, in: directory).count, 2, "nothing queued without a URL")
     let listing = try StorefrontBinary.run(["notifications", "--data-dir", data], in: directory)
     XCTAssertTrue(listing.stdout.contains("1: UNSUCCESSFUL_HTTP_RESPONSE_CODE 500"), listing.stdout)
-    try stop(serve)
+    try DeliveryHarness.stop(serve)
   }
 }
