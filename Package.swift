@@ -57,7 +57,7 @@ let package = Package(
       name: "storefront-bench",
       dependencies: [
         "StoreEngine", "SQLiteLedger", "SandboxSigning", "StoreTUI", "NcursesTerminal", "CSQLite", "StorefrontTestSupport",
-        "StorefrontProcessTestSupport", "CMicroHTTPD",
+        "StorefrontProcessTestSupport", "CMicroHTTPD", "CCurl",
       ],
       path: "Benchmarks/storefront-bench"
     ),
