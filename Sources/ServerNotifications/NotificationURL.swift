@@ -7,7 +7,7 @@ public struct NotificationURL: Sendable, Equatable, CustomStringConvertible {
   /// The URL with any `user:password@` replaced by `***@`: what is printed.
   public let description: String
 
-  /// Nil, with `reason` saying why, when `text` is not an http(s) URL with a host.
+  /// Throws ``Invalid`` (its reason printable: no credentials) unless `text` is an http(s) URL with a host.
   public init(validating text: String) throws(Invalid) {
     guard let components = URLComponents(string: text), let scheme = components.scheme?.lowercased() else {
       throw Invalid(reason: "'\(Self.redacted(text))' is not a URL")
