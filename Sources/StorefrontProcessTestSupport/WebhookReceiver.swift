@@ -12,6 +12,9 @@ public final class WebhookReceiver: @unchecked Sendable {
     case hang
     /// Read the request, then close without answering.
     case closeEarly
+    /// Write these bytes as soon as the connection is accepted, read nothing, close (a TLS client
+    /// gets a handshake failure; an HTTP client whatever the bytes are). No request is recorded.
+    case rawAtOnce(String)
   }
 
   /// One request read.
@@ -114,6 +117,10 @@ public final class WebhookReceiver: @unchecked Sendable {
   }
 
   private func serve(_ connection: Int32) {
+    if case .rawAtOnce(let bytes) = state.withLock({ $0.behavior }) {
+      _ = bytes.withCString { send(connection, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
+      return
+    }
     guard let request = read(from: connection) else { return }
     let (behavior, index, hook) = state.withLock { state in
       state.requests.append(request)
@@ -134,7 +141,7 @@ public final class WebhookReceiver: @unchecked Sendable {
       for _ in 0..<300 where !isStopped {
         if poll(&poller, 1, 100) > 0, recv(connection, &buffer, buffer.count, 0) <= 0 { break }
       }
-    case .closeEarly:
+    case .closeEarly, .rawAtOnce:
       break
     }
   }

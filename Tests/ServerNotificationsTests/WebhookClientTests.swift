@@ -45,5 +45,8 @@ final class WebhookClientTests: XCTestCase {
     let port = closed.port
     closed.stop()
     XCTAssertEqual(client.post(body, to: "http://127.0.0.1:\(port)/hook").result, .noResponse)
+    receiver.setBehavior(.rawAtOnce("SPEAKING NO HTTP\r\n\r\n"))
+    XCTAssertEqual(client.post(body, to: "https://127.0.0.1:\(receiver.port)/hook").result, .tlsIssue, "TLS to a plain-text server")
+    XCTAssertEqual(client.post(body, to: "http://127.0.0.1:\(receiver.port)/hook").result, .invalidResponse)
   }
 }
