@@ -21,6 +21,28 @@ extension SQLiteLedgerStore {
     }
   }
 
+  /// ``recordDelivery(of:)`` of several entries in one transaction (one sync to disk, not one each).
+  public func recordDeliveries(of entries: [OutboxEntry]) throws(LedgerError) {
+    guard entries.count > 1 else {
+      if let entry = entries.first { try recordDelivery(of: entry) }
+      return
+    }
+    guard !options.readOnly else { throw .readOnly(path: path) }
+    let statements = try preparedStatements()
+    do {
+      try statements.begin.run()
+    } catch {
+      throw LedgerError(error, path: path, while: .writing)
+    }
+    defer { if !connection.isAutocommit { try? statements.rollback.run() } }
+    for entry in entries { try recordDelivery(of: entry) }
+    do {
+      try statements.commit.run()
+    } catch {
+      throw LedgerError(error, path: path, while: .writing)
+    }
+  }
+
   /// The virtual clock as the last process that moved it left it; nil on a ledger that never kept one.
   public func virtualClock() throws(LedgerError) -> Date? {
     guard let text = try value(of: LedgerSchema.clockKey), let seconds = Double(text) else { return nil }

@@ -5,6 +5,11 @@ import StoreEngine
 extension NotificationDeliverer {
   /// The deliverer thread's state: its ledger connection and libcurl handle, used by that thread only.
   final class Worker {
+    /// Attempts are recorded together (one transaction) once this many are waiting…
+    static let recordBatch = 32
+    /// …or the oldest has waited this long: a crash forgets at most these, which are then sent again.
+    static let recordDelay = Duration.milliseconds(20)
+
     let ledger: SQLiteLedgerStore
     let signer: any TransactionSigner
     let configuration: DeliveryConfiguration
@@ -35,49 +40,69 @@ extension NotificationDeliverer {
           let clock = try ledger.virtualClock() ?? .distantPast
           let due = try ledger.dueNotifications(at: clock, environment: configuration.environment)
           guard !due.isEmpty else { return }
-          for entry in due {
-            guard proceed() else { return }
-            try deliver(entry, to: url, at: clock)
-          }
+          try deliver(try fixed(due), to: url, at: clock, while: proceed)
         }
       } catch {
         log(.ledgerFailed("\(error)"))
       }
     }
 
-    private func deliver(_ pending: OutboxEntry, to url: String, at clock: Date) throws(LedgerError) {
-      var entry = pending
-      if entry.notificationUUID == nil || entry.signedPayload == nil {
-        let uuid = NotificationUUID.make(namespace: namespace, sequence: entry.sequence)
+    /// `due` with each entry's UUID and signed payload, those not yet fixed written to the ledger
+    /// (one transaction) before any is sent, so a crash after sending resends these very bytes.
+    private func fixed(_ due: [OutboxEntry]) throws(LedgerError) -> [OutboxEntry] {
+      var entries = due
+      var newlyFixed: [OutboxEntry] = []
+      for index in entries.indices where entries[index].notificationUUID == nil || entries[index].signedPayload == nil {
+        let uuid = NotificationUUID.make(namespace: namespace, sequence: entries[index].sequence)
         let payload = NotificationPayload(
-          entry.notification, uuid: uuid, environment: configuration.environment, bundleID: configuration.bundleID,
+          entries[index].notification, uuid: uuid, environment: configuration.environment, bundleID: configuration.bundleID,
           appAppleID: configuration.appAppleID)
         do {
-          entry.signedPayload = try signer.sign(payload: payload.encoded())
+          entries[index].signedPayload = try signer.sign(payload: payload.encoded())
         } catch {
-          throw .writeFailed(path: ledger.path, reason: "notification \(entry.sequence) could not be signed (\(error))")
+          throw .writeFailed(path: ledger.path, reason: "notification \(entries[index].sequence) could not be signed (\(error))")
         }
-        entry.notificationUUID = uuid
-        // Kept before the first attempt, so a crash after sending resends these very bytes.
-        try ledger.recordDelivery(of: entry)
+        entries[index].notificationUUID = uuid
+        newlyFixed.append(entries[index])
       }
-      // The first attempt is made at once; it is dated no earlier than the notification.
-      let attemptDate = max(clock, entry.notification.date)
-      let body = Data(#"{"signedPayload":""#.utf8) + Data((entry.signedPayload ?? "").utf8) + Data(#""}"#.utf8)
-      let outcome = client.post(body, to: url)
-      let attempt = DeliveryAttempt(date: attemptDate, result: outcome.result, httpStatus: outcome.httpStatus, milliseconds: outcome.milliseconds)
-      entry.attempts.append(attempt)
-      if outcome.result == .success {
-        entry.state = .delivered
-        entry.nextAttempt = nil
-      } else if let next = configuration.schedule.nextAttempt(afterFailed: entry.attempts.count, lastAt: attemptDate) {
-        entry.nextAttempt = next
-      } else {
-        entry.state = .failed
-        entry.nextAttempt = nil
+      try ledger.recordDeliveries(of: newlyFixed)
+      return entries
+    }
+
+    /// Sends each entry once and records the attempts, in batches (``recordBatch``, ``recordDelay``).
+    private func deliver(
+      _ entries: [OutboxEntry], to url: String, at clock: Date, while proceed: () -> Bool
+    ) throws(LedgerError) {
+      var unrecorded: [(entry: OutboxEntry, attempt: DeliveryAttempt, detail: String?)] = []
+      var oldest = ContinuousClock.now
+      func flush() throws(LedgerError) {
+        try ledger.recordDeliveries(of: unrecorded.map(\.entry))
+        for record in unrecorded { log(.attempted(entry: record.entry, attempt: record.attempt, detail: record.detail)) }
+        unrecorded.removeAll()
       }
-      try ledger.recordDelivery(of: entry)
-      log(.attempted(entry: entry, attempt: attempt, detail: outcome.detail))
+      for pending in entries {
+        guard proceed() else { break }
+        var entry = pending
+        // The first attempt is made at once; it is dated no earlier than the notification.
+        let date = max(clock, entry.notification.date)
+        let body = Data(#"{"signedPayload":""#.utf8) + Data((entry.signedPayload ?? "").utf8) + Data(#""}"#.utf8)
+        let outcome = client.post(body, to: url)
+        let attempt = DeliveryAttempt(date: date, result: outcome.result, httpStatus: outcome.httpStatus, milliseconds: outcome.milliseconds)
+        entry.attempts.append(attempt)
+        if outcome.result == .success {
+          entry.state = .delivered
+          entry.nextAttempt = nil
+        } else if let next = configuration.schedule.nextAttempt(afterFailed: entry.attempts.count, lastAt: date) {
+          entry.nextAttempt = next
+        } else {
+          entry.state = .failed
+          entry.nextAttempt = nil
+        }
+        if unrecorded.isEmpty { oldest = .now }
+        unrecorded.append((entry, attempt, outcome.detail))
+        if unrecorded.count >= Self.recordBatch || ContinuousClock.now - oldest >= Self.recordDelay { try flush() }
+      }
+      try flush()
     }
   }
 }
