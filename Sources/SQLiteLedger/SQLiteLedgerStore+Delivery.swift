@@ -43,6 +43,16 @@ extension SQLiteLedgerStore {
     }
   }
 
+  /// SQLite's `data_version`: it changes when another connection commits (not when this one does),
+  /// a look at shared memory that reads no page.
+  public func dataVersion() throws(LedgerError) -> Int64 {
+    do {
+      return try connection.integer("PRAGMA data_version")
+    } catch {
+      throw LedgerError(error, path: path, while: .reading)
+    }
+  }
+
   /// The virtual clock as the last process that moved it left it; nil on a ledger that never kept one.
   public func virtualClock() throws(LedgerError) -> Date? {
     guard let text = try value(of: LedgerSchema.clockKey), let seconds = Double(text) else { return nil }

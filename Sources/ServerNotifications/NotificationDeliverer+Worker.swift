@@ -31,10 +31,17 @@ extension NotificationDeliverer {
 
     deinit { ledger.close() }
 
+    /// `data_version` at the last round.
+    private var seenVersion: Int64?
+
     /// Delivers what is due until nothing is (a chain's next entry becomes due once its previous one
-    /// is settled), or `proceed` says stop. A ledger error ends the round; the next wake-up tries again.
-    func deliverDue(while proceed: () -> Bool) {
+    /// is settled), or `proceed` says stop; with `onlyIfCommitted`, only when another connection
+    /// committed since the last round. A ledger error ends the round; the next wake-up tries again.
+    func deliverDue(onlyIfCommitted: Bool, while proceed: () -> Bool) {
       do throws(LedgerError) {
+        let version = try ledger.dataVersion()
+        if onlyIfCommitted, version == seenVersion { return }
+        seenVersion = version
         while proceed() {
           guard let url = try ledger.notificationURL(environment: configuration.environment) else { return }
           let clock = try ledger.virtualClock() ?? .distantPast

@@ -71,15 +71,28 @@ public final class NotificationDeliverer: Sendable {
 
   private func run() {
     defer { finished.signal() }
-    // A commit writes the WAL (the event) a moment before it is visible to readers (the WAL
-    // index in shared memory, which raises no event), so a look right after an event can miss it:
-    // two more looks follow each event, a few milliseconds apart.
+    // A commit writes the WAL (the event) before it syncs it and makes it visible to readers (the
+    // WAL index in shared memory, which raises no event), so a look right after the event can miss
+    // it. After each event, looks follow at 1, 2, 4 … 128 ms, each a glance at `data_version` unless
+    // another connection committed; the fallback poll looks in any case.
     var followUps = 0
+    var delay = Duration.milliseconds(1)
+    var onlyIfCommitted = false
     while !isStopped {
-      worker.withLock { $0?.deliverDue(while: { !self.isStopped }) }
+      worker.withLock { $0?.deliverDue(onlyIfCommitted: onlyIfCommitted, while: { !self.isStopped }) }
       guard !isStopped else { break }
-      let written = watch.wait(timeout: followUps > 0 ? .milliseconds(2) : configuration.fallbackPoll)
-      followUps = written ? 2 : max(0, followUps - 1)
+      let written = watch.wait(timeout: followUps > 0 ? delay : configuration.fallbackPoll)
+      if written {
+        followUps = 8
+        delay = .milliseconds(1)
+        onlyIfCommitted = false
+      } else if followUps > 0 {
+        followUps -= 1
+        delay *= 2
+        onlyIfCommitted = true
+      } else {
+        onlyIfCommitted = false
+      }
     }
     // The connection belongs to this thread; it closes here.
     worker.withLock { $0 = nil }
