@@ -48,8 +48,8 @@ enum NotifyBenchmark {
     var latencies: [Double] = []
     for index in 0..<(plan.latencySamples + 5) {
       let before = receiver.requests.count
-      try ledger.commit([notification()])
       let committed = ContinuousClock.now
+      try ledger.commit([notification()])
       guard receiver.waitForRequests(before + 1, timeout: .seconds(30)), let arrived = receiver.requests.last?.receivedAt else {
         throw BenchError.failed("notification \(index) did not arrive within 30 s")
       }
@@ -64,7 +64,7 @@ enum NotifyBenchmark {
     report.extra("notify_commit_to_webhook_max_ms", sorted.last ?? .nan)
     report.note(
       "notify_commit_to_webhook_p99_ms",
-      "A ONE_TIME_CHARGE notification committed to serve's data directory by the bench process (its own SQLite connection), one at a time; from the commit's return to the receiver (WebhookReceiver, 127.0.0.1, Connection: close) having read the whole POST. Serve wakes on inotify, signs (ES256), records the UUID and payload, POSTs with libcurl, records the attempt. \(latencies.count) samples after 5 warm-up; nearest-rank percentiles.")
+      "A ONE_TIME_CHARGE notification committed to serve's data directory by the bench process (its own SQLite connection), one at a time; from the start of the commit (its own sync to disk included) to the receiver (WebhookReceiver, 127.0.0.1, Connection: close) having read the whole POST. Serve wakes on inotify, signs (ES256), records the UUID and payload, POSTs with libcurl, records the attempt. \(latencies.count) samples after 5 warm-up; nearest-rank percentiles.")
 
     // Throughput: a batch of independent notifications, and the same number of plain libcurl POSTs.
     guard let body = receiver.requests.last?.body else { throw BenchError.failed("no notification body to replay") }

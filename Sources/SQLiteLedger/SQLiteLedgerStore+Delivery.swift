@@ -11,14 +11,26 @@ extension SQLiteLedgerStore {
   /// each serving process delivering its own environment's, where an entry never attempted is due
   /// whatever the clock: it was queued at its process's present, and a process whose clock never
   /// moved (a scenario without `advance`) kept no clock in the ledger. Retries wait for `now`.
+  ///
+  /// Each chain's head (its oldest pending entry) is found by one grouped scan of the pending
+  /// entries, so the query grows as n log n with the backlog, not n² as a per-row `NOT EXISTS` would
+  /// (the outbox has no index on `original_id`).
   public func dueNotifications(at now: Date, environment: String, limit: Int = 100) throws(LedgerError) -> [OutboxEntry] {
-    try dueNotifications(
-      at: .distantFuture, limit: limit,
-      where: "json_extract(o.json, '$.environment') = ?3 AND (o.attempts = '[]' OR o.next_attempt <= ?4)"
-    ) { statement throws(SQLiteFailure) in
-      try statement.bind(environment, at: 3)
-      try statement.bind(now.timeIntervalSince1970, at: 4)
-    }
+    try readOutbox(
+      """
+      WITH heads (seq) AS (
+        SELECT min(seq) FROM outbox WHERE state = 0 AND original_id IS NOT NULL GROUP BY original_id
+        UNION ALL SELECT seq FROM outbox WHERE state = 0 AND original_id IS NULL)
+      SELECT o.seq, o.json, o.state, o.next_attempt, o.attempts, o.uuid, o.signed_payload
+      FROM heads JOIN outbox o ON o.seq = heads.seq
+      WHERE (o.attempts = '[]' OR o.next_attempt <= ?1) AND json_extract(o.json, '$.environment') = ?3
+      ORDER BY o.seq LIMIT ?2
+      """,
+      bind: { statement throws(SQLiteFailure) in
+        try statement.bind(now.timeIntervalSince1970, at: 1)
+        try statement.bind(Int64(limit), at: 2)
+        try statement.bind(environment, at: 3)
+      })
   }
 
   /// ``recordDelivery(of:)`` of several entries in one transaction (one sync to disk, not one each).

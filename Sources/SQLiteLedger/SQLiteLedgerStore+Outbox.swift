@@ -15,17 +15,10 @@ extension SQLiteLedgerStore {
   /// The pending entries due at `now` (virtual time) that may go out now: for each original
   /// transaction only its oldest pending entry, so one chain's notifications arrive in order.
   public func dueNotifications(at now: Date, limit: Int = 100) throws(LedgerError) -> [OutboxEntry] {
-    try dueNotifications(at: now, limit: limit, where: "1") { _ throws(SQLiteFailure) in }
-  }
-
-  /// The due entries that also meet `condition` (SQL over `o`, binding from ?3 on).
-  func dueNotifications(
-    at now: Date, limit: Int, where condition: String, bind: (SQLiteStatement) throws(SQLiteFailure) -> Void
-  ) throws(LedgerError) -> [OutboxEntry] {
     try readOutbox(
       """
       SELECT seq, json, state, next_attempt, attempts, uuid, signed_payload FROM outbox o
-      WHERE state = 0 AND next_attempt <= ?1 AND (\(condition))
+      WHERE state = 0 AND next_attempt <= ?1
         AND (original_id IS NULL OR NOT EXISTS (
           SELECT 1 FROM outbox e WHERE e.state = 0 AND e.original_id = o.original_id AND e.seq < o.seq))
       ORDER BY seq LIMIT ?2
@@ -33,7 +26,6 @@ extension SQLiteLedgerStore {
       bind: { statement throws(SQLiteFailure) in
         try statement.bind(now.timeIntervalSince1970, at: 1)
         try statement.bind(Int64(limit), at: 2)
-        try bind(statement)
       })
   }
 
@@ -80,7 +72,7 @@ extension SQLiteLedgerStore {
     }
   }
 
-  private func readOutbox(
+  func readOutbox(
     _ sql: String, bind: (SQLiteStatement) throws(SQLiteFailure) -> Void
   ) throws(LedgerError) -> [OutboxEntry] {
     var entries: [OutboxEntry] = []
