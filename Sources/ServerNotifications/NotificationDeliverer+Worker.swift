@@ -5,6 +5,9 @@ import StoreEngine
 extension NotificationDeliverer {
   /// The deliverer thread's state: its ledger connection and libcurl handle, used by that thread only.
   final class Worker {
+    /// Entries taken per look at the outbox: each look reads every pending row once to find the
+    /// chains' heads, so a backlog is taken in few large looks, not many small ones.
+    static let batch = 500
     /// Attempts are recorded together (one transaction) once this many are waiting…
     static let recordBatch = 32
     /// …or the oldest has waited this long: a crash forgets at most these, which are then sent again.
@@ -45,7 +48,7 @@ extension NotificationDeliverer {
         while proceed() {
           guard let url = try ledger.notificationURL(environment: configuration.environment) else { return }
           let clock = try ledger.virtualClock() ?? .distantPast
-          let due = try ledger.dueNotifications(at: clock, environment: configuration.environment)
+          let due = try ledger.dueNotifications(at: clock, environment: configuration.environment, limit: Self.batch)
           guard !due.isEmpty else { return }
           try deliver(try fixed(due), to: url, at: clock, while: proceed)
         }
