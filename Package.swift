@@ -17,6 +17,7 @@ let package = Package(
     .systemLibrary(name: "COpenSSL", path: "Sources/COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
     .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
     .systemLibrary(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", providers: [.apt(["libmicrohttpd-dev"])]),
+    .systemLibrary(name: "CCurl", path: "Sources/CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
 
     // Foundation only: catalog, store machine and payment queue, ledger protocol, event bus.
     .target(name: "StoreEngine"),
@@ -30,6 +31,9 @@ let package = Package(
     .target(name: "AppStoreServerAPI", dependencies: ["StoreEngine"]),
     // The HTTP server (libmicrohttpd), API keys and bearer-token checks in front of AppStoreServerAPI.
     .target(name: "StoreServer", dependencies: ["AppStoreServerAPI", "StoreEngine", "SandboxSigning", "CMicroHTTPD"]),
+    // App Store Server Notifications delivered: the signed payload, a libcurl webhook client, and the
+    // deliverer thread a serving process runs over the ledger's outbox.
+    .target(name: "ServerNotifications", dependencies: ["StoreEngine", "SQLiteLedger", "CCurl"]),
     // Pure TUI: state, actions, reducer, render → ScreenBuffer, display width. No ncurses.
     .target(name: "StoreTUI", dependencies: ["StoreEngine", "StoreScenario"]),
     // The only ncurses user.
@@ -39,7 +43,7 @@ let package = Package(
       name: "StorefrontCLI",
       dependencies: [
         "StoreEngine", "StoreScenario", "SQLiteLedger", "SandboxSigning", "StoreTUI", "NcursesTerminal", "StoreServer",
-        "AppStoreServerAPI",
+        "AppStoreServerAPI", "ServerNotifications",
       ]
     ),
     .executableTarget(name: "storefront", dependencies: ["StorefrontCLI"]),
@@ -53,7 +57,7 @@ let package = Package(
       name: "storefront-bench",
       dependencies: [
         "StoreEngine", "SQLiteLedger", "SandboxSigning", "StoreTUI", "NcursesTerminal", "CSQLite", "StorefrontTestSupport",
-        "StorefrontProcessTestSupport", "CMicroHTTPD",
+        "StorefrontProcessTestSupport", "CMicroHTTPD", "CCurl",
       ],
       path: "Benchmarks/storefront-bench"
     ),
@@ -71,6 +75,10 @@ let package = Package(
       name: "StoreTUITests", dependencies: ["StoreTUI", "StoreEngine", "StorefrontTestSupport"], exclude: ["__Snapshots__"]
     ),
     .testTarget(name: "NcursesTerminalTests", dependencies: ["NcursesTerminal", "StoreTUI", "CNcursesw"]),
+    .testTarget(
+      name: "ServerNotificationsTests",
+      dependencies: ["ServerNotifications", "StoreEngine", "SQLiteLedger", "StorefrontTestSupport", "StorefrontProcessTestSupport"]
+    ),
     .testTarget(name: "SQLiteLedgerTests", dependencies: ["SQLiteLedger", "StoreEngine", "StorefrontTestSupport"]),
     .testTarget(
       name: "SandboxSigningTests",

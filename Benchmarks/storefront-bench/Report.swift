@@ -4,7 +4,7 @@ import Foundation
 /// measurement's samples, notes.
 final class Report {
   /// Every key, issue 7's then the rewrite's. Every one appears in the JSON, null when not measured.
-  static let keys = issue7Keys + rewriteKeys + serverKeys
+  static let keys = issue7Keys + rewriteKeys + serverKeys + notificationKeys
 
   /// Issue 7's keys, in the issue's order.
   static let issue7Keys = [
@@ -28,6 +28,9 @@ final class Report {
 
   /// Issue 13's: `storefront serve` against libmicrohttpd's ceiling, under a writer, and at 10,000 transactions.
   static let serverKeys = ServeBenchmark.keys
+
+  /// Issue 14's: commit-to-webhook latency and delivery throughput against a plain libcurl loop.
+  static let notificationKeys = NotifyBenchmark.keys
 
   private(set) var figures: [String: Double] = [:]
   private(set) var samples: [(name: String, sample: Sample)] = []
@@ -67,7 +70,7 @@ final class Report {
 
   func text(machine: [String: Any], command: String, seconds: Double) -> String {
     var lines = ["storefront-bench — \(command)", "machine: \(machine["cpu"] ?? "?"), \(machine["cores"] ?? "?") cores", ""]
-    for (title, keys) in [("Figures (issue 7):", Self.issue7Keys), ("Figures (engine rewrite):", Self.rewriteKeys), ("Figures (issue 13, serve):", Self.serverKeys)] {
+    for (title, keys) in [("Figures (issue 7):", Self.issue7Keys), ("Figures (engine rewrite):", Self.rewriteKeys), ("Figures (issue 13, serve):", Self.serverKeys), ("Figures (issue 14, notifications):", Self.notificationKeys)] {
       lines.append(title)
       for key in keys {
         let value = figures[key].map { Format.number($0) } ?? "null"

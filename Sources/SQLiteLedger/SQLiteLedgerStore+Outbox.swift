@@ -72,7 +72,7 @@ extension SQLiteLedgerStore {
     }
   }
 
-  private func readOutbox(
+  func readOutbox(
     _ sql: String, bind: (SQLiteStatement) throws(SQLiteFailure) -> Void
   ) throws(LedgerError) -> [OutboxEntry] {
     var entries: [OutboxEntry] = []

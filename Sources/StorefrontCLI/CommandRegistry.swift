@@ -15,6 +15,8 @@ enum CommandRegistry {
     KeysImportCommand.descriptor,
     KeysListCommand.descriptor,
     KeysRevokeCommand.descriptor,
+    NotificationsCommand.descriptor,
+    NotificationsURLCommand.descriptor,
   ]
 
   /// Command groups that only hold subcommands (`catalog`).

@@ -14,6 +14,8 @@ public struct AppleVerifier: Sendable {
       case transaction
       /// `verify_and_decode_renewal_info`.
       case renewal
+      /// `verify_and_decode_notification` (a notification's `signedPayload`).
+      case notification
     }
 
     /// Names the verdict.
@@ -28,6 +30,8 @@ public struct AppleVerifier: Sendable {
     public var bundleID: String
     /// Apple's `Environment` name.
     public var environment: String
+    /// The `app_apple_id` a Production verifier expects (the script's default, 1234567890, when nil).
+    public var appAppleID: Int64?
 
     /// A case for `verify_with_apple.py`.
     public init(name: String, kind: Kind, jws: String, rootDER: String, bundleID: String, environment: String = "SANDBOX") {
@@ -44,6 +48,7 @@ public struct AppleVerifier: Sendable {
       case name, kind, jws, environment
       case rootDER = "root_der"
       case bundleID = "bundle_id"
+      case appAppleID = "app_apple_id"
     }
   }
 
@@ -101,6 +106,22 @@ public struct AppleVerifier: Sendable {
       public var priceIncreaseStatus: Int?
       /// `eligibleWinBackOfferIds` (renewal info).
       public var eligibleWinBackOfferIds: [String]?
+      /// `notificationType` as sent (notifications).
+      public var notificationType: String?
+      /// `subtype` as sent (notifications).
+      public var subtype: String?
+      /// `notificationUUID` (notifications).
+      public var notificationUUID: String?
+      /// `version` (notifications).
+      public var version: String?
+      /// `data.appAppleId` or `summary.appAppleId` (notifications).
+      public var appAppleId: Int64?
+      /// `data.signedTransactionInfo` (notifications).
+      public var signedTransactionInfo: String?
+      /// `data.signedRenewalInfo` (notifications).
+      public var signedRenewalInfo: String?
+      /// `data.status` (notifications).
+      public var status: Int?
 
       /// Decoded fields, for comparing with what Apple's library returned.
       public init(

@@ -3,7 +3,7 @@
 
 Reads a JSON document on stdin:
 
-    {"cases": [{"name": "...", "kind": "transaction" | "renewal", "jws": "...",
+    {"cases": [{"name": "...", "kind": "transaction" | "renewal" | "notification", "jws": "...",
                 "root_der": "/path/to/root.der", "bundle_id": "com.example.app",
                 "environment": "SANDBOX"}]}
 
@@ -37,7 +37,27 @@ def enum_value(value):
     return getattr(value, "value", value)
 
 
+def notification_fields(model):
+    part = model.data or model.summary
+    return {
+        "notificationType": model.rawNotificationType,
+        "subtype": model.rawSubtype,
+        "notificationUUID": model.notificationUUID,
+        "version": model.version,
+        "signedDate": model.signedDate,
+        "environment": enum_value(part.environment) if part else None,
+        "bundleId": part.bundleId if part else None,
+        "appAppleId": part.appAppleId if part else None,
+        "signedTransactionInfo": model.data.signedTransactionInfo if model.data else None,
+        "signedRenewalInfo": model.data.signedRenewalInfo if model.data else None,
+        "status": enum_value(model.data.status) if model.data else None,
+        "productId": model.summary.productId if model.summary else None,
+    }
+
+
 def decoded_fields(kind, model):
+    if kind == "notification":
+        return notification_fields(model)
     if kind == "transaction":
         return {
             "transactionId": model.transactionId,
@@ -83,10 +103,12 @@ def evaluate(case):
         environment=Environment[case.get("environment", "SANDBOX")],
         bundle_id=case["bundle_id"],
         # Production needs an app id; transactions and renewal info do not carry one to compare.
-        app_apple_id=1234567890 if case.get("environment") == "PRODUCTION" else None,
+        app_apple_id=case.get("app_apple_id", 1234567890) if case.get("environment") == "PRODUCTION" else None,
     )
     try:
-        if case["kind"] == "transaction":
+        if case["kind"] == "notification":
+            model = verifier.verify_and_decode_notification(case["jws"])
+        elif case["kind"] == "transaction":
             model = verifier.verify_and_decode_signed_transaction(case["jws"])
         else:
             model = verifier.verify_and_decode_renewal_info(case["jws"])

@@ -32,6 +32,7 @@ extension StoreMachine {
     guard !step.notifications.isEmpty else { return }
     for index in step.notifications.indices {
       var notification = step.notifications[index]
+      notification.environment = environment.signer?.environment
       if let id = notification.transactionID, let transaction = transactions[id] {
         notification.account = transaction.account
         notification.originalTransactionID = transaction.originalID

@@ -7,6 +7,9 @@ import Foundation
 public struct ServerNotification: Sendable, Equatable, Codable {
   public var notificationType: NotificationType
   public var subtype: NotificationSubtype?
+  /// The signing environment of the step that queued it (`Sandbox` or `Production`): the one whose
+  /// notification URL it goes to. Nil only in outboxes written before it was kept.
+  public var environment: String?
   /// The customer (sandbox account) it is about; nil for TEST and a mass extension's summary.
   public var account: String?
   /// The transaction whose JWS is `signedTransactionInfo`.

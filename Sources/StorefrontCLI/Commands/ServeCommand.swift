@@ -8,7 +8,8 @@ import StoreServer
 enum ServeCommand {
   static let descriptor = CommandDescriptor(
     path: ["serve"],
-    arguments: "[--listen <addr:port>] [--environment Sandbox|Production] [--tls] [--ready-file <path>] [--json]",
+    arguments:
+      "[--listen <addr:port>] [--environment Sandbox|Production] [--tls] [--ready-file <path>] [--json] [--notify <url>] [--app-apple-id <n>] [--retry-in-sandbox]",
     summary: "Serve the App Store Server API from the data directory's ledger.",
     discussion: """
       Answers the App Store Server API at the root of http://ADDR:PORT (default \
@@ -21,14 +22,16 @@ enum ServeCommand {
       (time, method, path, status, latency, key id) goes to standard output. SIGTERM or SIGINT \
       stops it (exit 0). With --tls it serves HTTPS at https://ADDR:PORT with a certificate the \
       sandbox CA issues (ca/tls-server.pem) for Apple's API host names, localhost and the loopback \
-      addresses; a client trusts ca/root-ca.pem and maps Apple's host name to ADDR (an /etc/hosts entry).
+      addresses; a client trusts ca/root-ca.pem and maps Apple's host name to ADDR (an /etc/hosts entry). \
+      Notifications the environment's commits queue are delivered to its notification URL (set with \
+      --notify or `storefront notifications url`), one line each.
       """,
     options: [
       OptionSpec("--listen", value: "addr:port", help: "Where to listen (default \(ListenAddress.default); port 0 picks a free one)."),
       OptionSpec("--environment", value: "name", help: "Answer as 'Sandbox' (default) or 'Production'."),
       OptionSpec("--ready-file", value: "path", help: "Write the address (ADDR:PORT) to this file once listening."),
       OptionSpec("--json", help: "Print the start line and each request as one JSON object a line."),
-    ] + connectionOptions,
+    ] + connectionOptions + ServeDelivery.options,
     run: run)
 
   static func run(_ invocation: Invocation) -> Int32 {
@@ -52,6 +55,11 @@ enum ServeCommand {
     case .failure(let exit): return exit.code
     }
     let json = invocation.arguments.flag("--json")
+    var delivery: ServeDelivery
+    switch ServeDelivery.parse(invocation) {
+    case .success(let parsed): delivery = parsed
+    case .failure(let usage): return invocation.usageError(usage.text, for: descriptor)
+    }
     let catalog: Catalog
     switch CatalogSource.load(invocation.global.catalogPath) {
     case .success(let loaded):
@@ -67,12 +75,13 @@ enum ServeCommand {
     }
     let bundleID = invocation.global.bundleID ?? LiveStore.defaultBundleID
     let output = SerializedOutput(invocation.io)
+    delivery.log = { report in output.line(ServeDelivery.line(report, json: json)) }
     let stop = SignalWait(signals: [SIGTERM, SIGINT])
     let server: ServeSession
     do throws(ServeSession.Failure) {
       server = try ServeSession.start(
         catalog: catalog, global: invocation.global, processEnvironment: invocation.environment, keys: invocation.keyStore,
-        configuration: configuration, environment: environment, bundleID: bundleID,
+        configuration: configuration, environment: environment, bundleID: bundleID, delivery: delivery,
         log: { entry in output.line(json ? entry.jsonLine : entry.line) })
     } catch {
       return report(error, invocation)
@@ -88,11 +97,13 @@ enum ServeCommand {
     if json {
       var start = ["event": "listening", "address": "\(bound)", "url": "\(configuration.scheme)://\(bound)", "environment": environment, "bundleId": bundleID]
       if let identity { start["rootCertificate"] = identity.rootCertificateFile.path }
+      if let url = delivery.notifyURL { start["notify"] = url.description }
       let data = (try? JSONSerialization.data(withJSONObject: start, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
       output.line(String(decoding: data, as: UTF8.self))
     } else {
       output.line("Listening on \(configuration.scheme)://\(bound) (\(environment), bundle id \(bundleID), \(keyCount) active key\(keyCount == 1 ? "" : "s")). SIGTERM or Ctrl-C stops.")
       if let identity { output.line(trustLine(identity)) }
+      if let url = delivery.notifyURL { output.line("Delivering \(environment) notifications to \(url).") }
     }
     if let readyFile = invocation.arguments.value("--ready-file"), let problem = writeReadyFile(readyFile, "\(bound)\n") {
       server.stop()
@@ -117,6 +128,9 @@ enum ServeCommand {
       let advice = error == .tlsUnsupported ? "" : " Choose another with --listen ADDR:PORT (port 0 picks a free one)."
       invocation.io.errorLine("Error: \(error.description).\(advice)")
       return ExitCode.unavailable
+    case .notifications(let message):
+      invocation.io.errorLine(message)
+      return ExitCode.cannotCreate
     }
   }
 

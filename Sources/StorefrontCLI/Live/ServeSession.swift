@@ -1,5 +1,6 @@
 import Foundation
 import SQLiteLedger
+import ServerNotifications
 import StoreEngine
 import StoreServer
 
@@ -15,6 +16,8 @@ final class ServeSession: Sendable {
     case keys(APIKeyStoreError)
     /// The address could not be bound.
     case listen(HTTPServerError)
+    /// The notification URL could not be set, or the deliverer could not start (the message).
+    case notifications(String)
   }
 
   /// `Sandbox` or `Production`.
@@ -24,18 +27,22 @@ final class ServeSession: Sendable {
   let activeKeyCount: Int
   private let server: HTTPServer
   private let scheme: String
+  private let deliverer: NotificationDeliverer
 
   /// The address actually bound (the real port when port 0 was asked for).
   var boundAddress: ListenAddress { server.boundAddress }
   /// `http://ADDR:PORT` (`https` with TLS).
   var url: String { "\(scheme)://\(server.boundAddress)" }
 
-  private init(environment: String, bundleID: String, activeKeyCount: Int, server: HTTPServer, scheme: String) {
+  private init(
+    environment: String, bundleID: String, activeKeyCount: Int, server: HTTPServer, scheme: String, deliverer: NotificationDeliverer
+  ) {
     self.environment = environment
     self.bundleID = bundleID
     self.activeKeyCount = activeKeyCount
     self.server = server
     self.scheme = scheme
+    self.deliverer = deliverer
   }
 
   /// Opens a store of its own over `global`'s data directory (making it, 0700, if missing) and starts listening.
@@ -47,7 +54,8 @@ final class ServeSession: Sendable {
   ///   - log: Called once per request, on the server's threads.
   static func start(
     catalog: Catalog, global: GlobalOptions, processEnvironment: [String: String], keys: APIKeyStore,
-    configuration: HTTPServerConfiguration, environment: String, bundleID: String, recordsDetails: Bool = false, log: @escaping @Sendable (RequestLogEntry) -> Void
+    configuration: HTTPServerConfiguration, environment: String, bundleID: String, recordsDetails: Bool = false,
+    delivery: ServeDelivery = ServeDelivery(), log: @escaping @Sendable (RequestLogEntry) -> Void
   ) throws(Failure) -> ServeSession {
     let store: LiveStore
     do throws(LiveStore.OpenError) {
@@ -72,11 +80,47 @@ final class ServeSession: Sendable {
     } catch {
       throw .listen(error)
     }
+    let deliverer: NotificationDeliverer
+    do throws(Failure) {
+      deliverer = try startDelivery(delivery, store: store, global: global, environment: environment, bundleID: bundleID)
+    } catch {
+      server.stop()
+      throw error
+    }
     return ServeSession(
       environment: environment, bundleID: bundleID, activeKeyCount: registry?.keys.filter { !$0.isRevoked }.count ?? 0,
-      server: server, scheme: configuration.scheme)
+      server: server, scheme: configuration.scheme, deliverer: deliverer)
   }
 
-  /// Stops accepting and waits for requests in flight; safe to call twice.
-  func stop() { server.stop() }
+  /// Sets `--notify`'s URL through the engine (so every process queues from then on) and starts the
+  /// deliverer on its own ledger connection.
+  private static func startDelivery(
+    _ delivery: ServeDelivery, store: LiveStore, global: GlobalOptions, environment: String, bundleID: String
+  ) throws(Failure) -> NotificationDeliverer {
+    if let url = delivery.notifyURL {
+      do throws(EngineError) {
+        try store.queue.refresh()
+        _ = try store.queue.perform(.setNotificationURL(environment: environment, url: url.text))
+      } catch {
+        throw .notifications("Error: the notification URL could not be set: \(error)")
+      }
+    }
+    let configuration = DeliveryConfiguration(
+      environment: environment, bundleID: bundleID, appAppleID: delivery.appAppleID, retriesInSandbox: delivery.retriesInSandbox,
+      client: delivery.client)
+    do throws(DeliveryError) {
+      return try NotificationDeliverer(
+        directory: store.directory, signer: store.authority.signer(environment: environment), configuration: configuration,
+        proposedNamespace: global.seed.map(NotificationUUID.namespace(seed:)) ?? NotificationUUID.randomNamespace(),
+        log: delivery.log)
+    } catch {
+      throw .notifications("Error: notifications cannot be delivered: \(error)")
+    }
+  }
+
+  /// Stops delivering (after the attempt in flight) and accepting, and waits for requests in flight; safe to call twice.
+  func stop() {
+    deliverer.stop()
+    server.stop()
+  }
 }
