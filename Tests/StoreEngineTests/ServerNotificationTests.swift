@@ -117,6 +117,16 @@ final class ServerNotificationTests: XCTestCase {
     XCTAssertNil(store.ledger.outbox.last?.transactionID)
   }
 
+  func testAPurchaseALaunchCompletesIsNotifiedToo() throws {
+    let sheet = try TestStore(dialogs: true)
+    try sheet.queue.perform(.setNotificationURL(environment: "Sandbox", url: "http://127.0.0.1:9/hook"))
+    _ = try sheet.queue.add(Payment(productID: F.coins))
+    XCTAssertEqual(sheet.ledger.outbox, [], "the sheet is up; nothing is charged yet")
+    try sheet.queue.set(.dialogs(false))
+    try sheet.queue.relaunch()
+    XCTAssertEqual(sheet.ledger.outbox.map(\.notificationType), [.oneTimeCharge])
+  }
+
   func testATestNotificationCarriesItsToken() throws {
     try store.queue.perform(.requestTestNotification(token: "token-1"))
     XCTAssertEqual(sent(), ["TEST"])

@@ -62,6 +62,8 @@ extension StoreMachine {
     ids.startStep()
     defer { step = StoreStep() }
     try launch(claims: claims)
+    // A launch can complete a purchase (an abandoned sheet answered with dialogs off): its notification too.
+    finishNotifications()
     return step
   }
 }
