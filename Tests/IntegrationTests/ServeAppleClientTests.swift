@@ -36,17 +36,6 @@ final class ServeAppleClientTests: XCTestCase {
     return try JSONDecoder().decode(CreatedKey.self, from: result.stdoutData)
   }
 
-  /// The address serve writes to `fifo` once it listens; waits at most `timeout` seconds.
-  private func readAddress(fromFIFO fifo: String, timeout: Int32 = 60) throws -> String {
-    let descriptor = open(fifo, O_RDONLY | O_NONBLOCK)
-    XCTAssertGreaterThanOrEqual(descriptor, 0)
-    defer { close(descriptor) }
-    var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-    XCTAssertEqual(poll(&poller, 1, timeout * 1000), 1, "serve did not write its ready file")
-    var buffer = [UInt8](repeating: 0, count: 256)
-    let count = read(descriptor, &buffer, buffer.count)
-    return String(decoding: buffer.prefix(max(0, count)), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-  }
 
   func testAppleClientReachesServeWithAGoodKeyAndGets401WithABadOne() throws {
     let apple = try AppleVerifier.preparedOrSkipped()
@@ -63,7 +52,7 @@ final class ServeAppleClientTests: XCTestCase {
     XCTAssertEqual(mkfifo(fifo, 0o600), 0)
     let serve = try StorefrontBinary.start(
       ["serve", "--listen", "127.0.0.1:0", "--ready-file", fifo, "--json", "--data-dir", data], in: directory)
-    let address = try readAddress(fromFIFO: fifo)
+    let address = try ReadyFile.address(fromFIFO: fifo)
     XCTAssertTrue(address.hasPrefix("127.0.0.1:") && !address.hasSuffix(":0"), address)
     XCTAssertEqual(try StorefrontBinary.run(["keys", "revoke", revoked.keyId, "--data-dir", data], in: directory).status, 0)
 
@@ -117,7 +106,7 @@ final class ServeAppleClientTests: XCTestCase {
     XCTAssertEqual(mkfifo(fifo, 0o600), 0)
     let serve = try StorefrontBinary.start(
       ["serve", "--listen", "127.0.0.1:0", "--ready-file", fifo, "--data-dir", data], in: directory)
-    let address = try readAddress(fromFIFO: fifo)
+    let address = try ReadyFile.address(fromFIFO: fifo)
 
     let scenario = directory.path("buy.scenario")
     try Data("""
@@ -176,7 +165,7 @@ final class ServeAppleClientTests: XCTestCase {
     XCTAssertEqual(mkfifo(fifo, 0o600), 0)
     let serve = try StorefrontBinary.start(
       ["serve", "--listen", "0.0.0.0:0", "--ready-file", fifo, "--data-dir", directory.path("data")], in: directory)
-    let address = try readAddress(fromFIFO: fifo)
+    let address = try ReadyFile.address(fromFIFO: fifo)
     XCTAssertTrue(address.hasPrefix("0.0.0.0:"), address)
     XCTAssertEqual(kill(serve.processIdentifier, SIGINT), 0)
     let result = try serve.wait(timeout: 30)

@@ -1,5 +1,6 @@
 import Foundation
 import StorefrontProcessTestSupport
+import StorefrontTestSupport
 import XCTest
 
 /// The endpoints that change the ledger, driven through the real `storefront serve --environment
@@ -10,16 +11,6 @@ final class ServeLedgerChangesAppleClientTests: XCTestCase {
   private static let monthly = "com.jake.sample.ExInAppPurchase.premium.monthly"
   private static let coins = "com.jake.sample.ExInAppPurchase.coins100"
 
-  private func readAddress(fromFIFO fifo: String) throws -> String {
-    let descriptor = open(fifo, O_RDONLY | O_NONBLOCK)
-    XCTAssertGreaterThanOrEqual(descriptor, 0)
-    defer { close(descriptor) }
-    var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-    XCTAssertEqual(poll(&poller, 1, 60_000), 1, "serve did not write its ready file")
-    var buffer = [UInt8](repeating: 0, count: 256)
-    let count = read(descriptor, &buffer, buffer.count)
-    return String(decoding: buffer.prefix(max(0, count)), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-  }
 
   private func listing(_ data: String, in directory: TemporaryDirectory) throws -> [[String: Any]] {
     let result = try StorefrontBinary.run(["transactions", "--json", "--all", "--data-dir", data], in: directory)
@@ -27,13 +18,6 @@ final class ServeLedgerChangesAppleClientTests: XCTestCase {
     return try result.stdout.split(separator: "\n").map { try XCTUnwrap(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
   }
 
-  private func payload(_ jws: String?) -> [String: Any] {
-    guard let parts = jws?.split(separator: "."), parts.count == 3 else { return [:] }
-    var text = parts[1].replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-    while text.count % 4 != 0 { text += "=" }
-    guard let data = Data(base64Encoded: text) else { return [:] }
-    return (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:]
-  }
 
   func testExtendMassExtendTokenConsumptionFinishAndOrderLookupInProduction() throws {
     let apple = try AppleVerifier.preparedOrSkipped()
@@ -61,13 +45,13 @@ final class ServeLedgerChangesAppleClientTests: XCTestCase {
     let orderID = try XCTUnwrap(monthly["orderId"] as? String)
     XCTAssertEqual(orderID.count, 10)
     XCTAssertEqual(coins["finished"] as? Bool, false)
-    let expiry = try XCTUnwrap(payload(monthly["signedTransaction"] as? String)["expiresDate"] as? NSNumber).int64Value
+    let expiry = try XCTUnwrap(TestStore.payload(of: monthly["signedTransaction"] as? String)["expiresDate"] as? NSNumber).int64Value
 
     let fifo = directory.path("ready")
     XCTAssertEqual(mkfifo(fifo, 0o600), 0)
     let serve = try StorefrontBinary.start(
       ["serve", "--listen", "127.0.0.1:0", "--environment", "Production", "--ready-file", fifo, "--data-dir", data], in: directory)
-    let address = try readAddress(fromFIFO: fifo)
+    let address = try ReadyFile.address(fromFIFO: fifo)
 
     let token = "7e3fb20b-4cdb-47cc-936d-99d65f608138"
     func call(_ name: String, _ endpoint: String, _ argument: String = "", _ body: [String: Any] = [:]) -> [String: Any] {
@@ -119,7 +103,7 @@ final class ServeLedgerChangesAppleClientTests: XCTestCase {
     XCTAssertEqual(fields("mass status")["complete"] as? Bool, true)
     XCTAssertEqual(fields("mass status")["succeededCount"] as? Int, 1)
     XCTAssertEqual(fields("mass status")["failedCount"] as? Int, 0)
-    let appTransaction = payload((outcomes["app transaction"]?["signed"] as? [String])?.first)
+    let appTransaction = TestStore.payload(of: (outcomes["app transaction"]?["signed"] as? [String])?.first)
     XCTAssertEqual(appTransaction["receiptType"] as? String, "Production")
     XCTAssertEqual(appTransaction["bundleId"] as? String, "com.example.storefront")
     XCTAssertEqual((outcomes["history v1"]?["signed"] as? [String])?.count, 1, "v1 leaves out the finished consumable")
@@ -128,9 +112,9 @@ final class ServeLedgerChangesAppleClientTests: XCTestCase {
 
     // The server's answer and the ledger agree, and Apple's Production verifier accepts the re-signed JWS.
     let info = try XCTUnwrap((outcomes["info"]?["signed"] as? [String])?.first)
-    XCTAssertEqual(payload(info)["appAccountToken"] as? String, token)
-    XCTAssertEqual((payload(info)["expiresDate"] as? NSNumber)?.int64Value, expiry + 5 * 86_400_000)
-    XCTAssertEqual(payload(info)["environment"] as? String, "Production")
+    XCTAssertEqual(TestStore.payload(of: info)["appAccountToken"] as? String, token)
+    XCTAssertEqual((TestStore.payload(of: info)["expiresDate"] as? NSNumber)?.int64Value, expiry + 5 * 86_400_000)
+    XCTAssertEqual(TestStore.payload(of: info)["environment"] as? String, "Production")
     let root = directory.path("root.der")
     XCTAssertEqual(try StorefrontBinary.run(["certificate", "--der", "--out", root, "--data-dir", data], in: directory).status, 0)
     let verdicts = try apple.verify([
@@ -167,7 +151,7 @@ final class ServeLedgerChangesAppleClientTests: XCTestCase {
     let fifo = directory.path("ready")
     XCTAssertEqual(mkfifo(fifo, 0o600), 0)
     let serve = try StorefrontBinary.start(["serve", "--listen", "127.0.0.1:0", "--ready-file", fifo, "--data-dir", data], in: directory)
-    let address = try readAddress(fromFIFO: fifo)
+    let address = try ReadyFile.address(fromFIFO: fifo)
 
     let scenario = directory.path("faults.scenario")
     try Data("""

@@ -1,5 +1,6 @@
 import Foundation
 import StorefrontProcessTestSupport
+import StorefrontTestSupport
 import XCTest
 
 /// The notification endpoints of the real `storefront serve`, called by Apple's Python client on a
@@ -9,24 +10,7 @@ final class ServeNotificationsAppleClientTests: XCTestCase {
   /// `LiveStore.scenarioEpoch`: where a run's virtual clock starts.
   private static let epoch: Int64 = 1_767_225_600_000
 
-  private func readAddress(fromFIFO fifo: String) throws -> String {
-    let descriptor = open(fifo, O_RDONLY | O_NONBLOCK)
-    XCTAssertGreaterThanOrEqual(descriptor, 0)
-    defer { close(descriptor) }
-    var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-    XCTAssertEqual(poll(&poller, 1, 60_000), 1, "serve did not write its ready file")
-    var buffer = [UInt8](repeating: 0, count: 256)
-    let count = read(descriptor, &buffer, buffer.count)
-    return String(decoding: buffer.prefix(max(0, count)), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-  }
 
-  private func payload(_ jws: String?) -> [String: Any] {
-    guard let parts = jws?.split(separator: "."), parts.count == 3 else { return [:] }
-    var text = parts[1].replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-    while text.count % 4 != 0 { text += "=" }
-    guard let data = Data(base64Encoded: text) else { return [:] }
-    return (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:]
-  }
 
   func testTestNotificationStatusAndHistoryThroughApplesClient() throws {
     let apple = try AppleVerifier.preparedOrSkipped()
@@ -53,7 +37,7 @@ final class ServeNotificationsAppleClientTests: XCTestCase {
     let fifo = directory.path("ready")
     XCTAssertEqual(mkfifo(fifo, 0o600), 0)
     let serve = try StorefrontBinary.start(["serve", "--listen", "127.0.0.1:0", "--ready-file", fifo, "--data-dir", data], in: directory)
-    let address = try readAddress(fromFIFO: fifo)
+    let address = try ReadyFile.address(fromFIFO: fifo)
     let script = StorefrontBinary.packageRoot.appendingPathComponent("Tests/python/call_server_api.py").path
     func calls(_ list: [(String, String, String, [String: Any])]) throws -> [String: [String: Any]] {
       let input = try JSONSerialization.data(withJSONObject: [
@@ -85,7 +69,7 @@ final class ServeNotificationsAppleClientTests: XCTestCase {
     XCTAssertEqual((first["history"]?["fields"] as? [String: Any])?["hasMore"] as? Bool, false)
     // Only what was sent is history; each item is one of the two queued, with its attempts.
     for item in first["history"]?["history"] as? [[String: Any]] ?? [] {
-      XCTAssertTrue(["ONE_TIME_CHARGE", "TEST"].contains(payload(item["signedPayload"] as? String)["notificationType"] as? String ?? ""))
+      XCTAssertTrue(["ONE_TIME_CHARGE", "TEST"].contains(TestStore.payload(of: item["signedPayload"] as? String)["notificationType"] as? String ?? ""))
       XCTAssertFalse((item["attempts"] as? [Any] ?? []).isEmpty)
     }
     XCTAssertEqual(first["two filters"]?["raw_api_error"] as? Int, 4_000_019)
@@ -95,7 +79,7 @@ final class ServeNotificationsAppleClientTests: XCTestCase {
     let status = try XCTUnwrap(second["status"])
     if status["ok"] as? Bool == true {
       // A deliverer attempted it: the payload is the TEST with an attempt that did not succeed.
-      XCTAssertEqual(payload((status["fields"] as? [String: Any])?["signedPayload"] as? String)["notificationType"] as? String, "TEST")
+      XCTAssertEqual(TestStore.payload(of: (status["fields"] as? [String: Any])?["signedPayload"] as? String)["notificationType"] as? String, "TEST")
       XCTAssertNotEqual((status["attempts"] as? [[String: Any]])?.first?["sendAttemptResult"] as? String, "SUCCESS")
     } else {
       XCTAssertEqual(status["raw_api_error"] as? Int, 4_040_008, "not attempted yet: \(status)")

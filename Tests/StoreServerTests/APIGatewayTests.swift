@@ -108,15 +108,18 @@ final class APIGatewayTests: XCTestCase {
   func testTheServersLogEntryCarriesTheDetailsButItsLinesDoNot() throws {
     let (gateway, token) = try gateway(recordsDetails: true) { _ in APIResponse(status: 200, body: Data("{}".utf8)) }
     let entries = Locked([RequestLogEntry]())
+    let logged = DispatchSemaphore(value: 0)
     let server = try HTTPServer(
       configuration: HTTPServerConfiguration(address: ListenAddress(host: "127.0.0.1", port: 0)), handler: gateway.reply(to:),
-      log: { entry in entries.withLock { $0.append(entry) } })
+      log: { entry in
+        entries.withLock { $0.append(entry) }
+        logged.signal()
+      })
     defer { server.stop() }
     let connection = try RawHTTPConnection(port: server.boundAddress.port)
     try connection.send("GET /inApps/v1/transactions/1 HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(token)\r\n\r\n")
     XCTAssertEqual(try connection.receive().status, 200)
-    let deadline = Date().addingTimeInterval(5)
-    while entries.withLock({ $0.isEmpty }) && Date() < deadline { usleep(1_000) }
+    XCTAssertEqual(logged.wait(timeout: .now() + 5), .success, "the request was logged")
     let entry = try XCTUnwrap(entries.withLock { $0.first })
     XCTAssertEqual(entry.details?.token?.keyID, entry.keyID)
     XCTAssertEqual(entry.details?.body, Data("{}".utf8))
