@@ -90,7 +90,10 @@ let package = Package(
     ),
     .testTarget(
       name: "StorefrontCLITests",
-      dependencies: ["StorefrontCLI", "StorefrontTestSupport", "StoreEngine", "StoreTUI", "SQLiteLedger", "SandboxSigning"]
+      dependencies: [
+        "StorefrontCLI", "StorefrontTestSupport", "StoreEngine", "StoreTUI", "SQLiteLedger", "SandboxSigning", "SimulatedApp",
+        "StorefrontProcessTestSupport", "ServerNotifications",
+      ]
     ),
     // Runs the real binary (processes, tmux); depending on the executable makes `swift test` build it.
     .testTarget(
