@@ -126,7 +126,7 @@ extension AppReducer {
         let until = transaction.expiresDate.map { " until \(DateText.short($0))" } ?? ""
         state.notice = Notice("Renewed \(name)\(until).", kind: .success)
       } else {
-        let hint = state.appFinisher.mode == .manually ? " Unfinished until the app finishes it: f in Transactions (2)." : ""
+        let hint = state.appFinisher.mode == .manually ? " The app finishes manually: f in Transactions (2)." : ""
         state.notice = Notice("Purchased \(name) (transaction \(transaction.id)).\(hint)", kind: .success)
       }
     case .failed:
