@@ -47,7 +47,7 @@ import Testing
     #expect(recorder.requests.isEmpty)
     #expect(runtime.state.notice?.text.contains("f in Transactions (2)") == true)
     press(runtime, .char("2"))
-    #expect(runtime.render().plainText.contains("1 unfinished (the app finishes manually: f)"))
+    #expect(runtime.render().plainText.contains("1 unfinished (manual: f finishes)"))
   }
 
   @Test func atOnceFinishesAsSoonAsThePurchaseArrives() throws {

@@ -45,7 +45,7 @@ final class AppFinishesTerminalTests: XCTestCase {
     try session.send("y")
     try session.waitFor("The app finishes manually: f in Transactions (2).")
     try session.send("2")
-    try session.waitFor("(the app finishes manually: f)")
+    try session.waitFor("(manual: f finishes)")
     try session.send("f")
     try session.waitFor("Finished transaction")
     try session.send("q")

@@ -45,7 +45,7 @@ enum TransactionsView {
     let unfinished = all.filter { !$0.isFinished }.count
     let owner = state.account.map { "'\($0)'" } ?? "Not signed in"
     // A newcomer's question: why is it unfinished? Because this app finishes manually.
-    let why = unfinished > 0 && state.appFinisher.mode == .manually ? " (the app finishes manually: f)" : ""
+    let why = unfinished > 0 && state.appFinisher.mode == .manually ? " (manual: f finishes)" : ""
     canvas.text(" \(owner) · queue: \(unfinished) unfinished\(why) · history: \(all.count) transactions", x: 0, y: 0, style: .muted)
     let viewport = ScrollViewport(
       firstRow: state.scroll(of: .transactions).firstRow, visibleRows: appLayout.visibleRows(.transactions))
