@@ -6,7 +6,7 @@ enum AppFinishesOption {
     var spec = OptionSpec(
       "--app-finishes", value: "mode",
       help: "When the simulated app finishes transactions: 'manually' (default; the tester does), 'at-once' (right after purchased/restored/failed), or 'after-server URL' (POST each purchase to the app's server; finish only on a 2xx answer).")
-    spec.valuesWithSecondWord = ["after-server"]
+    spec.valuesWithSecondWord = ["after-server": "url"]
     return spec
   }()
 

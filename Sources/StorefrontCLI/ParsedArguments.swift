@@ -74,9 +74,9 @@ struct ParsedArguments: Equatable {
         } else {
           throw UsageError("Missing value for '\(spec.synopsis)'.")
         }
-        if let first = value, inlineValue == nil, spec.valuesWithSecondWord.contains(first) {
+        if let first = value, inlineValue == nil, let placeholder = spec.valuesWithSecondWord[first] {
           guard index < arguments.count, !arguments[index].hasPrefix("--") else {
-            throw UsageError("Missing the word after '\(spec.name) \(first)'.")
+            throw UsageError("Missing <\(placeholder)> after '\(spec.name) \(first)': write '\(spec.name) \(first) <\(placeholder)>'.")
           }
           value = first + " " + arguments[index]
           index += 1
