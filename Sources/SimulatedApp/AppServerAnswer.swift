@@ -19,12 +19,4 @@ public struct AppServerAnswer: Sendable, Equatable {
 
   /// A 2xx answer: the server has the purchase, and the app finishes the transaction.
   public var accepted: Bool { status.map { (200...299).contains($0) } ?? false }
-
-  /// One line for the Log pane and the scenario's text output.
-  public var summary: String {
-    let answer: String =
-      if let status { "HTTP \(status)" + (error.map { " (\($0))" } ?? "") } else { "no answer (\(error ?? "unknown error"))" }
-    let outcome = accepted ? "finishing it" : "left unfinished; delivered again at the next launch"
-    return "POST \(request.url) for transaction \(request.transactionID) (\(request.productID)): \(answer) in \(milliseconds) ms; \(outcome)"
-  }
 }

@@ -65,7 +65,7 @@ final class AppFinisherTests: XCTestCase {
     for (answer, finishes) in cases {
       var finisher = AppFinisher(mode: .afterServer(url: url))
       _ = finisher.actions(for: .transactionsUpdated([purchased]))
-      XCTAssertEqual(finisher.answered(answer), finishes ? [.finish(purchased.id)] : [], answer.summary)
+      XCTAssertEqual(finisher.answered(answer), finishes ? [.finish(purchased.id)] : [], "\(answer)")
       XCTAssertEqual(finisher.awaiting, [], "an answered call is no longer awaited")
       // Unfinished, it is delivered again at the next launch, and posted again.
       if !finishes { XCTAssertEqual(finisher.actions(for: .transactionsUpdated([purchased])).count, 1) }

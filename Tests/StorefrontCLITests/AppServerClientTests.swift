@@ -45,7 +45,7 @@ final class AppServerClientTests: XCTestCase {
     let answer = AppServerClient().call(try request(to: receiver.url))
     XCTAssertEqual(answer.status, 500)
     XCTAssertFalse(try finishes(answer))
-    XCTAssertTrue(answer.summary.contains("HTTP 500"), answer.summary)
+    XCTAssertNil(answer.error, "an answer is not an error")
   }
 
   func testATimeOutIsBoundedAndLeavesItUnfinished() throws {
@@ -66,7 +66,7 @@ final class AppServerClientTests: XCTestCase {
     receiver.stop()
     let answer = AppServerClient().call(try request(to: url))
     XCTAssertNil(answer.status)
-    XCTAssertTrue(answer.summary.contains("no answer"), answer.summary)
+    XCTAssertTrue(answer.error?.contains("connect") == true, answer.error ?? "no error")
     XCTAssertFalse(try finishes(answer))
   }
 }
