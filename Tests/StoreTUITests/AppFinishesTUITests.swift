@@ -50,6 +50,15 @@ import Testing
     #expect(runtime.render().plainText.contains("1 unfinished (manual: f finishes)"))
   }
 
+  @Test func atStartupTheNoticeSaysWhyTransactionsAreUnfinished() throws {
+    let store = try TestStore()
+    _ = try store.buy(FixtureCatalog.coins)
+    let (manual, _) = try runtime(store, mode: .manually)
+    #expect(manual.state.notice?.text == "1 unfinished: this app finishes manually; f in Transactions (2) finishes it.")
+    let (atOnce, _) = try runtime(store, mode: .atOnce)
+    #expect(atOnce.state.notice == nil, "an app that finishes by itself needs no explanation")
+  }
+
   @Test func atOnceFinishesAsSoonAsThePurchaseArrives() throws {
     let store = try TestStore()
     let (runtime, recorder) = try runtime(store, mode: .atOnce)

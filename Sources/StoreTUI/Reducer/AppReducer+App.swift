@@ -34,6 +34,14 @@ extension AppReducer {
     return commands
   }
 
+  /// At startup, why the header counts unfinished transactions: this app leaves finishing to the tester.
+  static func explainUnfinished(_ state: inout AppState) {
+    let waiting = state.transactions.filter { !$0.isFinished && $0.isFinishable }.count
+    guard state.appFinisher.mode == .manually, waiting > 0, state.notice == nil else { return }
+    // Short enough for 80 columns; the Settings row "App finishes transactions" changes the mode.
+    state.notice = Notice("\(waiting) unfinished: this app finishes manually; f in Transactions (2) finishes \(waiting == 1 ? "it" : "one").")
+  }
+
   static func setAppFinishMode(_ mode: AppFinishMode, _ state: inout AppState) {
     state.appFinisher.mode = mode
     if let url = mode.serverURL { state.appServerURL = url }

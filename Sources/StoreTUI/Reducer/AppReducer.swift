@@ -27,6 +27,7 @@ public func reduce(into state: inout AppState, action: AppAction) -> [AppCommand
     return AppReducer.engine(event, &state) + AppReducer.appReacts(to: event, &state)
   case .appFinishModeSet(let mode):
     AppReducer.setAppFinishMode(mode, &state)
+    AppReducer.explainUnfinished(&state)
     return []
   case .appServerAnswered(let answer):
     return AppReducer.appServerAnswered(answer, &state)
