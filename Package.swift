@@ -21,8 +21,11 @@ let package = Package(
 
     // Foundation only: catalog, store machine and payment queue, ledger protocol, event bus.
     .target(name: "StoreEngine"),
+    // Foundation only: the simulated app's finishing policy (manually, at once, after its server answers)
+    // and the shape of its call to its own server; the shells make the call.
+    .target(name: "SimulatedApp", dependencies: ["StoreEngine"]),
     // Foundation only: the scenario language (parser, runner) and the event lines (text and JSON).
-    .target(name: "StoreScenario", dependencies: ["StoreEngine"]),
+    .target(name: "StoreScenario", dependencies: ["StoreEngine", "SimulatedApp"]),
     // Adapters implementing the engine's protocols.
     .target(name: "SQLiteLedger", dependencies: ["StoreEngine", "CSQLite", "CZlib"]),
     .target(name: "SandboxSigning", dependencies: ["StoreEngine", "COpenSSL"]),
@@ -35,7 +38,7 @@ let package = Package(
     // deliverer thread a serving process runs over the ledger's outbox.
     .target(name: "ServerNotifications", dependencies: ["StoreEngine", "SQLiteLedger", "CCurl"]),
     // Pure TUI: state, actions, reducer, render → ScreenBuffer, display width. No ncurses.
-    .target(name: "StoreTUI", dependencies: ["StoreEngine", "StoreScenario"]),
+    .target(name: "StoreTUI", dependencies: ["StoreEngine", "StoreScenario", "SimulatedApp"]),
     // The only ncurses user.
     .target(name: "NcursesTerminal", dependencies: ["StoreTUI", "CNcursesw"]),
     // Argument parsing and the subcommands, as a library so tests can call them in-process.
@@ -43,7 +46,7 @@ let package = Package(
       name: "StorefrontCLI",
       dependencies: [
         "StoreEngine", "StoreScenario", "SQLiteLedger", "SandboxSigning", "StoreTUI", "NcursesTerminal", "StoreServer",
-        "AppStoreServerAPI", "ServerNotifications",
+        "AppStoreServerAPI", "ServerNotifications", "SimulatedApp",
       ]
     ),
     .executableTarget(name: "storefront", dependencies: ["StorefrontCLI"]),
@@ -70,6 +73,7 @@ let package = Package(
         "StoreServer", "AppStoreServerAPI", "StoreEngine", "SandboxSigning", "StorefrontTestSupport", "StorefrontProcessTestSupport",
       ]
     ),
+    .testTarget(name: "SimulatedAppTests", dependencies: ["SimulatedApp", "StoreEngine", "StorefrontTestSupport"]),
     .testTarget(name: "StoreScenarioTests", dependencies: ["StoreScenario", "StoreEngine", "StorefrontTestSupport"]),
     .testTarget(
       name: "StoreTUITests", dependencies: ["StoreTUI", "StoreEngine", "StorefrontTestSupport"], exclude: ["__Snapshots__"]
@@ -86,7 +90,10 @@ let package = Package(
     ),
     .testTarget(
       name: "StorefrontCLITests",
-      dependencies: ["StorefrontCLI", "StorefrontTestSupport", "StoreEngine", "StoreTUI", "SQLiteLedger", "SandboxSigning"]
+      dependencies: [
+        "StorefrontCLI", "StorefrontTestSupport", "StoreEngine", "StoreTUI", "SQLiteLedger", "SandboxSigning", "SimulatedApp",
+        "StorefrontProcessTestSupport", "ServerNotifications",
+      ]
     ),
     // Runs the real binary (processes, tmux); depending on the executable makes `swift test` build it.
     .testTarget(

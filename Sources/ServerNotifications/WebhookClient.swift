@@ -13,11 +13,17 @@ public final class WebhookClient {
     public var connectTimeout: Duration
     /// For the whole attempt, answer included.
     public var totalTimeout: Duration
+    /// Who is calling: the App Store's notifier, or the simulated app asking its own server.
+    public var userAgent: String
 
     /// The defaults serve uses: 2 s to connect, 5 s in all.
-    public init(connectTimeout: Duration = .seconds(2), totalTimeout: Duration = .seconds(5)) {
+    public init(
+      connectTimeout: Duration = .seconds(2), totalTimeout: Duration = .seconds(5),
+      userAgent: String = "Storefront-App-Store-Server-Notifications/2.0"
+    ) {
       self.connectTimeout = connectTimeout
       self.totalTimeout = totalTimeout
+      self.userAgent = userAgent
     }
   }
 
@@ -67,7 +73,7 @@ public final class WebhookClient {
       _ = sf_curl_setopt_long(handle, CURLOPT_POSTFIELDSIZE, raw.count)
       _ = sf_curl_setopt_pointer(handle, CURLOPT_POSTFIELDS, raw.baseAddress)
       _ = sf_curl_setopt_pointer(handle, CURLOPT_HTTPHEADER, headers)
-      _ = sf_curl_setopt_pointer(handle, CURLOPT_USERAGENT, "Storefront-App-Store-Server-Notifications/2.0")
+      _ = sf_curl_setopt_pointer(handle, CURLOPT_USERAGENT, configuration.userAgent)
       _ = sf_curl_setopt_long(handle, CURLOPT_FOLLOWLOCATION, 0)
       _ = sf_curl_setopt_pointer(handle, CURLOPT_PROTOCOLS_STR, "http,https")
       // libcurl's time-outs would otherwise use signals, which a threaded process cannot.

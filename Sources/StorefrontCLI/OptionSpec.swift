@@ -6,6 +6,8 @@ struct OptionSpec: Sendable, Equatable {
   var valueName: String?
   /// The value may be left out (`--serve` or `--serve 127.0.0.1:0`).
   var valueIsOptional = false
+  /// Values that take the next word too, with its placeholder: `--app-finishes after-server <url>`.
+  var valuesWithSecondWord: [String: String] = [:]
   var help: String
 
   init(_ name: String, value: String? = nil, help: String) {

@@ -74,6 +74,13 @@ struct ParsedArguments: Equatable {
         } else {
           throw UsageError("Missing value for '\(spec.synopsis)'.")
         }
+        if let first = value, inlineValue == nil, let placeholder = spec.valuesWithSecondWord[first] {
+          guard index < arguments.count, !arguments[index].hasPrefix("--") else {
+            throw UsageError("Missing <\(placeholder)> after '\(spec.name) \(first)': write '\(spec.name) \(first) <\(placeholder)>'.")
+          }
+          value = first + " " + arguments[index]
+          index += 1
+        }
       } else if inlineValue != nil {
         throw UsageError("The flag '\(name)' does not take a value.")
       }

@@ -73,7 +73,8 @@ public final class WebhookReceiver: @unchecked Sendable {
   public func setBehavior(_ behavior: Behavior) { state.withLock { $0.behavior = behavior } }
 
   /// Called with each request's index (from 0), after it is recorded and before it is answered, on the
-  /// receiver's thread: a test's hook into "the request was sent, its answer not yet received".
+  /// receiver's thread: a test's hook into "the request was sent, its answer not yet received". A
+  /// behavior it sets answers this request.
   public func setBeforeAnswer(_ hook: (@Sendable (Int) -> Void)?) { state.withLock { $0.beforeAnswer = hook } }
 
   /// Every request read so far, in order.
@@ -122,11 +123,13 @@ public final class WebhookReceiver: @unchecked Sendable {
       return
     }
     guard let request = read(from: connection) else { return }
-    let (behavior, index, hook) = state.withLock { state in
+    let (index, hook) = state.withLock { state in
       state.requests.append(request)
-      return (state.behavior, state.requests.count - 1, state.beforeAnswer)
+      return (state.requests.count - 1, state.beforeAnswer)
     }
     hook?(index)
+    // Read after the hook, so a test backend can decide this request's answer from its body.
+    let behavior = state.withLock { $0.behavior }
     arrived.lock()
     arrived.broadcast()
     arrived.unlock()

@@ -37,7 +37,7 @@ import Testing
     transaction.state = .purchased
     send(&state, .engine(.transactionsUpdated([transaction])))
     #expect(state.status(of: FixtureCatalog.removeAds) == .owned)
-    #expect(state.notice == Notice("Purchased Remove Ads (transaction 2).", kind: .success))
+    #expect(state.notice == Notice("Purchased Remove Ads (transaction 2). The app finishes manually: f in Transactions (2).", kind: .success))
     transaction.isFinished = true
     send(&state, .engine(.transactionsRemoved([transaction])))
     #expect(state.transaction(transaction.id)?.isFinished == true)

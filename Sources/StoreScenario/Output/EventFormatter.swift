@@ -1,4 +1,5 @@
 import Foundation
+import SimulatedApp
 import StoreEngine
 
 /// Turns engine events into output lines: JSON objects (one a line) or readable text like the
@@ -17,6 +18,11 @@ public struct EventFormatter: Sendable {
   ///   - line: the scenario line that caused it, if any.
   public func lines(for event: StoreEvent, at time: Date, line: Int? = nil) -> [String] {
     lines(for: EventRecord.records(for: event), at: time, line: line)
+  }
+
+  /// The line of the simulated app's call to its server (`appServerCall`).
+  public func lines(for answer: AppServerAnswer, at time: Date, line: Int? = nil) -> [String] {
+    lines(for: [.appServerCall(EventRecord.AppServerCall(answer))], at: time, line: line)
   }
 
   /// The lines of records made already (the runner also reads their names).

@@ -50,6 +50,12 @@ extension EventRecord {
         ("notificationType", fields.notificationType), ("subtype", fields.subtype), ("transactionId", fields.transactionID),
         ("consumptionRequestReason", fields.consumptionRequestReason),
       ])
+    case .appServerCall(let fields):
+      pairs([
+        ("url", fields.url), ("transactionId", fields.transactionID), ("productId", fields.productID),
+        ("status", fields.status.map(String.init)), ("latencyMs", "\(fields.latencyMilliseconds)"), ("error", fields.error),
+        ("finishes", fields.finishes ? "yes" : "no, delivered again at the next launch"),
+      ])
     case .storeKit2(let record): record.text
     }
   }

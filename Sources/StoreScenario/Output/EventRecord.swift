@@ -29,6 +29,8 @@ enum EventRecord: Sendable, Equatable {
   case refundRequest(RefundRequest)
   case appCrashed(AppCrashed)
   case notificationQueued(NotificationQueued)
+  /// The simulated app's call to its own server and the answer (`app finishes after-server`).
+  case appServerCall(AppServerCall)
   /// A line of the StoreKit 2 view (``StoreKit2View``), named after the StoreKit 2 API.
   case storeKit2(StoreKit2Record)
 
@@ -89,6 +91,7 @@ enum EventRecord: Sendable, Equatable {
     case .refundRequest: "refundRequest"
     case .appCrashed: "appCrashed"
     case .notificationQueued: "notificationQueued"
+    case .appServerCall: "appServerCall"
     case .storeKit2(let record): record.name
     }
   }
@@ -121,6 +124,7 @@ extension EventRecord: Codable {
     case .refundRequest(let fields): try fields.encode(to: encoder)
     case .appCrashed(let fields): try fields.encode(to: encoder)
     case .notificationQueued(let fields): try fields.encode(to: encoder)
+    case .appServerCall(let fields): try fields.encode(to: encoder)
     case .storeKit2(let record): try record.encodeFields(to: encoder)
     }
     // The same object: a keyed container asked for again at this level adds to the fields above.
@@ -153,6 +157,7 @@ extension EventRecord: Codable {
     case "refundRequest": self = .refundRequest(try RefundRequest(from: decoder))
     case "appCrashed": self = .appCrashed(try AppCrashed(from: decoder))
     case "notificationQueued": self = .notificationQueued(try NotificationQueued(from: decoder))
+    case "appServerCall": self = .appServerCall(try AppServerCall(from: decoder))
     default:
       if let record = try StoreKit2Record(name: name, from: decoder) {
         self = .storeKit2(record)

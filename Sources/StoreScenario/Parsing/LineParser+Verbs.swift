@@ -99,6 +99,7 @@ extension LineParser {
     case "expect": return .expect(try expectation())
     case "server-fault": return .serverFault(try serverFault())
     case "notifications": return try notifications()
+    case "app": return try appFinishes()
     case _ where Self.storeKit2Verbs.contains(verb.text): return .storeKit2(try storeKit2Call())
     default:
       let hint = suggestion(for: verb.text, in: ScenarioParser.verbs).map { " Did you mean '\($0)'?" } ?? ""

@@ -1,4 +1,5 @@
 import Foundation
+import SimulatedApp
 import StoreEngine
 
 /// Which transaction a scenario line means: a number, `last`, or the newest one of a product.
@@ -42,6 +43,8 @@ public struct ScenarioStep: Sendable, Equatable {
     /// `notifications url`: the app's server's notification URL for an environment (nil: the
     /// run's signing environment); a nil URL removes it.
     case notificationURL(String?, environment: String?)
+    /// `app finishes manually|at-once|after-server URL`: when the simulated app finishes transactions.
+    case appFinishes(AppFinishMode)
   }
 
   /// A command about one transaction, before its reference is resolved.

@@ -1,4 +1,5 @@
 import Foundation
+import SimulatedApp
 import StoreEngine
 
 /// How a scenario run ended.
@@ -43,7 +44,7 @@ public final class ScenarioRunner {
   var lastRestoredCountValue: Int?
   var lastMisuseValue: String?
   /// The ledger error that aborted the last run, so the caller can pick its exit code.
-  public private(set) var ledgerFailure: LedgerError?
+  public internal(set) var ledgerFailure: LedgerError?
   /// Signs `buy … offer=… signed` lines (the storefront's promotional-offer key); without one
   /// such a line stops the run.
   public var offerSigner: (any PromotionalOfferSigner)?
@@ -61,6 +62,13 @@ public final class ScenarioRunner {
   var notificationCursor = 0
   /// The outbox's last entry before the run: `expect delivered` looks at the entries after it.
   var outboxStart: Int64 = 0
+  /// When the simulated app finishes transactions (`--app-finishes`, `app finishes`); manually by default.
+  public var appFinisher = AppFinisher()
+  /// Makes the app's call to its own server and waits for the answer (bounded by its time-out);
+  /// without one, `app finishes after-server` stops the run.
+  public var appServer: ((AppServerRequest) -> AppServerAnswer)?
+  /// The app receipt of an account, sent as `receipt` when it gives data.
+  public var receipt: ((String) throws -> Data?)?
 
   /// - Parameters:
   ///   - verifier: checks JWS for `expect signed` and `expect unverified`; without one, `expect
@@ -105,10 +113,15 @@ public final class ScenarioRunner {
       if case .ledger(let failure) = error { ledgerFailure = failure }
       return .aborted(line: 0, message: ScenarioErrorText.message(for: error))
     }
-    flush(line: nil)
+    do {
+      try appReacts(to: flush(line: nil), line: nil)
+    } catch {
+      return .aborted(line: 0, message: message(for: error))
+    }
     for (index, step) in steps.enumerated() {
       do {
         try perform(step)
+        try appReacts(to: flush(line: step.line), line: step.line)
       } catch {
         flush(line: step.line)
         switch error {
@@ -172,7 +185,11 @@ public final class ScenarioRunner {
       if case .ledger(let failure) = error { ledgerFailure = failure }
       return .aborted(line: line, message: ScenarioErrorText.message(for: error))
     }
-    flush(line: line)
+    do {
+      try appReacts(to: flush(line: line), line: line)
+    } catch {
+      return .aborted(line: line, message: message(for: error))
+    }
     return nil
   }
 
@@ -267,6 +284,11 @@ public final class ScenarioRunner {
       if let problem = serverFaults(fault) { throw .other(problem) }
     case .notificationURL(let url, let environment):
       try perform(.setNotificationURL(environment: environment ?? app.environment, url: url))
+    case .appFinishes(let mode):
+      if mode.serverURL != nil, appServer == nil {
+        throw .other("`app finishes after-server` needs the app's HTTP client; run the scenario with `storefront run`.")
+      }
+      appFinisher.mode = mode
     }
   }
 }

@@ -167,6 +167,14 @@ public struct SheetLayout: Equatable {
           field("Path", export.path, focused: true),
         ],
         buttons: [("Cancel", .cancel), ("Save", .confirm)])
+    case .notificationURL(let sheet) where sheet.purpose == .appServer:
+      return Content(
+        title: "The App's Server",
+        lines: [
+          ContentLine(text: "Where the app POSTs each purchase before finishing it (empty: the app finishes manually):"),
+          ContentLine(text: ""), field("URL", sheet.url, focused: true),
+        ],
+        buttons: [("Cancel", .cancel), ("Save", .confirm)])
     case .notificationURL(let sheet):
       return Content(
         title: "App Store Server Notifications",

@@ -126,7 +126,8 @@ extension AppReducer {
         let until = transaction.expiresDate.map { " until \(DateText.short($0))" } ?? ""
         state.notice = Notice("Renewed \(name)\(until).", kind: .success)
       } else {
-        state.notice = Notice("Purchased \(name) (transaction \(transaction.id)).", kind: .success)
+        let hint = state.appFinisher.mode == .manually ? " The app finishes manually: f in Transactions (2)." : ""
+        state.notice = Notice("Purchased \(name) (transaction \(transaction.id)).\(hint)", kind: .success)
       }
     case .failed:
       let error = transaction.error.map(describe) ?? "unknown error"

@@ -105,6 +105,9 @@ extension AppReducer {
     case .sheet(let sheet):
       state.sheet = sheet
       return []
+    case .appFinishes(let mode):
+      setAppFinishMode(mode, &state)
+      return []
     }
   }
 

@@ -90,6 +90,10 @@ extension AppReducer {
         return []
       }
       state.sheet = nil
+      if sheet.purpose == .appServer {
+        setAppServerURL(url.isEmpty ? nil : url, &state)
+        return []
+      }
       return [.setNotificationURL(url.isEmpty ? nil : url)]
     case .erase:
       if !sheet.url.isEmpty { sheet.url.removeLast() }

@@ -24,7 +24,13 @@ public func reduce(into state: inout AppState, action: AppAction) -> [AppCommand
     AppReducer.tick(date, &state)
     return []
   case .engine(let event):
-    return AppReducer.engine(event, &state)
+    return AppReducer.engine(event, &state) + AppReducer.appReacts(to: event, &state)
+  case .appFinishModeSet(let mode):
+    AppReducer.setAppFinishMode(mode, &state)
+    AppReducer.explainUnfinished(&state)
+    return []
+  case .appServerAnswered(let answer):
+    return AppReducer.appServerAnswered(answer, &state)
   case .serverListening(let url):
     state.server = ServerLog(url: url)
     return []

@@ -1,4 +1,5 @@
 import Foundation
+import SimulatedApp
 import StoreEngine
 
 /// Work the reducer asks the runtime to do. Plain data, so tests compare it. Everything but
@@ -48,6 +49,9 @@ public enum AppCommand: Equatable, Sendable {
   case setNotificationURL(String?)
   /// The fault every App Store Server API endpoint answers with.
   case setServerFault(ServerFaultSetting)
+  /// The simulated app asks its own server about a purchase (on a worker; the answer comes back as
+  /// ``AppAction/appServerAnswered(_:)``).
+  case callAppServer(AppServerRequest)
 
   /// The store command this asks for; nil for the TUI's own work (export, quit).
   public func storeCommand(now: Date) -> StoreCommand? {
@@ -71,7 +75,7 @@ public enum AppCommand: Equatable, Sendable {
     case .setControl(let change): .setControl(change)
     case .advance(let seconds): .advance(to: now.addingTimeInterval(max(0, seconds)))
     case .clearHistory: .clearHistory(account: nil)
-    case .exportJWS, .quit, .redeliver, .setNotificationURL, .setServerFault: nil
+    case .exportJWS, .quit, .redeliver, .setNotificationURL, .setServerFault, .callAppServer: nil
     }
   }
 }
@@ -94,6 +98,10 @@ public enum AppAction: Equatable, Sendable {
   case serverFaultRead(ServerFaultSetting?)
   /// An engine event from the bus, in delivery order.
   case engine(StoreEvent)
+  /// When the simulated app finishes transactions (`--app-finishes`, the Settings pane).
+  case appFinishModeSet(AppFinishMode)
+  /// The app's server answered a ``AppCommand/callAppServer(_:)`` (or the call failed).
+  case appServerAnswered(AppServerAnswer)
   /// The account's whole view was read: at start, when another account signs in, and after a
   /// relaunch (which re-reads the ledger by definition). Rebuilds every status.
   case accountLoaded(AccountSnapshot)

@@ -39,6 +39,10 @@ extension AppRuntime {
       if let problem = serverFaults.write(fault) { throw SettingError(message: problem) }
       send(.serverFaultRead(serverFaults.read()))
       return "Server fault for all endpoints: \(fault.answer == .off ? "off" : fault.answer.rawValue), delay \(fault.delayMilliseconds) ms."
+    case .callAppServer(let request):
+      guard let appServer else { throw SettingError(message: "The app has no HTTP client here; set App finishes to manually or at once.") }
+      appServer(request)
+      return "Asking the app's server about transaction \(request.transactionID)…"
     case .redeliver(let sequence):
       guard let outbox = queue.ledger as? any NotificationOutbox else { return "This store keeps no outbox." }
       try outbox.redeliver(sequence, at: queue.now)

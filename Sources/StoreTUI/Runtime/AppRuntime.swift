@@ -1,4 +1,5 @@
 import Foundation
+import SimulatedApp
 import StoreEngine
 
 /// The one impure piece of the TUI: owns the engine and the state, runs the reducer's commands
@@ -33,6 +34,10 @@ public final class AppRuntime {
   private var lastTick: Date?
   /// Real seconds not yet moved onto the virtual clock (it moves in whole seconds).
   private var pendingSeconds: TimeInterval = 0
+  /// Starts the simulated app's call to its server on a worker and returns at once; the answer must
+  /// come back on the main thread as ``AppAction/appServerAnswered(_:)``. Nil: after-server mode
+  /// tells the tester no client is wired.
+  public var appServer: ((AppServerRequest) -> Void)?
   /// The data directory's server fault (Settings); nil without a data directory.
   public var serverFaults: ServerFaultAccess? {
     didSet { send(.serverFaultRead(serverFaults?.read())) }

@@ -1,4 +1,5 @@
 import Foundation
+import SimulatedApp
 import StoreEngine
 import StoreScenario
 
@@ -57,6 +58,10 @@ public struct AppState: Equatable {
   public var server: ServerLog?
   /// The app's server's notification URL for the store's environment (nil: none, no notifications).
   public var notificationURL: String?
+  /// When the simulated app finishes transactions, and the purchases it is asking its server about.
+  public var appFinisher = AppFinisher()
+  /// The app's server URL last set (kept while the mode is not after-server, to cycle back to).
+  public var appServerURL: String?
   /// The data directory's server fault; nil when there is no control for it.
   public var serverFault: ServerFaultSetting?
 

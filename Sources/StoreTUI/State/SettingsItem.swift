@@ -1,3 +1,4 @@
+import SimulatedApp
 import StoreEngine
 
 /// One row of the Settings pane: what it shows and what changing it does.
@@ -22,12 +23,17 @@ public enum SettingsItem: Equatable, Sendable {
   case serverFault
   /// The delay before every App Store Server API answer.
   case serverDelay
+  /// When the simulated app finishes transactions: manually, at once, after its server answers.
+  case appFinishes
+  /// The app's own server, which it asks before finishing in the after-server mode (edit).
+  case appServerURL
 
   /// Every row, top to bottom.
   public static let all: [SettingsItem] =
     [.account, .signOut, .askToBuy, .interruptedPurchases, .dialogs, .canMakePayments, .billingRetry, .gracePeriod]
     + StoreAPI.allCases.map { .failure($0) }
     + [.storefront, .locale, .timeRate, .clearHistory, .relaunch, .notificationURL, .serverFault, .serverDelay]
+    + [.appFinishes, .appServerURL]
 
   /// Errors a simulated failure cycles through (`nil` = none): StoreKit 1 codes, then StoreKit 2
   /// names (B6), then the server error.
@@ -62,6 +68,8 @@ public enum SettingsItem: Equatable, Sendable {
     case .notificationURL: "Notification URL"
     case .serverFault: "Server fault (all endpoints)"
     case .serverDelay: "Server delay (all endpoints)"
+    case .appFinishes: "App finishes transactions"
+    case .appServerURL: "App's server URL"
     }
   }
 
@@ -92,6 +100,13 @@ public enum SettingsItem: Equatable, Sendable {
     case .serverDelay:
       guard let fault = state.serverFault else { return "— (needs a data directory)" }
       return fault.delayMilliseconds == 0 ? "none" : "\(fault.delayMilliseconds) ms"
+    case .appFinishes:
+      switch state.appFinisher.mode {
+      case .manually: return "manually (f in Transactions)"
+      case .atOnce: return "at once"
+      case .afterServer: return "after its server answers 2xx"
+      }
+    case .appServerURL: return state.appServerURL ?? "not set (Enter to set)"
     }
   }
 
@@ -149,6 +164,16 @@ public enum SettingsItem: Equatable, Sendable {
       let delays = ServerFaultSetting.delays
       fault.delayMilliseconds = delays[cycle(delays.firstIndex(of: fault.delayMilliseconds) ?? 0, step, delays.count)]
       return .command(.setServerFault(fault))
+    case .appFinishes:
+      // After-server needs a URL: without one, the cycle asks for it.
+      let modes: [AppFinishMode?] = [.manually, .atOnce, state.appServerURL.map { .afterServer(url: $0) }]
+      let current = modes.firstIndex { $0 == state.appFinisher.mode } ?? 0
+      guard let next = modes[cycle(current, step, modes.count)] else {
+        return .sheet(.notificationURL(URLSheet(url: "", purpose: .appServer)))
+      }
+      return .appFinishes(next)
+    case .appServerURL:
+      return .sheet(.notificationURL(URLSheet(url: state.appServerURL ?? "", purpose: .appServer)))
     }
   }
 
@@ -162,4 +187,6 @@ enum SettingsEffect: Equatable {
   case nothing
   case command(AppCommand)
   case sheet(Sheet)
+  /// The simulated app's finishing mode (state only; the engine is not told).
+  case appFinishes(AppFinishMode)
 }

@@ -132,12 +132,20 @@ public struct RequestSheet: Equatable, Sendable {
   }
 }
 
-/// The notification URL being edited.
+/// A URL being edited: the notification URL, or the simulated app's own server.
 public struct URLSheet: Equatable, Sendable {
-  public var url: String
+  /// Which URL it is.
+  public enum Purpose: Equatable, Sendable {
+    case notifications
+    case appServer
+  }
 
-  public init(url: String) {
+  public var url: String
+  public var purpose: Purpose
+
+  public init(url: String, purpose: Purpose = .notifications) {
     self.url = url
+    self.purpose = purpose
   }
 }
 

@@ -44,7 +44,9 @@ enum TransactionsView {
     let all = state.transactions
     let unfinished = all.filter { !$0.isFinished }.count
     let owner = state.account.map { "'\($0)'" } ?? "Not signed in"
-    canvas.text(" \(owner) · queue: \(unfinished) unfinished · history: \(all.count) transactions", x: 0, y: 0, style: .muted)
+    // A newcomer's question: why is it unfinished? Because this app finishes manually.
+    let why = unfinished > 0 && state.appFinisher.mode == .manually ? " (manual: f finishes)" : ""
+    canvas.text(" \(owner) · queue: \(unfinished) unfinished\(why) · history: \(all.count) transactions", x: 0, y: 0, style: .muted)
     let viewport = ScrollViewport(
       firstRow: state.scroll(of: .transactions).firstRow, visibleRows: appLayout.visibleRows(.transactions))
     let range = viewport.visibleRange(count: all.count)

@@ -1,5 +1,6 @@
 import Foundation
 import NcursesTerminal
+import SimulatedApp
 import StoreEngine
 import StoreServer
 import StoreTUI
@@ -16,13 +17,16 @@ enum InteractiveCommand {
       log. Press ? inside for every key. Needs a terminal on standard input and output; for \
       scripts and CI use `storefront run SCRIPT`. With --serve the same process also answers the App \
       Store Server API as `storefront serve` does, from the same data directory, and a Server pane (5) \
-      lists each request, its decoded token and its response.
+      lists each request, its decoded token and its response. --app-finishes sets when the simulated \
+      app finishes transactions (also a Settings row); in after-server mode its server calls run on \
+      a worker and each answer is a Log line.
       """,
     options: [
       OptionSpec("--regenerate-ca", help: "Create a new sandbox CA when the old one is damaged (invalidates old signatures)."),
       OptionSpec(
         "--serve", optionalValue: "addr:port",
         help: "Also serve the App Store Server API, as `storefront serve` does (default \(ListenAddress.default); port 0 picks a free one); the Server pane lists the requests."),
+      AppFinishesOption.spec,
     ],
     run: run)
 
@@ -39,6 +43,11 @@ enum InteractiveCommand {
           for: descriptor)
       }
       serveAddress = address
+    }
+    let finishMode: AppFinishMode
+    switch AppFinishesOption.mode(invocation, for: descriptor) {
+    case .success(let mode): finishMode = mode
+    case .failure(let exit): return exit.code
     }
     do {
       // The console decides first, so in-process callers (tests) never reach the real terminal.
@@ -104,7 +113,7 @@ enum InteractiveCommand {
     }
     let url = server?.url
     // main.swift calls us synchronously on the main thread; the TUI is main-actor confined.
-    let result = MainActor.assumeIsolated { runTerminal(loop: loop, store: store, snapshot: snapshot, serverURL: url) }
+    let result = MainActor.assumeIsolated { runTerminal(loop: loop, store: store, snapshot: snapshot, serverURL: url, finishMode: finishMode) }
     switch result {
     case .success(let code): return code
     case .failure(let error):
@@ -117,14 +126,29 @@ enum InteractiveCommand {
   enum Wake: Sendable {
     case engine
     case serverRequest(ServerRequest)
+    case appServerAnswered(AppServerAnswer)
   }
 
   @MainActor
   private static func runTerminal(
-    loop: TerminalRunLoop<Wake>, store: LiveStore, snapshot: AccountSnapshot, serverURL: String?
+    loop: TerminalRunLoop<Wake>, store: LiveStore, snapshot: AccountSnapshot, serverURL: String?, finishMode: AppFinishMode
   ) -> Result<Int32, TerminalError> {
     let runtime = AppRuntime(queue: store.queue, snapshot: snapshot, size: loop.terminal.size, executor: .queue(.main))
     if let serverURL { runtime.send(.serverListening(url: serverURL)) }
+    // Set before the launch below, so the redelivered transactions meet the app's policy.
+    runtime.send(.appFinishModeSet(finishMode))
+    let worker = AppServerWorker()
+    let receipt = AppReceiptSource.reader(for: store)
+    runtime.appServer = { request in
+      // The receipt is read here, on the main thread, where the ledger is used; only HTTP goes to the worker.
+      var request = request
+      let note = request.attachReceipt(receipt)
+      worker.call(request) { answer in
+        var answer = answer
+        if let note { answer.error = answer.error.map { "\($0); \(note)" } ?? note }
+        loop.post(.appServerAnswered(answer))
+      }
+    }
     runtime.serverFaults = ServerFaultSettings.access(directory: store.directory)
     // Engine events reach the runtime on the main queue; this wakes the loop to draw them after.
     let wake = store.queue.bus.subscribe(StoreEvent.self, on: .queue(.main)) { _ in loop.post(.engine) }
@@ -148,6 +172,7 @@ enum InteractiveCommand {
           case .resize(let size): runtime.send(.resized(size))
           case .tick(let date): runtime.tick(now: date)
           case .external(.serverRequest(let request)): runtime.send(.serverRequest(request))
+          case .external(.appServerAnswered(let answer)): runtime.send(.appServerAnswered(answer))
           case .external(.engine): break
           }
           return runtime.wantsQuit ? .quit(exitCode: ExitCode.success) : .continue

@@ -1,5 +1,6 @@
 import Foundation
 import SandboxSigning
+import SimulatedApp
 import StoreEngine
 import StoreScenario
 
@@ -7,7 +8,7 @@ import StoreScenario
 enum RunCommand {
   static let descriptor = CommandDescriptor(
     path: ["run"],
-    arguments: "SCRIPT|- [--json] [--api storekit1|storekit2] [--environment Sandbox|Production|Xcode] [--regenerate-ca]",
+    arguments: "SCRIPT|- [--json] [--api storekit1|storekit2] [--environment Sandbox|Production|Xcode] [--app-finishes MODE] [--regenerate-ca]",
     summary: "Run a headless scenario; --json prints one event per line.",
     discussion: """
       SCRIPT is a scenario file (- reads standard input): one command a line, # comments. Every event \
@@ -21,12 +22,15 @@ enum RunCommand {
       listed as file:line:column), 66 the file is missing, 73-75 the data directory could not be \
       used, 134 a line did what crashes a real app (finishing a purchasing transaction raises \
       NSInternalInconsistencyException; an `expect crash` line right after it makes that the test, \
-      and the run goes on after a relaunch).
+      and the run goes on after a relaunch). --app-finishes (or an `app finishes` line) makes the \
+      simulated app finish by itself; in after-server mode each call to the app's server is an \
+      appServerCall event with its status, latency and error.
       """,
     options: [
       OptionSpec("--json", help: "Print one JSON object per event, flushed per line."),
       OptionSpec("--api", value: "name", help: "Print what a 'storekit1' (default) or 'storekit2' app sees."),
       OptionSpec("--environment", value: "name", help: "Sign as 'Sandbox' (default; the local CA chain), 'Production' (the same chain, for a `serve --environment Production`) or 'Xcode' (one self-signed certificate)."),
+      AppFinishesOption.spec,
       OptionSpec("--regenerate-ca", help: "Create a new sandbox CA when the old one is damaged (invalidates old signatures)."),
     ],
     run: run)
@@ -45,6 +49,11 @@ enum RunCommand {
     let apiName = invocation.arguments.value("--api") ?? StoreKitAPI.storeKit1.rawValue
     guard let api = StoreKitAPI(rawValue: apiName) else {
       return invocation.usageError("Unknown API '\(apiName)': use storekit1 or storekit2.", for: descriptor)
+    }
+    let finishMode: AppFinishMode
+    switch AppFinishesOption.mode(invocation, for: descriptor) {
+    case .success(let mode): finishMode = mode
+    case .failure(let exit): return exit.code
     }
     let text: String
     switch ScriptSource.read(path) {
@@ -117,6 +126,11 @@ enum RunCommand {
     let directory = store.directory
     runner.serverFaults = { fault in ServerFaultControl.apply(fault, in: directory) }
     runner.notificationOutbox = store.ledger
+    // The run is headless: the app waits for its server's answer (bounded by the client's time-out).
+    let appServer = AppServerClient()
+    runner.appServer = { appServer.call($0) }
+    runner.receipt = AppReceiptSource.reader(for: store)
+    runner.appFinisher.mode = finishMode
     let outcome = runner.run(steps)
     switch outcome {
     case .passed:

@@ -1,0 +1,62 @@
+import Foundation
+import SimulatedApp
+import StoreEngine
+import StoreScenario
+
+extension AppReducer {
+  private static let appFormatter = EventFormatter(json: false)
+
+  /// The simulated app's reaction to an engine event: finish now, or ask its server first.
+  static func appReacts(to event: StoreEvent, _ state: inout AppState) -> [AppCommand] {
+    state.appFinisher.actions(for: event).map { action in
+      switch action {
+      case .finish(let id): .finish(id)
+      case .post(let request): .callAppServer(request)
+      }
+    }
+  }
+
+  /// The server's answer goes to the log; a 2xx finishes the transaction, anything else leaves it
+  /// for the next launch (L relaunches).
+  static func appServerAnswered(_ answer: AppServerAnswer, _ state: inout AppState) -> [AppCommand] {
+    state.log.append(appFormatter.lines(for: answer, at: state.clock))
+    if state.logFollowsTail, state.logAPI == .storeKit1 { select(state.shownLog.count - 1, in: .log, &state) }
+    let commands: [AppCommand] = state.appFinisher.answered(answer).compactMap { action in
+      if case .finish(let id) = action { return .finish(id) }
+      return nil
+    }
+    if !answer.accepted {
+      let why = answer.status.map { "answered HTTP \($0)" } ?? "did not answer (\(answer.error ?? "no reason"))"
+      state.notice = Notice(
+        "The app's server \(why) for transaction \(answer.request.transactionID): left unfinished; L relaunches and the app asks again.",
+        kind: .error)
+    }
+    return commands
+  }
+
+  /// At startup, why the header counts unfinished transactions: this app leaves finishing to the tester.
+  static func explainUnfinished(_ state: inout AppState) {
+    let waiting = state.transactions.filter { !$0.isFinished && $0.isFinishable }.count
+    guard state.appFinisher.mode == .manually, waiting > 0, state.notice == nil else { return }
+    // Short enough for 80 columns; the Settings row "App finishes transactions" changes the mode.
+    state.notice = Notice("\(waiting) unfinished: this app finishes manually; f in Transactions (2) finishes \(waiting == 1 ? "it" : "one").")
+  }
+
+  static func setAppFinishMode(_ mode: AppFinishMode, _ state: inout AppState) {
+    state.appFinisher.mode = mode
+    if let url = mode.serverURL { state.appServerURL = url }
+  }
+
+  /// The Settings pane's URL sheet for the app's server: a URL turns the mode to after-server, an
+  /// empty one back to manually.
+  static func setAppServerURL(_ url: String?, _ state: inout AppState) {
+    state.appServerURL = url
+    if let url {
+      setAppFinishMode(.afterServer(url: url), &state)
+      state.notice = Notice("The app now finishes a purchase after \(url) answers 2xx.", kind: .success)
+    } else if state.appFinisher.mode.serverURL != nil {
+      setAppFinishMode(.manually, &state)
+      state.notice = Notice("The app finishes manually: f in Transactions (2) finishes.", kind: .success)
+    }
+  }
+}
