@@ -193,6 +193,11 @@ enum LedgerSchema {
     """
   static let insertNotification = "INSERT INTO outbox (original_id, json, next_attempt) VALUES (?1, ?2, ?3)"
   static let selectNotifications = "SELECT seq, json FROM outbox WHERE seq > ?1 ORDER BY seq"
+  /// A delivery's state (v6); prepared once, as the deliverer writes it for every attempt.
+  static let updateDelivery = "UPDATE outbox_delivery SET state = ?2, next_attempt = ?3, attempts = ?4 WHERE seq = ?1"
+  /// The UUID and payload as first sent; a later attempt keeps them.
+  static let insertSent = "INSERT INTO outbox_sent (seq, uuid, signed_payload) VALUES (?1, ?2, ?3) ON CONFLICT (seq) DO NOTHING"
+  static let selectValue = "SELECT value FROM kv WHERE key = ?1"
   /// kv keys `notification-url.<environment>`.
   static let notificationURLPrefix = "notification-url."
   static let selectMassExtension = "SELECT json FROM mass_extensions WHERE product_id = ?1 AND request_id = ?2"

@@ -100,8 +100,9 @@ extension SQLiteLedgerStore {
 
   private func value(of key: String) throws(LedgerError) -> String? {
     var found: String?
+    let statements = try preparedStatements()
     do {
-      let select = try connection.prepare("SELECT value FROM kv WHERE key = ?1")
+      let select = statements.selectValue
       try select.bind(key, at: 1)
       try select.forEachRow { row in found = row.text(at: 0) }
     } catch {

@@ -56,17 +56,16 @@ extension SQLiteLedgerStore {
     } catch {
       throw .writeFailed(path: path, reason: "the attempts of notification \(entry.sequence) could not be encoded (\(error)); report this bug")
     }
+    let statements = try preparedStatements()
     do {
-      let update = try connection.prepare(
-        "UPDATE outbox_delivery SET state = ?2, next_attempt = ?3, attempts = ?4 WHERE seq = ?1", persistent: true)
+      let update = statements.updateDelivery
       try update.bind(entry.sequence, at: 1)
       try update.bind(Int64(entry.state.rawValue), at: 2)
       if let next = entry.nextAttempt { try update.bind(next.timeIntervalSince1970, at: 3) } else { try update.bindNull(at: 3) }
       try update.bind(attempts, at: 4)
       try update.run()
       guard let uuid = entry.notificationUUID, let payload = entry.signedPayload else { return }
-      let insert = try connection.prepare(
-        "INSERT INTO outbox_sent (seq, uuid, signed_payload) VALUES (?1, ?2, ?3) ON CONFLICT (seq) DO NOTHING", persistent: true)
+      let insert = statements.insertSent
       try insert.bind(entry.sequence, at: 1)
       try insert.bind(uuid, at: 2)
       try insert.bind(payload, at: 3)
