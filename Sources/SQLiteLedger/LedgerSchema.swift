@@ -120,6 +120,41 @@ enum LedgerSchema {
     );
     CREATE INDEX outbox_pending ON outbox(state, next_attempt);
     """,
+    // v6: a notification's delivery state out of its outbox row. SQLite rewrites a whole row to
+    // change one column, so each send and each attempt rewrote the notification's JSON (~3 KB) and
+    // signed payload (~5 KB). The outbox row is now written once (by the commit that queues it);
+    // the often-rewritten state is a small row of `outbox_delivery` (made by a trigger in the same
+    // commit, with the chain and environment the deliverer's query filters on), and the UUID and
+    // payload as first sent one insert into `outbox_sent`.
+    """
+    CREATE TABLE outbox_delivery (
+      seq INTEGER PRIMARY KEY,
+      state INTEGER NOT NULL DEFAULT 0 CHECK (state IN (0, 1, 2)),
+      next_attempt REAL,
+      attempts TEXT NOT NULL DEFAULT '[]',
+      original_id INTEGER,
+      environment TEXT
+    );
+    CREATE TABLE outbox_sent (
+      seq INTEGER PRIMARY KEY,
+      uuid TEXT NOT NULL,
+      signed_payload TEXT NOT NULL
+    );
+    INSERT INTO outbox_delivery (seq, state, next_attempt, attempts, original_id, environment)
+      SELECT seq, state, next_attempt, attempts, original_id, json_extract(json, '$.environment') FROM outbox;
+    INSERT INTO outbox_sent (seq, uuid, signed_payload)
+      SELECT seq, uuid, signed_payload FROM outbox WHERE uuid IS NOT NULL AND signed_payload IS NOT NULL;
+    DROP INDEX outbox_pending;
+    ALTER TABLE outbox DROP COLUMN state;
+    ALTER TABLE outbox DROP COLUMN attempts;
+    ALTER TABLE outbox DROP COLUMN signed_payload;
+    ALTER TABLE outbox DROP COLUMN uuid;
+    CREATE INDEX outbox_delivery_heads ON outbox_delivery(state, original_id);
+    CREATE TRIGGER outbox_queued AFTER INSERT ON outbox BEGIN
+      INSERT INTO outbox_delivery (seq, next_attempt, original_id, environment)
+        VALUES (new.seq, new.next_attempt, new.original_id, json_extract(new.json, '$.environment'));
+    END;
+    """,
   ]
 
   static let upsertTransaction = """
@@ -158,6 +193,11 @@ enum LedgerSchema {
     """
   static let insertNotification = "INSERT INTO outbox (original_id, json, next_attempt) VALUES (?1, ?2, ?3)"
   static let selectNotifications = "SELECT seq, json FROM outbox WHERE seq > ?1 ORDER BY seq"
+  /// A delivery's state (v6); prepared once, as the deliverer writes it for every attempt.
+  static let updateDelivery = "UPDATE outbox_delivery SET state = ?2, next_attempt = ?3, attempts = ?4 WHERE seq = ?1"
+  /// The UUID and payload as first sent; a later attempt keeps them.
+  static let insertSent = "INSERT INTO outbox_sent (seq, uuid, signed_payload) VALUES (?1, ?2, ?3) ON CONFLICT (seq) DO NOTHING"
+  static let selectValue = "SELECT value FROM kv WHERE key = ?1"
   /// kv keys `notification-url.<environment>`.
   static let notificationURLPrefix = "notification-url."
   static let selectMassExtension = "SELECT json FROM mass_extensions WHERE product_id = ?1 AND request_id = ?2"

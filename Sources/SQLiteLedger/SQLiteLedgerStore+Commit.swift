@@ -55,6 +55,9 @@ extension SQLiteLedgerStore {
     let selectMassExtension: SQLiteStatement
     let repairChains: SQLiteStatement
     let dropEmptyChains: SQLiteStatement
+    let updateDelivery: SQLiteStatement
+    let insertSent: SQLiteStatement
+    let selectValue: SQLiteStatement
 
     init(_ connection: SQLiteConnection) throws(SQLiteFailure) {
       begin = try connection.prepare("BEGIN IMMEDIATE", persistent: true)
@@ -92,6 +95,9 @@ extension SQLiteLedgerStore {
       selectMassExtension = try connection.prepare(LedgerSchema.selectMassExtension, persistent: true)
       repairChains = try connection.prepare(LedgerSchema.repairChains, persistent: true)
       dropEmptyChains = try connection.prepare(LedgerSchema.dropEmptyChains, persistent: true)
+      updateDelivery = try connection.prepare(LedgerSchema.updateDelivery, persistent: true)
+      insertSent = try connection.prepare(LedgerSchema.insertSent, persistent: true)
+      selectValue = try connection.prepare(LedgerSchema.selectValue, persistent: true)
     }
   }
 

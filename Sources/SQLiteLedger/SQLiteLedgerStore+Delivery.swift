@@ -13,18 +13,19 @@ extension SQLiteLedgerStore {
   /// moved (a scenario without `advance`) kept no clock in the ledger. Retries wait for `now`.
   ///
   /// Each chain's head (its oldest pending entry) is found by one grouped scan of the pending
-  /// entries, so the query grows as n log n with the backlog, not n² as a per-row `NOT EXISTS` would
-  /// (the outbox has no index on `original_id`).
+  /// entries' small delivery rows (the index on state and chain), so the query grows as n log n
+  /// with the backlog, and only the heads taken read their notification's row.
   public func dueNotifications(at now: Date, environment: String, limit: Int = 100) throws(LedgerError) -> [OutboxEntry] {
     try readOutbox(
       """
       WITH heads (seq) AS (
-        SELECT min(seq) FROM outbox WHERE state = 0 AND original_id IS NOT NULL GROUP BY original_id
-        UNION ALL SELECT seq FROM outbox WHERE state = 0 AND original_id IS NULL)
-      SELECT o.seq, o.json, o.state, o.next_attempt, o.attempts, o.uuid, o.signed_payload
-      FROM heads JOIN outbox o ON o.seq = heads.seq
-      WHERE (o.attempts = '[]' OR o.next_attempt <= ?1) AND json_extract(o.json, '$.environment') = ?3
-      ORDER BY o.seq LIMIT ?2
+        SELECT min(seq) FROM outbox_delivery WHERE state = 0 AND original_id IS NOT NULL GROUP BY original_id
+        UNION ALL SELECT seq FROM outbox_delivery WHERE state = 0 AND original_id IS NULL)
+      SELECT o.seq, o.json, d.state, d.next_attempt, d.attempts, s.uuid, s.signed_payload
+      FROM heads JOIN outbox_delivery d ON d.seq = heads.seq JOIN outbox o ON o.seq = heads.seq
+        LEFT JOIN outbox_sent s ON s.seq = heads.seq
+      WHERE (d.attempts = '[]' OR d.next_attempt <= ?1) AND d.environment = ?3
+      ORDER BY heads.seq LIMIT ?2
       """,
       bind: { statement throws(SQLiteFailure) in
         try statement.bind(now.timeIntervalSince1970, at: 1)
@@ -99,8 +100,9 @@ extension SQLiteLedgerStore {
 
   private func value(of key: String) throws(LedgerError) -> String? {
     var found: String?
+    let statements = try preparedStatements()
     do {
-      let select = try connection.prepare("SELECT value FROM kv WHERE key = ?1")
+      let select = statements.selectValue
       try select.bind(key, at: 1)
       try select.forEachRow { row in found = row.text(at: 0) }
     } catch {

@@ -5,7 +5,7 @@ extension SQLiteLedgerStore {
   /// Outbox entries after `sequence`, in order (at most `limit`).
   public func outbox(after sequence: Int64 = 0, limit: Int = 1_000) throws(LedgerError) -> [OutboxEntry] {
     try readOutbox(
-      "SELECT seq, json, state, next_attempt, attempts, uuid, signed_payload FROM outbox WHERE seq > ?1 ORDER BY seq LIMIT ?2",
+      "\(Self.outboxColumns) WHERE o.seq > ?1 ORDER BY o.seq LIMIT ?2",
       bind: { statement throws(SQLiteFailure) in
         try statement.bind(sequence, at: 1)
         try statement.bind(Int64(limit), at: 2)
@@ -17,11 +17,11 @@ extension SQLiteLedgerStore {
   public func dueNotifications(at now: Date, limit: Int = 100) throws(LedgerError) -> [OutboxEntry] {
     try readOutbox(
       """
-      SELECT seq, json, state, next_attempt, attempts, uuid, signed_payload FROM outbox o
-      WHERE state = 0 AND next_attempt <= ?1
-        AND (original_id IS NULL OR NOT EXISTS (
-          SELECT 1 FROM outbox e WHERE e.state = 0 AND e.original_id = o.original_id AND e.seq < o.seq))
-      ORDER BY seq LIMIT ?2
+      \(Self.outboxColumns)
+      WHERE d.state = 0 AND d.next_attempt <= ?1
+        AND (d.original_id IS NULL OR NOT EXISTS (
+          SELECT 1 FROM outbox_delivery e WHERE e.state = 0 AND e.original_id = d.original_id AND e.seq < d.seq))
+      ORDER BY o.seq LIMIT ?2
       """,
       bind: { statement throws(SQLiteFailure) in
         try statement.bind(now.timeIntervalSince1970, at: 1)
@@ -33,7 +33,7 @@ extension SQLiteLedgerStore {
   public func nextNotificationDue() throws(LedgerError) -> Date? {
     var due: Date?
     do {
-      let select = try connection.prepare("SELECT min(next_attempt) FROM outbox WHERE state = 0")
+      let select = try connection.prepare("SELECT min(next_attempt) FROM outbox_delivery WHERE state = 0")
       try select.forEachRow { row in
         if !row.isNull(at: 0) { due = Date(timeIntervalSince1970: row.double(at: 0)) }
       }
@@ -45,6 +45,9 @@ extension SQLiteLedgerStore {
 
   /// Records what delivering entry `sequence` did: its attempts, its state and next attempt, and
   /// the UUID and signed payload fixed at the first attempt (never changed after).
+  ///
+  /// Two small writes (schema v6): the state row is rewritten, the payload inserted once, so neither
+  /// rewrites the notification's own row.
   public func recordDelivery(of entry: OutboxEntry) throws(LedgerError) {
     guard !options.readOnly else { throw .readOnly(path: path) }
     let attempts: String
@@ -53,24 +56,31 @@ extension SQLiteLedgerStore {
     } catch {
       throw .writeFailed(path: path, reason: "the attempts of notification \(entry.sequence) could not be encoded (\(error)); report this bug")
     }
+    let statements = try preparedStatements()
     do {
-      let update = try connection.prepare(
-        """
-        UPDATE outbox SET state = ?2, next_attempt = ?3, attempts = ?4,
-          uuid = coalesce(uuid, ?5), signed_payload = coalesce(signed_payload, ?6)
-        WHERE seq = ?1
-        """)
+      let update = statements.updateDelivery
       try update.bind(entry.sequence, at: 1)
       try update.bind(Int64(entry.state.rawValue), at: 2)
       if let next = entry.nextAttempt { try update.bind(next.timeIntervalSince1970, at: 3) } else { try update.bindNull(at: 3) }
       try update.bind(attempts, at: 4)
-      if let uuid = entry.notificationUUID { try update.bind(uuid, at: 5) } else { try update.bindNull(at: 5) }
-      if let payload = entry.signedPayload { try update.bind(payload, at: 6) } else { try update.bindNull(at: 6) }
       try update.run()
+      guard let uuid = entry.notificationUUID, let payload = entry.signedPayload else { return }
+      let insert = statements.insertSent
+      try insert.bind(entry.sequence, at: 1)
+      try insert.bind(uuid, at: 2)
+      try insert.bind(payload, at: 3)
+      try insert.run()
     } catch {
       throw LedgerError(error, path: path, while: .writing)
     }
   }
+
+  /// The columns ``readOutbox(_:bind:)`` reads, from the outbox joined with its delivery state
+  /// (`d`) and what was sent (`s`); a query adds its WHERE and ORDER BY.
+  static let outboxColumns = """
+    SELECT o.seq, o.json, d.state, d.next_attempt, d.attempts, s.uuid, s.signed_payload
+    FROM outbox o JOIN outbox_delivery d ON d.seq = o.seq LEFT JOIN outbox_sent s ON s.seq = o.seq
+    """
 
   func readOutbox(
     _ sql: String, bind: (SQLiteStatement) throws(SQLiteFailure) -> Void

@@ -7,7 +7,7 @@ extension SQLiteLedgerStore: NotificationOutbox {
   public func redeliver(_ sequence: Int64, at date: Date) throws(LedgerError) {
     guard !options.readOnly else { throw .readOnly(path: path) }
     do {
-      let update = try connection.prepare("UPDATE outbox SET state = 0, next_attempt = ?2 WHERE seq = ?1")
+      let update = try connection.prepare("UPDATE outbox_delivery SET state = 0, next_attempt = ?2 WHERE seq = ?1")
       try update.bind(sequence, at: 1)
       try update.bind(date.timeIntervalSince1970, at: 2)
       try update.run()

@@ -63,10 +63,43 @@ struct NotificationPayload: Encodable, Equatable {
   /// `bundleVersion`: the app version Get App Transaction Info reports too (DECISIONS §15).
   static let bundleVersion = "1"
 
-  /// The JSON bytes to sign (keys sorted, so a payload is the same bytes every time).
-  func encoded() throws -> Foundation.Data {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-    return try encoder.encode(self)
+  /// The JSON bytes to sign (keys sorted, so a payload is the same bytes every time): those
+  /// `JSONEncoder` with `[.sortedKeys, .withoutEscapingSlashes]` makes, written directly.
+  func encoded() -> Foundation.Data {
+    var object = JSONObjectWriter()
+    object.add("data", data.map(Self.object))
+    object.add("notificationType", notificationType)
+    object.add("notificationUUID", notificationUUID)
+    object.add("signedDate", signedDate)
+    object.add("subtype", subtype)
+    object.add("summary", summary.map(Self.object))
+    object.add("version", version)
+    return Foundation.Data(object.closed)
+  }
+
+  private static func object(_ data: Data) -> JSONObjectWriter {
+    var object = JSONObjectWriter()
+    object.add("appAppleId", data.appAppleId)
+    object.add("bundleId", data.bundleId)
+    object.add("bundleVersion", data.bundleVersion)
+    object.add("consumptionRequestReason", data.consumptionRequestReason)
+    object.add("environment", data.environment)
+    object.add("signedRenewalInfo", data.signedRenewalInfo)
+    object.add("signedTransactionInfo", data.signedTransactionInfo)
+    object.add("status", data.status.map(Int64.init))
+    return object
+  }
+
+  private static func object(_ summary: Summary) -> JSONObjectWriter {
+    var object = JSONObjectWriter()
+    object.add("appAppleId", summary.appAppleId)
+    object.add("bundleId", summary.bundleId)
+    object.add("environment", summary.environment)
+    object.add("failedCount", Int64(summary.failedCount))
+    object.add("productId", summary.productId)
+    object.add("requestIdentifier", summary.requestIdentifier)
+    object.add("storefrontCountryCodes", summary.storefrontCountryCodes)
+    object.add("succeededCount", Int64(summary.succeededCount))
+    return object
   }
 }

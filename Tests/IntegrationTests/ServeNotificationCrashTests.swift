@@ -31,7 +31,8 @@ final class ServeNotificationCrashTests: XCTestCase {
     let victim = Guarded(Int32(0))
     receiver.setBeforeAnswer { index in
       guard index == target.withLock({ $0 }) else { return }
-      let pid = victim.withLock { $0 }
+      // serve may send before its ready file is read and its pid noted: wait (bounded) for the pid.
+      let pid = victim.wait(until: { $0 > 0 }, timeout: 30)
       if pid > 0 { kill(pid, SIGKILL) }
     }
     var kills = 0
@@ -88,12 +89,23 @@ private struct SeededGenerator {
 
 /// A value shared with the receiver's thread.
 private final class Guarded<Value>: @unchecked Sendable {
-  private let lock = NSLock()
+  private let condition = NSCondition()
   private var value: Value
   init(_ value: Value) { self.value = value }
   func withLock<Result>(_ body: (inout Value) -> Result) -> Result {
-    lock.lock()
-    defer { lock.unlock() }
+    condition.lock()
+    defer {
+      condition.broadcast()
+      condition.unlock()
+    }
     return body(&value)
+  }
+  /// The value once `ready` holds for it, or as it is after `timeout` seconds.
+  func wait(until ready: (Value) -> Bool, timeout: TimeInterval) -> Value {
+    let deadline = Date(timeIntervalSinceNow: timeout)
+    condition.lock()
+    defer { condition.unlock() }
+    while !ready(value), condition.wait(until: deadline) {}
+    return value
   }
 }

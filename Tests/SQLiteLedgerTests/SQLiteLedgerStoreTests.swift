@@ -123,10 +123,13 @@ final class SQLiteLedgerStoreTests: XCTestCase {
     XCTAssertEqual(
       indexed,
       ["account", "changed", "id", "is_finished", "original_id", "product_id", "purchase_date", "state"])
-    XCTAssertEqual(SQLiteLedgerStore.schemaVersion, 5)
+    XCTAssertEqual(SQLiteLedgerStore.schemaVersion, 6)
     XCTAssertEqual(
       try store.connection.texts("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY 1"),
-      ["accounts", "ask_to_buy", "chains", "jws_headers", "kv", "mass_extensions", "outbox", "sqlite_sequence", "subscriptions", "transactions"])
+      [
+        "accounts", "ask_to_buy", "chains", "jws_headers", "kv", "mass_extensions", "outbox", "outbox_delivery", "outbox_sent",
+        "sqlite_sequence", "subscriptions", "transactions",
+      ])
   }
 
   func testAVersion3LedgerGetsTheMassExtensionTable() throws {
@@ -135,11 +138,12 @@ final class SQLiteLedgerStoreTests: XCTestCase {
     do {
       let store = try SQLiteLedgerStore(directory: directory.url)
       try store.commit([.putTransaction(bought)])
-      try store.connection.execute("DROP TABLE outbox; DROP TABLE mass_extensions; PRAGMA user_version = 3")
+      try store.connection.execute(
+        "DROP TRIGGER outbox_queued; DROP TABLE outbox_delivery; DROP TABLE outbox_sent; DROP TABLE outbox; DROP TABLE mass_extensions; PRAGMA user_version = 3")
       store.close()
     }
     let store = try SQLiteLedgerStore(directory: directory.url)
-    XCTAssertEqual(try store.connection.integer("PRAGMA user_version"), 5)
+    XCTAssertEqual(try store.connection.integer("PRAGMA user_version"), 6)
     XCTAssertEqual(try store.connection.integer("SELECT count(*) FROM outbox"), 0, "v5: the notification outbox")
     XCTAssertEqual(try store.allTransactions(), [bought])
     XCTAssertNil(try store.massExtension(productID: "monthly", requestID: "r1"))
@@ -226,7 +230,7 @@ final class SQLiteLedgerStoreTests: XCTestCase {
     do {
       let store = try SQLiteLedgerStore(directory: directory.url)
       try store.connection.execute(
-        "DROP TABLE outbox; DROP TABLE mass_extensions; DROP TABLE ask_to_buy; DROP TABLE subscriptions; DROP TABLE chains; DROP TABLE jws_headers; DROP INDEX transactions_changed; "
+        "DROP TRIGGER outbox_queued; DROP TABLE outbox_delivery; DROP TABLE outbox_sent; DROP TABLE outbox; DROP TABLE mass_extensions; DROP TABLE ask_to_buy; DROP TABLE subscriptions; DROP TABLE chains; DROP TABLE jws_headers; DROP INDEX transactions_changed; "
           + "ALTER TABLE transactions DROP COLUMN product_kind; ALTER TABLE transactions DROP COLUMN has_expiry; "
           + "ALTER TABLE transactions DROP COLUMN changed; PRAGMA user_version = 1")
       let coder = LedgerJSONCoder()

@@ -52,3 +52,35 @@ final class NotificationUUIDTests: XCTestCase {
     }
   }
 }
+
+/// The UUIDs of ledgers written before the text form was built byte by byte stay the same.
+final class NotificationUUIDCompatibilityTests: XCTestCase {
+  func testTheTextFormIsTheOneEarlierBuildsDerived() {
+    for seed in [0, 7, 14] as [UInt64] {
+      let namespace = NotificationUUID.namespace(seed: seed)
+      for sequence in [1, 2, 3, 999, 1 << 40, Int64.max] as [Int64] {
+        XCTAssertEqual(NotificationUUID.make(namespace: namespace, sequence: sequence), Self.reference(namespace: namespace, sequence: sequence))
+      }
+    }
+  }
+
+  /// The string-joining derivation of schema v5's builds.
+  private static func reference(namespace: UInt128, sequence: Int64) -> String {
+    func mix(_ value: UInt64) -> UInt64 {
+      var z = value &+ 0x9E37_79B9_7F4A_7C15
+      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+      return z ^ (z >> 31)
+    }
+    func hex(_ value: UInt64) -> String {
+      let digits = String(value, radix: 16)
+      return String(repeating: "0", count: 16 - digits.count) + digits
+    }
+    let high = mix(UInt64(truncatingIfNeeded: namespace >> 64) ^ UInt64(bitPattern: sequence))
+    let low = mix(UInt64(truncatingIfNeeded: namespace) &+ UInt64(bitPattern: sequence) &* 0x9E37_79B9_7F4A_7C15)
+    let versioned = (high & 0xFFFF_FFFF_FFFF_0FFF) | 0x0000_0000_0000_4000
+    let varied = (low & 0x3FFF_FFFF_FFFF_FFFF) | 0x8000_0000_0000_0000
+    let characters = Array(hex(versioned) + hex(varied))
+    return [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { String(characters[$0]) }.joined(separator: "-")
+  }
+}
