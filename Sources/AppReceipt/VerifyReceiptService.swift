@@ -1,0 +1,104 @@
+import Foundation
+import SandboxSigning
+import StoreEngine
+
+/// `POST /verifyReceipt` over a ledger: decodes and authenticates the receipt, checks its
+/// environment and the shared secret, and answers Apple's JSON, always with HTTP 200.
+///
+/// Not thread-safe: it reads the ledger connection it is given; serve takes turns at it.
+public struct VerifyReceiptService: @unchecked Sendable {
+  // @unchecked: holds the ledger reference; callers serialize requests (serve's lock).
+  private let ledger: any LedgerStore
+  private let builder: AppReceiptBuilder
+  private let decoder: AppReceiptDecoder
+  private let environment: String
+  private let sharedSecret: @Sendable () -> String?
+  private let fault: @Sendable () -> Int?
+  private let clock: @Sendable () -> Date
+  private let wallClock: @Sendable () -> Date
+
+  /// - Parameters:
+  ///   - environment: `Sandbox` or `Production`: the server this is (serve's `--environment`).
+  ///   - sharedSecret: The app-specific shared secret on file now (read per request, so a rotation
+  ///     applies at once); nil when none was made, and then any password is wrong.
+  ///   - fault: A status in 21100–21199 the sandbox controls injected for this request, or nil.
+  ///   - clock: The store's virtual clock: `request_date` and `latest_receipt`'s creation date.
+  ///   - wallClock: When certificates are checked.
+  public init(
+    ledger: any LedgerStore, authority: SandboxCertificateAuthority, bundleID: String, environment: String,
+    sharedSecret: @escaping @Sendable () -> String?, fault: @escaping @Sendable () -> Int? = { nil },
+    clock: @escaping @Sendable () -> Date, wallClock: @escaping @Sendable () -> Date = Date.init
+  ) {
+    self.ledger = ledger
+    builder = AppReceiptBuilder(ledger: ledger, authority: authority, bundleID: bundleID, environment: environment, now: clock)
+    decoder = AppReceiptDecoder(trustedRoots: [authority.root])
+    self.environment = environment
+    self.sharedSecret = sharedSecret
+    self.fault = fault
+    self.clock = clock
+    self.wallClock = wallClock
+  }
+
+  /// The JSON body answering one request (the HTTP status is always 200).
+  public func answer(method: String, body: Data) -> Data {
+    Self.json(response(method: method, body: body))
+  }
+
+  /// The answer as a JSON object.
+  public func response(method: String, body: Data) -> [String: Any] {
+    guard method == "POST" else { return ["status": VerifyReceiptStatus.notPost] }
+    if let injected = fault(), VerifyReceiptStatus.retryableRange.contains(injected) {
+      return ["status": injected, "is-retryable": true]
+    }
+    guard let request = VerifyReceiptRequest(body: body) else { return ["status": VerifyReceiptStatus.malformedReceipt] }
+    let contents: AppReceiptContents
+    do throws(AppReceiptDecoder.Failure) {
+      contents = try decoder.decode(base64: request.receiptData, at: wallClock())
+    } catch {
+      switch error {
+      case .malformed: return ["status": VerifyReceiptStatus.malformedReceipt]
+      case .notAuthentic: return ["status": VerifyReceiptStatus.notAuthentic]
+      }
+    }
+    if contents.environment != environment {
+      let status =
+        contents.environment == "Sandbox"
+        ? VerifyReceiptStatus.sandboxReceiptInProduction : VerifyReceiptStatus.productionReceiptInSandbox
+      return ["status": status]
+    }
+    let history: [PaymentTransaction]
+    var records: [SubscriptionRecord] = []
+    do throws(LedgerError) {
+      if let account = contents.account { history = try ledger.history(account: account) } else { history = [] }
+      if ReceiptInclusion.hasAutoRenewable(history), let account = contents.account {
+        records = try ledger.load().subscriptions.filter { $0.account == account }
+      }
+    } catch {
+      // Apple's "internal data access error; try again later".
+      return ["status": 21009]
+    }
+    let subscribed = ReceiptInclusion.hasAutoRenewable(history)
+    if let password = request.password {
+      guard password == sharedSecret() else { return ["status": VerifyReceiptStatus.wrongSharedSecret] }
+    } else if subscribed || contents.inAppPurchases.contains(where: { $0.webOrderLineItemID != nil }) {
+      // Apple wants the shared secret for receipts with auto-renewable subscriptions.
+      return ["status": VerifyReceiptStatus.wrongSharedSecret]
+    }
+    let now = clock()
+    var answer: [String: Any] = [
+      "status": VerifyReceiptStatus.valid, "environment": environment,
+      "receipt": VerifyReceiptJSON.receipt(contents, requestDate: now),
+    ]
+    guard subscribed, let account = contents.account else { return answer }
+    let latest = builder.contents(account: account, history: history)
+    if let signed = try? builder.sign(latest) { answer["latest_receipt"] = signed.base64EncodedString() }
+    answer["latest_receipt_info"] = VerifyReceiptJSON.latestReceiptInfo(
+      history, excludeOld: request.excludeOldTransactions)
+    answer["pending_renewal_info"] = records.map(VerifyReceiptJSON.pendingRenewalInfo)
+    return answer
+  }
+
+  static func json(_ object: [String: Any]) -> Data {
+    (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{\"status\":21009}".utf8)
+  }
+}
