@@ -14,14 +14,14 @@ import StoreEngine
 /// Each purchase, refund and renewal the ledger records changes the next receipt, as the real one
 /// is refreshed; after `clear-history` it lists no in-app purchases.
 public struct AppReceiptBuilder: @unchecked Sendable {
-  // @unchecked: the ledger is a reference (`any LedgerStore`); the builder only reads it, on the
-  // caller's thread, as every other reader of a ledger connection does.
+  // @unchecked: the ledger is a reference (`any LedgerStore`) and the clock may read it; the
+  // builder only reads, on the caller's thread, as every other user of a ledger connection does.
   private let ledger: any LedgerStore
   private let authority: SandboxCertificateAuthority
   private let bundleID: String
   private let environment: String
   private let applicationVersion: String
-  private let now: @Sendable () -> Date
+  private let now: () -> Date
 
   /// - Parameters:
   ///   - environment: `Sandbox` (receipt type `ProductionSandbox`) or `Production`.
@@ -29,7 +29,7 @@ public struct AppReceiptBuilder: @unchecked Sendable {
   ///   - now: The receipt's creation date; pass the store's virtual clock.
   public init(
     ledger: any LedgerStore, authority: SandboxCertificateAuthority, bundleID: String, environment: String = "Sandbox",
-    applicationVersion: String = "1", now: @escaping @Sendable () -> Date
+    applicationVersion: String = "1", now: @escaping () -> Date
   ) {
     self.ledger = ledger
     self.authority = authority

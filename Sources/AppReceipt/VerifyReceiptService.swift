@@ -14,7 +14,7 @@ public struct VerifyReceiptService: @unchecked Sendable {
   private let environment: String
   private let sharedSecret: @Sendable () -> String?
   private let fault: @Sendable () -> Int?
-  private let clock: @Sendable () -> Date
+  private let clock: () -> Date
   private let wallClock: @Sendable () -> Date
 
   /// - Parameters:
@@ -27,7 +27,7 @@ public struct VerifyReceiptService: @unchecked Sendable {
   public init(
     ledger: any LedgerStore, authority: SandboxCertificateAuthority, bundleID: String, environment: String,
     sharedSecret: @escaping @Sendable () -> String?, fault: @escaping @Sendable () -> Int? = { nil },
-    clock: @escaping @Sendable () -> Date, wallClock: @escaping @Sendable () -> Date = Date.init
+    clock: @escaping () -> Date, wallClock: @escaping @Sendable () -> Date = Date.init
   ) {
     self.ledger = ledger
     builder = AppReceiptBuilder(ledger: ledger, authority: authority, bundleID: bundleID, environment: environment, now: clock)
