@@ -48,6 +48,10 @@ public enum AppCommand: Equatable, Sendable {
   case setNotificationURL(String?)
   /// The fault every App Store Server API endpoint answers with.
   case setServerFault(ServerFaultSetting)
+  /// Build the signed-in account's app receipt and show it decoded.
+  case showReceipt
+  /// Write the signed-in account's app receipt (DER) to `path` (relative to the export folder).
+  case exportReceipt(path: String)
 
   /// The store command this asks for; nil for the TUI's own work (export, quit).
   public func storeCommand(now: Date) -> StoreCommand? {
@@ -71,7 +75,7 @@ public enum AppCommand: Equatable, Sendable {
     case .setControl(let change): .setControl(change)
     case .advance(let seconds): .advance(to: now.addingTimeInterval(max(0, seconds)))
     case .clearHistory: .clearHistory(account: nil)
-    case .exportJWS, .quit, .redeliver, .setNotificationURL, .setServerFault: nil
+    case .exportJWS, .quit, .redeliver, .setNotificationURL, .setServerFault, .showReceipt, .exportReceipt: nil
     }
   }
 }
@@ -92,6 +96,8 @@ public enum AppAction: Equatable, Sendable {
   case notificationURLRead(String?)
   /// The data directory's server fault, as read or written.
   case serverFaultRead(ServerFaultSetting?)
+  /// The app receipt, decoded for reading (title and lines).
+  case receiptRead(title: String, lines: [String])
   /// An engine event from the bus, in delivery order.
   case engine(StoreEvent)
   /// The account's whole view was read: at start, when another account signs in, and after a

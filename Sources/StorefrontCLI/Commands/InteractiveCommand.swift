@@ -126,6 +126,7 @@ enum InteractiveCommand {
     let runtime = AppRuntime(queue: store.queue, snapshot: snapshot, size: loop.terminal.size, executor: .queue(.main))
     if let serverURL { runtime.send(.serverListening(url: serverURL)) }
     runtime.serverFaults = ServerFaultSettings.access(directory: store.directory)
+    runtime.receipts = ReceiptText.access(store: store, bundleID: store.queue.bundleID)
     // Engine events reach the runtime on the main queue; this wakes the loop to draw them after.
     let wake = store.queue.bus.subscribe(StoreEvent.self, on: .queue(.main)) { _ in loop.post(.engine) }
     defer {
