@@ -7,11 +7,11 @@ enum ReceiptJSONDate {
   private static let pacific: Calendar = calendar("America/Los_Angeles")
 
   /// The three keys `name`, `name_ms` and `name_pst` for `date`, into `object`.
-  static func put(_ date: Date?, as name: String, into object: inout [String: Any]) {
+  static func put(_ date: Date?, as name: String, into object: inout [String: ReceiptJSON]) {
     guard let date else { return }
-    object[name] = text(date, in: utc, zone: "Etc/GMT")
-    object[name + "_ms"] = String(Int64((date.timeIntervalSince1970 * 1000).rounded(.down)))
-    object[name + "_pst"] = text(date, in: pacific, zone: "America/Los_Angeles")
+    object[name] = .string(text(date, in: utc, zone: "Etc/GMT"))
+    object[name + "_ms"] = .string(String(Int64((date.timeIntervalSince1970 * 1000).rounded(.down))))
+    object[name + "_pst"] = .string(text(date, in: pacific, zone: "America/Los_Angeles"))
   }
 
   private static func text(_ date: Date, in calendar: Calendar, zone: String) -> String {

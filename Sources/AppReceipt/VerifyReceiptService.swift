@@ -41,30 +41,32 @@ public struct VerifyReceiptService: @unchecked Sendable {
 
   /// The JSON body answering one request (the HTTP status is always 200).
   public func answer(method: String, body: Data) -> Data {
-    Self.json(response(method: method, body: body))
+    response(method: method, body: body).data
   }
 
-  /// The answer as a JSON object.
-  public func response(method: String, body: Data) -> [String: Any] {
-    guard method == "POST" else { return ["status": VerifyReceiptStatus.notPost] }
+  private static func status(_ code: Int) -> ReceiptJSON { .object([("status", .int(code))]) }
+
+  /// The answer as JSON values.
+  func response(method: String, body: Data) -> ReceiptJSON {
+    guard method == "POST" else { return Self.status(VerifyReceiptStatus.notPost) }
     if let injected = fault(), VerifyReceiptStatus.retryableRange.contains(injected) {
-      return ["status": injected, "is-retryable": true]
+      return .object([("is-retryable", .bool(true)), ("status", .int(injected))])
     }
-    guard let request = VerifyReceiptRequest(body: body) else { return ["status": VerifyReceiptStatus.malformedReceipt] }
+    guard let request = VerifyReceiptRequest(body: body) else { return Self.status(VerifyReceiptStatus.malformedReceipt) }
     let contents: AppReceiptContents
     do throws(AppReceiptDecoder.Failure) {
       contents = try decoder.decode(base64: request.receiptData, at: wallClock())
     } catch {
       switch error {
-      case .malformed: return ["status": VerifyReceiptStatus.malformedReceipt]
-      case .notAuthentic: return ["status": VerifyReceiptStatus.notAuthentic]
+      case .malformed: return Self.status(VerifyReceiptStatus.malformedReceipt)
+      case .notAuthentic: return Self.status(VerifyReceiptStatus.notAuthentic)
       }
     }
     if contents.environment != environment {
       let status =
         contents.environment == "Sandbox"
         ? VerifyReceiptStatus.sandboxReceiptInProduction : VerifyReceiptStatus.productionReceiptInSandbox
-      return ["status": status]
+      return Self.status(status)
     }
     let history: [PaymentTransaction]
     var records: [SubscriptionRecord] = []
@@ -75,30 +77,25 @@ public struct VerifyReceiptService: @unchecked Sendable {
       }
     } catch {
       // Apple's "internal data access error; try again later".
-      return ["status": 21009]
+      return Self.status(21009)
     }
     let subscribed = ReceiptInclusion.hasAutoRenewable(history)
     if let password = request.password {
-      guard password == sharedSecret() else { return ["status": VerifyReceiptStatus.wrongSharedSecret] }
+      guard password == sharedSecret() else { return Self.status(VerifyReceiptStatus.wrongSharedSecret) }
     } else if subscribed || contents.inAppPurchases.contains(where: { $0.webOrderLineItemID != nil }) {
       // Apple wants the shared secret for receipts with auto-renewable subscriptions.
-      return ["status": VerifyReceiptStatus.wrongSharedSecret]
+      return Self.status(VerifyReceiptStatus.wrongSharedSecret)
     }
     let now = clock()
-    var answer: [String: Any] = [
-      "status": VerifyReceiptStatus.valid, "environment": environment,
+    var answer: [String: ReceiptJSON] = [
+      "status": .int(VerifyReceiptStatus.valid), "environment": .string(environment),
       "receipt": VerifyReceiptJSON.receipt(contents, requestDate: now),
     ]
-    guard subscribed, let account = contents.account else { return answer }
+    guard subscribed, let account = contents.account else { return .sorted(answer) }
     let latest = builder.contents(account: account, history: history)
-    if let signed = try? builder.sign(latest) { answer["latest_receipt"] = signed.base64EncodedString() }
-    answer["latest_receipt_info"] = VerifyReceiptJSON.latestReceiptInfo(
-      history, excludeOld: request.excludeOldTransactions)
-    answer["pending_renewal_info"] = records.map(VerifyReceiptJSON.pendingRenewalInfo)
-    return answer
-  }
-
-  static func json(_ object: [String: Any]) -> Data {
-    (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{\"status\":21009}".utf8)
+    if let signed = try? builder.sign(latest) { answer["latest_receipt"] = .string(signed.base64EncodedString()) }
+    answer["latest_receipt_info"] = .array(VerifyReceiptJSON.latestReceiptInfo(history, excludeOld: request.excludeOldTransactions))
+    answer["pending_renewal_info"] = .array(records.map(VerifyReceiptJSON.pendingRenewalInfo))
+    return .sorted(answer)
   }
 }
