@@ -16,6 +16,15 @@ public struct VerifyReceiptService: @unchecked Sendable {
   private let fault: @Sendable () -> Int?
   private let clock: () -> Date
   private let wallClock: @Sendable () -> Date
+  private let changeToken: () -> Int64?
+  private let cache = HistoryCache()
+
+  /// The last account read, while the ledger's change token stays the same.
+  private final class HistoryCache {
+    var key: (account: String, token: Int64)?
+    var history: [PaymentTransaction] = []
+    var records: [SubscriptionRecord] = []
+  }
 
   /// - Parameters:
   ///   - environment: `Sandbox` or `Production`: the server this is (serve's `--environment`).
@@ -24,11 +33,16 @@ public struct VerifyReceiptService: @unchecked Sendable {
   ///   - fault: A status in 21100–21199 the sandbox controls injected for this request, or nil.
   ///   - clock: The store's virtual clock: `request_date` and `latest_receipt`'s creation date.
   ///   - wallClock: When certificates are checked.
+  ///   - changeToken: A value that changes whenever another connection commits (SQLite's
+  ///     `PRAGMA data_version`); while it stays the same, the account's history is not read again.
+  ///     Nil (the default) reads it every request.
   public init(
     ledger: any LedgerStore, authority: SandboxCertificateAuthority, bundleID: String, environment: String,
     sharedSecret: @escaping @Sendable () -> String?, fault: @escaping @Sendable () -> Int? = { nil },
-    clock: @escaping () -> Date, wallClock: @escaping @Sendable () -> Date = Date.init
+    clock: @escaping () -> Date, wallClock: @escaping @Sendable () -> Date = Date.init,
+    changeToken: @escaping () -> Int64? = { nil }
   ) {
+    self.changeToken = changeToken
     self.ledger = ledger
     builder = AppReceiptBuilder(ledger: ledger, authority: authority, bundleID: bundleID, environment: environment, now: clock)
     decoder = AppReceiptDecoder(trustedRoots: [authority.root])
@@ -42,6 +56,22 @@ public struct VerifyReceiptService: @unchecked Sendable {
   /// The JSON body answering one request (the HTTP status is always 200).
   public func answer(method: String, body: Data) -> Data {
     response(method: method, body: body).data
+  }
+
+  /// The account's history and subscription records, from the cache while the ledger is unchanged.
+  private func read(account: String?) throws(LedgerError) -> ([PaymentTransaction], [SubscriptionRecord]) {
+    guard let account else { return ([], []) }
+    let token = changeToken()
+    if let token, let key = cache.key, key.account == account, key.token == token { return (cache.history, cache.records) }
+    let history = try ledger.history(account: account)
+    var records: [SubscriptionRecord] = []
+    if ReceiptInclusion.hasAutoRenewable(history) {
+      records = try ledger.load().subscriptions.filter { $0.account == account }
+    }
+    cache.key = token.map { (account, $0) }
+    cache.history = history
+    cache.records = records
+    return (history, records)
   }
 
   private static func status(_ code: Int) -> ReceiptJSON { .object([("status", .int(code))]) }
@@ -69,12 +99,9 @@ public struct VerifyReceiptService: @unchecked Sendable {
       return Self.status(status)
     }
     let history: [PaymentTransaction]
-    var records: [SubscriptionRecord] = []
+    let records: [SubscriptionRecord]
     do throws(LedgerError) {
-      if let account = contents.account { history = try ledger.history(account: account) } else { history = [] }
-      if ReceiptInclusion.hasAutoRenewable(history), let account = contents.account {
-        records = try ledger.load().subscriptions.filter { $0.account == account }
-      }
+      (history, records) = try read(account: contents.account)
     } catch {
       // Apple's "internal data access error; try again later".
       return Self.status(21009)

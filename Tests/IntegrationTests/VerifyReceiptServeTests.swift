@@ -131,6 +131,13 @@ final class VerifyReceiptServeTests: XCTestCase {
     XCTAssertEqual(try status(sandbox.port, try Self.body(subscriber, password: secret)), 21004)
     XCTAssertEqual(try status(sandbox.port, try Self.body(subscriber, password: newSecret)), 0)
 
+    // Another process renews the subscription: the next answer shows it (the history cache follows the ledger).
+    let renewed = try StorefrontBinary.run(
+      ["run", "-", "--data-dir", data], stdin: Data("account subscriber\nadvance P1M\n".utf8), in: directory)
+    XCTAssertEqual(renewed.status, 0, renewed.stdout + renewed.stderr)
+    let after = try Self.call(sandbox.port, body: try Self.body(subscriber, password: newSecret))
+    XCTAssertEqual((after.json["latest_receipt_info"] as? [[String: Any]])?.count, 4, "one more renewal")
+
     XCTAssertEqual(try status(sandbox.port, method: "GET", Data()), 21000)
     XCTAssertEqual(try status(sandbox.port, method: "PUT", try Self.body(jake)), 21000)
     XCTAssertEqual(try status(sandbox.port, Data("not json".utf8)), 21002)

@@ -49,7 +49,7 @@ extension ServeEndpoints {
     let service = VerifyReceiptService(
       ledger: ledger, authority: store.authority, bundleID: bundleID, environment: environment,
       sharedSecret: { secret.read() }, fault: { faults.takeReceiptStatus() },
-      clock: { ((try? ledger.virtualClock()) ?? nil) ?? Date() })
+      clock: { ((try? ledger.virtualClock()) ?? nil) ?? Date() }, changeToken: { try? ledger.dataVersion() })
     let turn = Locked(service)
     return VerifyReceiptHandler { request in
       let body = turn.withLock { $0.answer(method: request.method, body: request.body) }
