@@ -17,7 +17,7 @@ enum VerifyReceiptJSON {
     ReceiptJSONDate.put(contents.creationDate, as: "receipt_creation_date", into: &object)
     ReceiptJSONDate.put(requestDate, as: "request_date", into: &object)
     ReceiptJSONDate.put(contents.originalPurchaseDate, as: "original_purchase_date", into: &object)
-    return .sorted(object)
+    return .object(object)
   }
 
   static func chronological(_ a: InAppPurchaseReceipt, _ b: InAppPurchaseReceipt) -> Bool {
@@ -26,7 +26,7 @@ enum VerifyReceiptJSON {
   }
 
   /// One `in_app` entry.
-  static func inApp(_ purchase: InAppPurchaseReceipt) -> ReceiptJSON { .sorted(inAppMembers(purchase)) }
+  static func inApp(_ purchase: InAppPurchaseReceipt) -> ReceiptJSON { .object(inAppMembers(purchase)) }
 
   static func inAppMembers(_ purchase: InAppPurchaseReceipt) -> [String: ReceiptJSON] {
     var object: [String: ReceiptJSON] = [
@@ -60,7 +60,7 @@ enum VerifyReceiptJSON {
     }
     return entries.reversed().map { entry in
       var object = inAppMembers(entry)
-      guard let transaction = byID[entry.transactionID] else { return .sorted(object) }
+      guard let transaction = byID[entry.transactionID] else { return .object(object) }
       if transaction.familySharedBy != nil { object["in_app_ownership_type"] = .string("FAMILY_SHARED") }
       if let group = transaction.subscriptionGroupID { object["subscription_group_identifier"] = .string(group) }
       if transaction.isUpgraded { object["is_upgraded"] = .string("true") }
@@ -69,7 +69,7 @@ enum VerifyReceiptJSON {
         object["cancellation_reason"] = .string(String(reason))
       }
       if transaction.offerType == .code, let code = transaction.offerID { object["offer_code_ref_name"] = .string(code) }
-      return .sorted(object)
+      return .object(object)
     }
   }
 
@@ -83,6 +83,6 @@ enum VerifyReceiptJSON {
     if let intent = record.expirationIntent { object["expiration_intent"] = .string(String(intent.rawValue)) }
     if let status = record.priceIncreaseStatus { object["price_consent_status"] = .string(String(status.rawValue)) }
     ReceiptJSONDate.put(record.gracePeriodExpiresDate, as: "grace_period_expires_date", into: &object)
-    return .sorted(object)
+    return .object(object)
   }
 }

@@ -74,13 +74,13 @@ public struct VerifyReceiptService: @unchecked Sendable {
     return (history, records)
   }
 
-  private static func status(_ code: Int) -> ReceiptJSON { .object([("status", .int(code))]) }
+  private static func status(_ code: Int) -> ReceiptJSON { .object(["status": .int(code)]) }
 
   /// The answer as JSON values.
   func response(method: String, body: Data) -> ReceiptJSON {
     guard method == "POST" else { return Self.status(VerifyReceiptStatus.notPost) }
     if let injected = fault(), VerifyReceiptStatus.retryableRange.contains(injected) {
-      return .object([("is-retryable", .bool(true)), ("status", .int(injected))])
+      return .object(["is-retryable": .bool(true), "status": .int(injected)])
     }
     guard let request = VerifyReceiptRequest(body: body) else { return Self.status(VerifyReceiptStatus.malformedReceipt) }
     let contents: AppReceiptContents
@@ -118,11 +118,11 @@ public struct VerifyReceiptService: @unchecked Sendable {
       "status": .int(VerifyReceiptStatus.valid), "environment": .string(environment),
       "receipt": VerifyReceiptJSON.receipt(contents, requestDate: now),
     ]
-    guard subscribed, let account = contents.account else { return .sorted(answer) }
+    guard subscribed, let account = contents.account else { return .object(answer) }
     let latest = builder.contents(account: account, history: history)
     if let signed = try? builder.sign(latest) { answer["latest_receipt"] = .string(signed.base64EncodedString()) }
     answer["latest_receipt_info"] = .array(VerifyReceiptJSON.latestReceiptInfo(history, excludeOld: request.excludeOldTransactions))
     answer["pending_renewal_info"] = .array(records.map(VerifyReceiptJSON.pendingRenewalInfo))
-    return .sorted(answer)
+    return .object(answer)
   }
 }
