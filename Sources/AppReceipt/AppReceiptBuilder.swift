@@ -47,8 +47,9 @@ public struct AppReceiptBuilder: @unchecked Sendable {
     return contents(account: account, history: history)
   }
 
-  /// The receipt's contents for `account` over `history` (its transactions, oldest first).
-  public func contents(account: String, history: [PaymentTransaction]) -> AppReceiptContents {
+  /// The receipt's contents for `account` over `history` (its transactions, oldest first), created
+  /// at `createdAt` (default: the builder's clock now).
+  public func contents(account: String, history: [PaymentTransaction], createdAt: Date? = nil) -> AppReceiptContents {
     let opaque = Self.digest("storefront-opaque-value:\(account)").prefix(16)
     let device = Self.digest("storefront-device-identifier:\(account)").prefix(16)
     // Apple: SHA-1 of the device identifier, the opaque value and the bundle id attribute's bytes.
@@ -56,7 +57,7 @@ public struct AppReceiptBuilder: @unchecked Sendable {
     return AppReceiptContents(
       receiptType: AppReceiptContents.receiptType(environment: environment), bundleID: bundleID,
       applicationVersion: applicationVersion, opaqueValue: Data(opaque), sha1Hash: Self.sha1(device + opaque + bundleBytes),
-      creationDate: now(), account: account, inAppPurchases: ReceiptInclusion.inAppPurchases(of: history))
+      creationDate: createdAt ?? now(), account: account, inAppPurchases: ReceiptInclusion.inAppPurchases(of: history))
   }
 
   /// The signed receipt (DER) of `account`, what `Bundle.main.appStoreReceiptURL` would hold.

@@ -5,9 +5,11 @@ import StoreEngine
 /// `POST /verifyReceipt` over a ledger: decodes and authenticates the receipt, checks its
 /// environment and the shared secret, and answers Apple's JSON, always with HTTP 200.
 ///
-/// Not thread-safe: it reads the ledger connection it is given; serve takes turns at it.
+/// Requests may come from several threads at once: the ledger connection (and the clock, which
+/// reads it) is used by one at a time under the service's lock; decoding, verifying and encoding
+/// run in parallel.
 public struct VerifyReceiptService: @unchecked Sendable {
-  // @unchecked: holds the ledger reference; callers serialize requests (serve's lock).
+  // @unchecked: the ledger reference, the clock and the cache are only touched under `cache.lock`.
   private let ledger: any LedgerStore
   private let builder: AppReceiptBuilder
   private let decoder: AppReceiptDecoder
@@ -21,6 +23,7 @@ public struct VerifyReceiptService: @unchecked Sendable {
 
   /// The last account read, while the ledger's change token stays the same.
   private final class HistoryCache {
+    let lock = NSLock()
     var key: (account: String, token: Int64)?
     var history: [PaymentTransaction] = []
     var records: [SubscriptionRecord] = []
@@ -59,10 +62,13 @@ public struct VerifyReceiptService: @unchecked Sendable {
   }
 
   /// The account's history and subscription records, from the cache while the ledger is unchanged.
-  private func read(account: String?) throws(LedgerError) -> ([PaymentTransaction], [SubscriptionRecord]) {
-    guard let account else { return ([], []) }
+  private func read(account: String?) throws(LedgerError) -> ([PaymentTransaction], [SubscriptionRecord], Date) {
+    cache.lock.lock()
+    defer { cache.lock.unlock() }
+    let now = clock()
+    guard let account else { return ([], [], now) }
     let token = changeToken()
-    if let token, let key = cache.key, key.account == account, key.token == token { return (cache.history, cache.records) }
+    if let token, let key = cache.key, key.account == account, key.token == token { return (cache.history, cache.records, now) }
     let history = try ledger.history(account: account)
     var records: [SubscriptionRecord] = []
     if ReceiptInclusion.hasAutoRenewable(history) {
@@ -71,7 +77,7 @@ public struct VerifyReceiptService: @unchecked Sendable {
     cache.key = token.map { (account, $0) }
     cache.history = history
     cache.records = records
-    return (history, records)
+    return (history, records, now)
   }
 
   private static func status(_ code: Int) -> ReceiptJSON { .object(["status": .int(code)]) }
@@ -100,8 +106,9 @@ public struct VerifyReceiptService: @unchecked Sendable {
     }
     let history: [PaymentTransaction]
     let records: [SubscriptionRecord]
+    let now: Date
     do throws(LedgerError) {
-      (history, records) = try read(account: contents.account)
+      (history, records, now) = try read(account: contents.account)
     } catch {
       // Apple's "internal data access error; try again later".
       return Self.status(21009)
@@ -113,13 +120,13 @@ public struct VerifyReceiptService: @unchecked Sendable {
       // Apple wants the shared secret for receipts with auto-renewable subscriptions.
       return Self.status(VerifyReceiptStatus.wrongSharedSecret)
     }
-    let now = clock()
     var answer: [String: ReceiptJSON] = [
       "status": .int(VerifyReceiptStatus.valid), "environment": .string(environment),
       "receipt": VerifyReceiptJSON.receipt(contents, requestDate: now),
     ]
     guard subscribed, let account = contents.account else { return .object(answer) }
-    let latest = builder.contents(account: account, history: history)
+    // Dated with the clock read under the lock: the builder's own clock would read the ledger.
+    let latest = builder.contents(account: account, history: history, createdAt: now)
     if let signed = try? builder.sign(latest) { answer["latest_receipt"] = .string(signed.base64EncodedString()) }
     answer["latest_receipt_info"] = .array(VerifyReceiptJSON.latestReceiptInfo(history, excludeOld: request.excludeOldTransactions))
     answer["pending_renewal_info"] = .array(records.map(VerifyReceiptJSON.pendingRenewalInfo))

@@ -1,4 +1,5 @@
 import Foundation
+import StoreEngine
 import StorefrontProcessTestSupport
 import XCTest
 
@@ -186,5 +187,13 @@ final class VerifyReceiptServeTests: XCTestCase {
       receipt: try receipt(data, account: "jake", in: directory), production: production.port, sandbox: sandbox.port)
     XCTAssertEqual(verdict.status, 0)
     XCTAssertEqual(verdict.productID, "com.jake.sample.ExInAppPurchase.coins100")
+    // Requests in parallel (serve runs a thread per connection): every one verified.
+    let body = try Self.body(try receipt(data, account: "jake", in: directory))
+    let statuses = Locked<[Int]>([])
+    DispatchQueue.concurrentPerform(iterations: 16) { _ in
+      let status = (try? Self.call(sandbox.port, body: body))?.json["status"] as? Int ?? -1
+      statuses.withLock { $0.append(status) }
+    }
+    XCTAssertEqual(statuses.withLock { $0 }, Array(repeating: 0, count: 16))
   }
 }

@@ -41,7 +41,8 @@ enum ServeEndpoints {
 extension ServeEndpoints {
   /// `POST /verifyReceipt` (no bearer token, as Apple's): its own read-only ledger connection, the
   /// shared secret and the fault plan read per request, so `keys shared-secret --rotate` and
-  /// `server-fault verifyReceipt …` apply to the next request. Requests take turns at the connection.
+  /// `server-fault verifyReceipt …` apply to the next request. Requests take turns at the connection
+  /// only (the service's lock); receipts are verified and answers encoded in parallel.
   static func verifyReceipt(store: LiveStore, environment: String, bundleID: String) throws(LedgerError) -> VerifyReceiptHandler {
     let ledger = try SQLiteLedgerStore(fileURL: store.directory.appendingPathComponent(SQLiteLedgerStore.fileName), options: .init(readOnly: true))
     let secret = SharedSecretFile(directory: store.directory)
@@ -50,10 +51,8 @@ extension ServeEndpoints {
       ledger: ledger, authority: store.authority, bundleID: bundleID, environment: environment,
       sharedSecret: { secret.read() }, fault: { faults.takeReceiptStatus() },
       clock: { ((try? ledger.virtualClock()) ?? nil) ?? Date() }, changeToken: { try? ledger.dataVersion() })
-    let turn = Locked(service)
     return VerifyReceiptHandler { request in
-      let body = turn.withLock { $0.answer(method: request.method, body: request.body) }
-      return HTTPReply(APIResponse(status: 200, body: body))
+      HTTPReply(APIResponse(status: 200, body: service.answer(method: request.method, body: request.body)))
     }
   }
 }
