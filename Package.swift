@@ -29,6 +29,9 @@ let package = Package(
     // Adapters implementing the engine's protocols.
     .target(name: "SQLiteLedger", dependencies: ["StoreEngine", "CSQLite", "CZlib"]),
     .target(name: "SandboxSigning", dependencies: ["StoreEngine", "COpenSSL"]),
+    // The app receipt (Apple's receipt ASN.1 in a PKCS#7 SignedData signed by the sandbox CA, with
+    // OpenSSL's encoder) and `verifyReceipt`'s answers over the ledger.
+    .target(name: "AppReceipt", dependencies: ["StoreEngine", "SandboxSigning", "COpenSSL"]),
     // Foundation only: the App Store Server API's endpoints, models and errors, as request → response
     // functions over the ledger (no HTTP, no sockets).
     .target(name: "AppStoreServerAPI", dependencies: ["StoreEngine"]),
@@ -46,7 +49,7 @@ let package = Package(
       name: "StorefrontCLI",
       dependencies: [
         "StoreEngine", "StoreScenario", "SQLiteLedger", "SandboxSigning", "StoreTUI", "NcursesTerminal", "StoreServer",
-        "AppStoreServerAPI", "ServerNotifications", "SimulatedApp",
+        "AppStoreServerAPI", "ServerNotifications", "SimulatedApp", "AppReceipt",
       ]
     ),
     .executableTarget(name: "storefront", dependencies: ["StorefrontCLI"]),
@@ -83,6 +86,7 @@ let package = Package(
       name: "ServerNotificationsTests",
       dependencies: ["ServerNotifications", "StoreEngine", "SQLiteLedger", "StorefrontTestSupport", "StorefrontProcessTestSupport"]
     ),
+    .testTarget(name: "AppReceiptTests", dependencies: ["AppReceipt", "StoreEngine", "SandboxSigning", "StorefrontTestSupport"]),
     .testTarget(name: "SQLiteLedgerTests", dependencies: ["SQLiteLedger", "StoreEngine", "StorefrontTestSupport"]),
     .testTarget(
       name: "SandboxSigningTests",

@@ -25,8 +25,8 @@ if arguments.first == RSSProbe.flag {
   exit(RSSProbe.main(Array(arguments.dropFirst())))
 }
 let usage =
-  "usage: storefront-bench [--json] [--quick] [--only catalog,engine,ledger,bus,frames,render,process,launch,advance,serve,notify]"
-let suites = ["catalog", "engine", "ledger", "bus", "frames", "render", "process", "launch", "advance", "serve", "notify"]
+  "usage: storefront-bench [--json] [--quick] [--only catalog,engine,ledger,bus,frames,render,process,launch,advance,serve,notify,receipt]"
+let suites = ["catalog", "engine", "ledger", "bus", "frames", "render", "process", "launch", "advance", "serve", "notify", "receipt"]
 var json = false
 var quick = false
 var only = Set(suites)
@@ -68,10 +68,11 @@ struct Plan {
   var advanceRepeats: Int
   var serve: ServeBenchmark.Plan
   var notify: NotifyBenchmark.Plan = .full
+  var receipt: ReceiptBenchmark.Plan = .full
   static let quick = Plan(
     repeats: 3, engineCycles: 5_000, ledgerCycles: 50, busPosts: 20_000, renderBatch: 50,
     process: .init(repeats: 3, keySessions: 1, keysPerSession: 60, rssRuns: 1),
-    launchRepeats: 2, launchSigned: false, advanceInterval: 3_600, advanceRepeats: 1, serve: .quick, notify: .quick)
+    launchRepeats: 2, launchSigned: false, advanceInterval: 3_600, advanceRepeats: 1, serve: .quick, notify: .quick, receipt: .quick)
   static let full = Plan(
     repeats: 9, engineCycles: 50_000, ledgerCycles: 400, busPosts: 200_000, renderBatch: 200,
     process: .init(repeats: 9, keySessions: 3, keysPerSession: 120, rssRuns: 3),
@@ -149,6 +150,10 @@ do {
   attempt("notify", NotifyBenchmark.keys) {
     let binary = try StorefrontBinary.locate(overrideVariable: "STOREFRONT_BIN", searchDebugBuild: false)
     try NotifyBenchmark.run(binary: binary.path, plan: plan.notify, scratch: scratch, into: report)
+  }
+  attempt("receipt", ReceiptBenchmark.keys) {
+    let binary = try StorefrontBinary.locate(overrideVariable: "STOREFRONT_BIN", searchDebugBuild: false)
+    try ReceiptBenchmark.run(binary: binary.path, plan: plan.receipt, scratch: scratch, into: report)
   }
 } catch {
   failures.append("setup: \(error)")

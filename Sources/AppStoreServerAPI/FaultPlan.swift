@@ -56,6 +56,8 @@ public struct FaultPlan: Sendable, Equatable, Codable {
   public var faults: [APIEndpoint: Fault]
   /// The fault of every endpoint without one of its own.
   public var everyEndpoint: Fault?
+  /// `verifyReceipt`'s injected status (not an App Store Server API endpoint, so kept apart).
+  public var verifyReceipt: ReceiptFault?
 
   public init(faults: [APIEndpoint: Fault] = [:], everyEndpoint: Fault? = nil) {
     self.faults = faults
@@ -63,7 +65,7 @@ public struct FaultPlan: Sendable, Equatable, Codable {
   }
 
   private enum CodingKeys: String, CodingKey {
-    case faults, everyEndpoint
+    case faults, everyEndpoint, verifyReceipt
   }
 
   public init(from decoder: any Decoder) throws {
@@ -72,16 +74,27 @@ public struct FaultPlan: Sendable, Equatable, Codable {
     // A name this build does not know (a newer one wrote it) is left out, not an error.
     faults = Dictionary(uniqueKeysWithValues: named.compactMap { name, fault in APIEndpoint(rawValue: name).map { ($0, fault) } })
     everyEndpoint = try container.decodeIfPresent(Fault.self, forKey: .everyEndpoint)
+    verifyReceipt = try container.decodeIfPresent(ReceiptFault.self, forKey: .verifyReceipt)
   }
 
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(Dictionary(uniqueKeysWithValues: faults.map { ($0.key.rawValue, $0.value) }), forKey: .faults)
     try container.encodeIfPresent(everyEndpoint, forKey: .everyEndpoint)
+    try container.encodeIfPresent(verifyReceipt, forKey: .verifyReceipt)
   }
 
   /// Whether no endpoint has a fault.
-  public var isEmpty: Bool { faults.isEmpty && everyEndpoint == nil }
+  public var isEmpty: Bool { faults.isEmpty && everyEndpoint == nil && verifyReceipt == nil }
+
+  /// The status `verifyReceipt` answers this request instead (21100–21199), counted down.
+  public mutating func takeReceiptStatus() -> Int? {
+    guard let fault = verifyReceipt else { return nil }
+    if let remaining = fault.remaining {
+      verifyReceipt = remaining > 1 ? ReceiptFault(status: fault.status, remaining: remaining - 1) : nil
+    }
+    return fault.status
+  }
 
   /// The fault that applies to this request to `endpoint`, counting it against `remaining` (a fault
   /// used up is removed).

@@ -61,6 +61,15 @@ public struct FaultPlanFile: Sendable {
     return fault
   }
 
+  /// `verifyReceipt`'s injected status for one request, counted down under the lock.
+  public func takeReceiptStatus() -> Int? {
+    var info = stat()
+    guard stat(path, &info) == 0 else { return nil }
+    var status: Int?
+    try? update { plan in status = plan.takeReceiptStatus() }
+    return status
+  }
+
   private static func decode(_ data: Data) -> FaultPlan {
     (try? JSONDecoder().decode(FaultPlan.self, from: data)) ?? FaultPlan()
   }

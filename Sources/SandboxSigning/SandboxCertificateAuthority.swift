@@ -51,7 +51,7 @@ public struct SandboxCertificateAuthority: Sendable {
   public let leaf: Certificate
   /// True when this call created the chain (so the CLI can tell the user to export the root).
   public let wasCreated: Bool
-  private let leafKey: PrivateKey
+  let leafKey: PrivateKey
   /// Issues the TLS server certificate (``tlsServerIdentity(now:)``).
   let rootKey: PrivateKey
 

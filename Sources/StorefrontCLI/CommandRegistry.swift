@@ -15,6 +15,8 @@ enum CommandRegistry {
     KeysImportCommand.descriptor,
     KeysListCommand.descriptor,
     KeysRevokeCommand.descriptor,
+    KeysSharedSecretCommand.descriptor,
+    ReceiptCommand.descriptor,
     NotificationsCommand.descriptor,
     NotificationsURLCommand.descriptor,
   ]

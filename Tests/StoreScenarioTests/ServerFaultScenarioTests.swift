@@ -47,6 +47,31 @@ final class ServerFaultScenarioTests: XCTestCase {
     XCTAssertTrue(text[5].contains("Invalid delay '61s'"), text[5])
   }
 
+  func testVerifyReceiptTakesApplesRetryableStatuses() throws {
+    let steps = try parse("""
+      server-fault verifyReceipt answer=21100 count=3
+      server-fault verifyReceipt answer=21199
+      server-fault verifyReceipt off
+      """).get()
+    XCTAssertEqual(steps.map(\.action), [
+      .serverFault(.verifyReceipt(status: 21100, count: 3)),
+      .serverFault(.verifyReceipt(status: 21199, count: nil)),
+      .serverFault(.off(endpoint: "verifyReceipt")),
+    ])
+    guard case .failure(let found) = parse("""
+      server-fault verifyReceipt answer=21099
+      server-fault verifyReceipt answer=429
+      server-fault verifyReceipt
+      server-fault verifyReceipt answer=21150 count=0
+      """) else { return XCTFail("expected issues") }
+    let text = found.issues.map(\.description)
+    XCTAssertEqual(found.issues.map(\.line), [1, 2, 3, 4])
+    XCTAssertTrue(text[0].contains("use a status from 21100 to 21199"), text[0])
+    XCTAssertTrue(text[1].contains("Invalid verifyReceipt answer '429'"), text[1])
+    XCTAssertTrue(text[2].contains("needs answer=21100..21199"), text[2])
+    XCTAssertTrue(text[3].contains("Invalid count '0'"), text[3])
+  }
+
   func testTheRunnerHandsEachLineToItsOwnerAndStopsOnAProblem() throws {
     let store = try TestStore()
     let steps = try parse("server-fault getTransactionInfo answer=500\nserver-fault nonsense answer=500\nserver-fault clear\n").get()

@@ -227,6 +227,24 @@ import Testing
     #expect(state.notice?.kind == .error)
   }
 
+  @Test func theAppReceiptIsShownAndExportedFromTheTransactionsPane() {
+    var state = transactionsState([makeTransaction(5, FixtureCatalog.coins, kind: .consumable, state: .purchased)])
+    #expect(send(&state, .key(.char("c"))) == [.showReceipt])
+    send(&state, .receiptRead(title: "App Receipt of tester", lines: ["  2 bundle id  b"]))
+    guard case .request(let detail) = state.sheet else {
+      Issue.record("expected the receipt reader")
+      return
+    }
+    #expect(detail.title == "App Receipt of tester")
+    send(&state, .key(.escape), .key(.char("C")))
+    guard case .export(let export) = state.sheet, export.isReceipt else {
+      Issue.record("expected the receipt export sheet")
+      return
+    }
+    #expect(export.path.hasPrefix("receipt-") && export.path.hasSuffix(".der"))
+    #expect(send(&state, .key(.enter)) == [.exportReceipt(path: export.path)])
+  }
+
   @Test func viewAndExportNeedASignedTransaction() {
     var unsigned = makeTransaction(4, FixtureCatalog.coins, kind: .consumable, state: .failed)
     unsigned.error = .paymentCancelled

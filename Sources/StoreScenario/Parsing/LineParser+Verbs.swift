@@ -107,8 +107,9 @@ extension LineParser {
     }
   }
 
-  /// `server-fault clear`, `server-fault ENDPOINT off`, or `server-fault ENDPOINT|all
-  /// [answer=429|500|retryable] [delay=250ms|2s] [count=N]`.
+  /// `server-fault clear`, `server-fault ENDPOINT off`, `server-fault ENDPOINT|all
+  /// [answer=429|500|retryable] [delay=250ms|2s] [count=N]`, or `server-fault verifyReceipt
+  /// answer=21100..21199 [count=N]`.
   private mutating func serverFault() throws(ScenarioIssue) -> ServerFault {
     let endpoint = try next("an App Store Server API endpoint such as getTransactionInfo, all, or clear")
     if endpoint.text == "clear" { return .clear }
@@ -116,6 +117,7 @@ extension LineParser {
       positionals.removeFirst()
       return .off(endpoint: endpoint.text)
     }
+    if endpoint.text == "verifyReceipt" { return try receiptFault() }
     var answer: ServerFault.Answer?
     if let option = option("answer") {
       guard let value = ServerFault.Answer(rawValue: option.value) else {
@@ -141,6 +143,24 @@ extension LineParser {
       throw issue(endColumn, "'server-fault \(endpoint.text)' needs answer=429|500|retryable, delay=…, or both; `server-fault \(endpoint.text) off` removes it.")
     }
     return .set(endpoint: endpoint.text, answer: answer, delay: delay, count: count)
+  }
+
+  /// `server-fault verifyReceipt answer=21100..21199 [count=N]`.
+  private mutating func receiptFault() throws(ScenarioIssue) -> ServerFault {
+    guard let option = option("answer") else {
+      throw issue(endColumn, "'server-fault verifyReceipt' needs answer=21100..21199 (Apple's retryable statuses); `server-fault verifyReceipt off` removes it.")
+    }
+    guard let status = Int(option.value), (21100...21199).contains(status) else {
+      throw issue(option.column, "Invalid verifyReceipt answer '\(option.value)'; use a status from 21100 to 21199.")
+    }
+    var count: Int?
+    if let counted = self.option("count") {
+      guard let value = Int(counted.value), value >= 1 else {
+        throw issue(counted.column, "Invalid count '\(counted.value)'; use a whole number from 1 (leave it out for every request).")
+      }
+      count = value
+    }
+    return .verifyReceipt(status: status, count: count)
   }
 
   /// `250ms` or `2s`, up to a minute: how long serve waits before answering (real time).

@@ -11,6 +11,10 @@ public enum ServerFault: Sendable, Equatable {
   /// `endpoint` answers `answer` and/or after `delay`, for the next `count` requests (nil: all).
   case set(endpoint: String, answer: Answer?, delay: Duration?, count: Int?)
 
+  /// `verifyReceipt` answers `status` (21100–21199, Apple's retryable internal errors) for the
+  /// next `count` requests (nil: all).
+  case verifyReceipt(status: Int, count: Int?)
+
   /// What an injected fault answers instead of the real response.
   public enum Answer: String, Sendable, Equatable, CaseIterable {
     /// 429 `RateLimitExceededError`.

@@ -159,6 +159,14 @@ public struct SheetLayout: Equatable {
       return Content(
         title: detail.title, lines: detail.lines.map { ContentLine(text: $0, wrap: false) },
         buttons: [("Close", .cancel)], scrollsFrom: detail.firstRow)
+    case .export(let export) where export.isReceipt:
+      return Content(
+        title: "Export App Receipt",
+        lines: [
+          ContentLine(text: "Save the app receipt (PKCS#7 DER, signed by the sandbox CA) to:"), ContentLine(text: ""),
+          field("Path", export.path, focused: true),
+        ],
+        buttons: [("Cancel", .cancel), ("Save", .confirm)])
     case .export(let export):
       return Content(
         title: "Export Signed Transaction",

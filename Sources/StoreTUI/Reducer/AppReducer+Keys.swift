@@ -47,6 +47,9 @@ extension AppReducer {
     case .finish, .approve, .decline, .resolve, .refund, .viewJWS, .exportJWS, .toggleAutoRenew, .expireNow,
       .renewNow:
       return transactionIntent(intent, &state)
+    case .viewReceipt: return [.showReceipt]
+    case .exportReceipt:
+      state.sheet = .export(ExportSheet(receiptOf: state.account ?? "account"))
     case .nextValue: return changeSetting(at: state.scroll(of: .settings).selection, step: 1, &state)
     case .previousValue: return changeSetting(at: state.scroll(of: .settings).selection, step: -1, &state)
     case .panRight: state.logColumn = min(state.logColumn + logStep, 10 * logStep)

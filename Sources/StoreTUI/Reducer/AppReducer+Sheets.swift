@@ -115,10 +115,10 @@ extension AppReducer {
       state.sheet = nil
       let path = export.path.trimmingCharacters(in: .whitespaces)
       guard !path.isEmpty else {
-        state.notice = Notice("Type a file path to export the JWS to.", kind: .error)
+        state.notice = Notice("Type a file path to export the \(export.isReceipt ? "app receipt" : "JWS") to.", kind: .error)
         return []
       }
-      return [.exportJWS(export.transaction, path: path)]
+      return [export.isReceipt ? .exportReceipt(path: path) : .exportJWS(export.transaction, path: path)]
     case .erase:
       if !export.path.isEmpty { export.path.removeLast() }
       state.sheet = .export(export)

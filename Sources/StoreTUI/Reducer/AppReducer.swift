@@ -46,6 +46,9 @@ public func reduce(into state: inout AppState, action: AppAction) -> [AppCommand
   case .serverFaultRead(let fault):
     state.serverFault = fault
     return []
+  case .receiptRead(let title, let lines):
+    state.sheet = .request(RequestSheet(number: 0, title: title, lines: lines))
+    return []
   case .accountLoaded(let snapshot):
     state.load(snapshot)
     AppReducer.clampAll(&state)

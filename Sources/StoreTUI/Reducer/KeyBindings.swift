@@ -75,6 +75,8 @@ public enum KeyBindings {
     KeyBinding(.pane(.transactions), [.char("A")], .toggleAutoRenew, help: "toggle auto-renew"),
     KeyBinding(.pane(.transactions), [.char("E")], .expireNow, help: "expire the subscription now"),
     KeyBinding(.pane(.transactions), [.char("N")], .renewNow, help: "renew the subscription now"),
+    KeyBinding(.pane(.transactions), [.char("c")], .viewReceipt, help: "view the app receipt, decoded"),
+    KeyBinding(.pane(.transactions), [.char("C")], .exportReceipt, help: "export the app receipt (PKCS#7 DER) to a file"),
 
     KeyBinding(.pane(.settings), [.enter, .right], or: [.char(" "), .char("l")], .nextValue, help: "toggle or next value"),
     KeyBinding(.pane(.settings), [.left], or: [.char("h")], .previousValue, help: "previous value"),

@@ -66,6 +66,10 @@ public enum KeyIntent: Hashable, Sendable {
   case expireNow
   /// Renew a subscription now.
   case renewNow
+  /// Show the account's app receipt, decoded.
+  case viewReceipt
+  /// Save the app receipt (PKCS#7 DER) to a file.
+  case exportReceipt
 
   // MARK: Settings pane
 

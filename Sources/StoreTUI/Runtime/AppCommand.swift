@@ -52,6 +52,10 @@ public enum AppCommand: Equatable, Sendable {
   /// The simulated app asks its own server about a purchase (on a worker; the answer comes back as
   /// ``AppAction/appServerAnswered(_:)``).
   case callAppServer(AppServerRequest)
+  /// Build the signed-in account's app receipt and show it decoded.
+  case showReceipt
+  /// Write the signed-in account's app receipt (DER) to `path` (relative to the export folder).
+  case exportReceipt(path: String)
 
   /// The store command this asks for; nil for the TUI's own work (export, quit).
   public func storeCommand(now: Date) -> StoreCommand? {
@@ -75,7 +79,7 @@ public enum AppCommand: Equatable, Sendable {
     case .setControl(let change): .setControl(change)
     case .advance(let seconds): .advance(to: now.addingTimeInterval(max(0, seconds)))
     case .clearHistory: .clearHistory(account: nil)
-    case .exportJWS, .quit, .redeliver, .setNotificationURL, .setServerFault, .callAppServer: nil
+    case .exportJWS, .quit, .redeliver, .setNotificationURL, .setServerFault, .callAppServer, .showReceipt, .exportReceipt: nil
     }
   }
 }
@@ -96,6 +100,8 @@ public enum AppAction: Equatable, Sendable {
   case notificationURLRead(String?)
   /// The data directory's server fault, as read or written.
   case serverFaultRead(ServerFaultSetting?)
+  /// The app receipt, decoded for reading (title and lines).
+  case receiptRead(title: String, lines: [String])
   /// An engine event from the bus, in delivery order.
   case engine(StoreEvent)
   /// When the simulated app finishes transactions (`--app-finishes`, the Settings pane).

@@ -30,6 +30,21 @@ extension AppRuntime {
     case .quit:
       wantsQuit = true
       return nil
+    case .showReceipt:
+      guard let receipts, let account = queue.currentAccount else { return "No app receipt: sign in with a data directory first." }
+      let decoded = try receipts.decoded(account)
+      send(.receiptRead(title: decoded.title, lines: decoded.lines))
+      return nil
+    case .exportReceipt(let path):
+      guard let receipts, let account = queue.currentAccount else { return "No app receipt: sign in with a data directory first." }
+      let url = exportURL(path)
+      let der = try receipts.receipt(account)
+      do {
+        try der.write(to: url, options: .atomic)
+      } catch {
+        throw ExportError(message: "Could not write '\(url.path)': \(error.localizedDescription). Choose a writable path.")
+      }
+      return "Saved the app receipt of '\(account)' (\(der.count) bytes, DER) to \(url.path)."
     case .setNotificationURL(let url):
       try queue.perform(.setNotificationURL(environment: notificationEnvironment, url: url))
       send(.notificationURLRead(url))
@@ -68,9 +83,7 @@ extension AppRuntime {
     guard let jws = try queue.transaction(id)?.signedTransaction else {
       throw ExportError(message: "Transaction \(id) has no signed transaction to export; only purchased, restored and renewed ones are signed.")
     }
-    let expanded = (path as NSString).expandingTildeInPath
-    let url = expanded.hasPrefix("/")
-      ? URL(fileURLWithPath: expanded) : exportDirectory.appendingPathComponent(expanded)
+    let url = exportURL(path)
     do {
       try Data((jws + "\n").utf8).write(to: url, options: .atomic)
     } catch {
@@ -78,6 +91,14 @@ extension AppRuntime {
         message: "Could not write '\(url.path)': \(error.localizedDescription). Choose a writable path.")
     }
     return "Saved the JWS of transaction \(id) to \(url.path)."
+  }
+}
+
+extension AppRuntime {
+  /// `path` with `~` expanded; relative to ``exportDirectory``.
+  func exportURL(_ path: String) -> URL {
+    let expanded = (path as NSString).expandingTildeInPath
+    return expanded.hasPrefix("/") ? URL(fileURLWithPath: expanded) : exportDirectory.appendingPathComponent(expanded)
   }
 }
 

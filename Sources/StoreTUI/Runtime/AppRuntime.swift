@@ -42,6 +42,8 @@ public final class AppRuntime {
   public var serverFaults: ServerFaultAccess? {
     didSet { send(.serverFaultRead(serverFaults?.read())) }
   }
+  /// The app receipt of an account (Transactions pane `c`, `C`); nil without a data directory.
+  public var receipts: ReceiptAccess?
 
   private enum Inbound {
     case action(AppAction)

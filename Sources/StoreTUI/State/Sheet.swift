@@ -153,9 +153,17 @@ public struct URLSheet: Equatable, Sendable {
 public struct ExportSheet: Equatable, Sendable {
   public var transaction: PaymentTransaction.ID
   public var path: String
+  /// Whether this saves the app receipt instead of the transaction's JWS.
+  public var isReceipt = false
 
   public init(transaction: PaymentTransaction.ID, path: String) {
     self.transaction = transaction
     self.path = path
+  }
+
+  /// Saving the app receipt of `account` (DER), to `receipt-ACCOUNT.der` unless edited.
+  public init(receiptOf account: String) {
+    self.init(transaction: PaymentTransaction.ID(0), path: "receipt-\(account).der")
+    isReceipt = true
   }
 }

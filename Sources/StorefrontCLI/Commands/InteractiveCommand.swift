@@ -150,6 +150,7 @@ enum InteractiveCommand {
       }
     }
     runtime.serverFaults = ServerFaultSettings.access(directory: store.directory)
+    runtime.receipts = ReceiptText.access(store: store, bundleID: store.queue.bundleID)
     // Engine events reach the runtime on the main queue; this wakes the loop to draw them after.
     let wake = store.queue.bus.subscribe(StoreEvent.self, on: .queue(.main)) { _ in loop.post(.engine) }
     defer {

@@ -1,3 +1,4 @@
+import AppReceipt
 import AppStoreServerAPI
 import Foundation
 import SQLiteLedger
@@ -35,4 +36,30 @@ enum ServeEndpoints {
     let turn = Locked(api)
     return { request in turn.withLock { $0.handle(request) } }
   }
+}
+
+extension ServeEndpoints {
+  /// `POST /verifyReceipt` (no bearer token, as Apple's): its own read-only ledger connection, the
+  /// shared secret and the fault plan read per request, so `keys shared-secret --rotate` and
+  /// `server-fault verifyReceipt …` apply to the next request. Requests take turns at the connection
+  /// only (the service's lock); receipts are verified and answers encoded in parallel.
+  static func verifyReceipt(store: LiveStore, environment: String, bundleID: String) throws(LedgerError) -> VerifyReceiptHandler {
+    let ledger = try SQLiteLedgerStore(fileURL: store.directory.appendingPathComponent(SQLiteLedgerStore.fileName), options: .init(readOnly: true))
+    let secret = SharedSecretFile(directory: store.directory)
+    let faults = FaultPlanFile(directory: store.directory)
+    let service = VerifyReceiptService(
+      ledger: ledger, authority: store.authority, bundleID: bundleID, environment: environment,
+      sharedSecret: { secret.read() }, fault: { faults.takeReceiptStatus() },
+      clock: { ((try? ledger.virtualClock()) ?? nil) ?? Date() }, changeToken: { try? ledger.dataVersion() })
+    return VerifyReceiptHandler { request in
+      HTTPReply(APIResponse(status: 200, body: service.answer(method: request.method, body: request.body)))
+    }
+  }
+}
+
+/// Answers `/verifyReceipt` requests (``ServeEndpoints/verifyReceipt(store:environment:bundleID:)``).
+struct VerifyReceiptHandler: Sendable {
+  /// The path Apple's verifyReceipt hosts (`buy.itunes.apple.com`, `sandbox.itunes.apple.com`) answer at.
+  static let path = "/verifyReceipt"
+  let answer: @Sendable (HTTPRequest) -> HTTPReply
 }

@@ -74,9 +74,20 @@ final class ServeSession: Sendable {
       verifier: verifier, requestID: { UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(26).uppercased() },
       recordsDetails: recordsDetails,
       endpoints: ServeEndpoints.make(store: store, environment: environment, bundleID: bundleID))
+    let receipts: VerifyReceiptHandler
+    do throws(LedgerError) {
+      receipts = try ServeEndpoints.verifyReceipt(store: store, environment: environment, bundleID: bundleID)
+    } catch {
+      throw .store(LiveStore.OpenError(description: "Error: \(error)", exitCode: LiveStore.exitCode(for: error)))
+    }
     let server: HTTPServer
     do throws(HTTPServerError) {
-      server = try HTTPServer(configuration: configuration, handler: gateway.reply(to:), log: log)
+      // verifyReceipt takes no bearer token (Apple's does not); everything else goes through the gateway.
+      server = try HTTPServer(
+        configuration: configuration,
+        handler: { request in
+          request.path == VerifyReceiptHandler.path ? receipts.answer(request) : try gateway.reply(to: request)
+        }, log: log)
     } catch {
       throw .listen(error)
     }

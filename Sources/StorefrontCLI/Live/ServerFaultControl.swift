@@ -11,10 +11,14 @@ enum ServerFaultControl {
     // nil: every endpoint (`all`, or everything for `clear`).
     let target: APIEndpoint?
     switch fault {
+    case .verifyReceipt(let status, let count):
+      return update(file) { plan in plan.verifyReceipt = ReceiptFault(status: status, remaining: count) }
+    case .off("verifyReceipt"):
+      return update(file) { plan in plan.verifyReceipt = nil }
     case .clear: target = nil
     case .off(let name), .set(let name, _, _, _):
       guard name == "all" || APIEndpoint(rawValue: name) != nil else {
-        let names = APIEndpoint.allCases.map(\.rawValue)
+        let names = APIEndpoint.allCases.map(\.rawValue) + ["verifyReceipt"]
         return "Unknown App Store Server API endpoint '\(name)'.\(NearMatchText.didYouMean(name, in: names + ["all"])) Use one of \(names.joined(separator: ", ")), or all."
       }
       target = APIEndpoint(rawValue: name)
@@ -26,6 +30,8 @@ enum ServerFaultControl {
           plan = FaultPlan()
         case .off:
           if let endpoint = target { plan.faults[endpoint] = nil } else { plan.everyEndpoint = nil }
+        case .verifyReceipt:
+          break
         case .set(_, let answer, let delay, let count):
           let injected = FaultPlan.Fault(answer: answer.map(Self.answer), delay: delay, remaining: count)
           if let endpoint = target { plan.faults[endpoint] = injected } else { plan.everyEndpoint = injected }
@@ -34,6 +40,11 @@ enum ServerFaultControl {
     } catch {
       return error.description
     }
+    return nil
+  }
+
+  private static func update(_ file: FaultPlanFile, _ change: (inout FaultPlan) -> Void) -> String? {
+    do throws(FaultPlanFile.WriteError) { try file.update(change) } catch { return error.description }
     return nil
   }
 

@@ -1,0 +1,33 @@
+import AppReceipt
+import Foundation
+
+/// `storefront keys shared-secret [--rotate]`: the app-specific shared secret of `verifyReceipt`.
+enum KeysSharedSecretCommand {
+  static let descriptor = CommandDescriptor(
+    path: ["keys", "shared-secret"],
+    arguments: "[--rotate]",
+    summary: "Show (or rotate) the app-specific shared secret verifyReceipt checks.",
+    discussion: """
+      Prints the shared secret a backend sends as `password` to `POST /verifyReceipt`, making one \
+      on first use (32 hex digits in the data directory's shared-secret file, mode 0600). --rotate \
+      replaces it: every serve on the data directory answers 21004 to the old one from the next request.
+      """,
+    options: [OptionSpec("--rotate", help: "Make a new secret; the old one stops working at once.")],
+    run: run)
+
+  static func run(_ invocation: Invocation) -> Int32 {
+    if let extra = invocation.operands.first {
+      return invocation.usageError("Unexpected argument '\(extra)': keys shared-secret takes no operands.", for: descriptor)
+    }
+    let file = SharedSecretFile(directory: URL(fileURLWithPath: invocation.global.dataDirectory(environment: invocation.environment)))
+    let random = { (0..<16).map { _ in UInt8.random(in: 0...255) } }
+    do throws(SharedSecretFile.WriteError) {
+      let secret = invocation.arguments.flag("--rotate") ? try file.rotate(randomBytes: random) : try file.readOrCreate(randomBytes: random)
+      invocation.io.line(secret)
+    } catch {
+      invocation.io.errorLine("Error: \(error)")
+      return ExitCode.cannotCreate
+    }
+    return ExitCode.success
+  }
+}
