@@ -1,3 +1,4 @@
+import AppReceipt
 import Foundation
 import SandboxSigning
 import StorefrontProcessTestSupport
@@ -5,13 +6,14 @@ import XCTest
 
 /// The simulated app's finishing modes through the real binary: a test backend (a real HTTP server on
 /// 127.0.0.1:0 that checks the `signedTransaction` against the data directory's root, as seed 002's
-/// server checks the receipt) decides, and the transaction is finished only when it said yes.
+/// server checks the receipt, and here the receipt too) decides, and the transaction is finished only when it said yes.
 final class AppFinishesTests: XCTestCase {
   static let coins = "com.jake.sample.ExInAppPurchase.coins100"
   static let removeAds = "com.jake.sample.ExInAppPurchase.shopping"
 
-  /// A backend over a ``WebhookReceiver``: each request's JWS is verified before it is answered; a
-  /// JWS that does not verify gets 400 whatever `answers` says. `answers[i]` answers request i.
+  /// A backend over a ``WebhookReceiver``: each request's JWS and app receipt are verified before it
+  /// is answered, and the receipt must list the transaction; a request that fails gets 400 whatever
+  /// `answers` says. `answers[i]` answers request i.
   final class Backend: @unchecked Sendable {
     let receiver: WebhookReceiver
     private let verdicts = Shared([String]())
@@ -21,6 +23,7 @@ final class AppFinishesTests: XCTestCase {
       let authority = try SandboxCertificateAuthority.open(
         in: URL(fileURLWithPath: data).appendingPathComponent("ca"), validFrom: Date())
       let verifier = JWSVerifier(trustedRoots: [authority.root], bundleID: nil, now: { Date() })
+      let receipts = AppReceiptDecoder(trustedRoots: [authority.root])
       let receiver = self.receiver
       receiver.setBeforeAnswer { [verdicts] index in
         let body = receiver.requests[index].body
@@ -34,9 +37,20 @@ final class AppFinishesTests: XCTestCase {
             verdict = error.name
           }
         }
+        if verdict == "verified" {
+          verdict = Self.receiptVerdict(object, decoder: receipts)
+        }
         verdicts.withLock { $0.append(verdict) }
         receiver.setBehavior(verdict == "verified" ? answers[min(index, answers.count - 1)] : .status(400))
       }
+    }
+
+    /// Seed 002's server check: the receipt's signature verifies and it lists the transaction.
+    private static func receiptVerdict(_ body: [String: Any], decoder: AppReceiptDecoder) -> String {
+      guard let text = body["receipt"] as? String else { return "no receipt" }
+      guard let receipt = try? decoder.decode(base64: text, at: Date()) else { return "receipt does not verify" }
+      let id = body["transactionId"] as? String
+      return receipt.inAppPurchases.contains { $0.transactionID == id } ? "verified" : "transaction not in the receipt"
     }
 
     var url: String { receiver.url }
@@ -94,12 +108,12 @@ final class AppFinishesTests: XCTestCase {
     XCTAssertEqual(second.filter { $0.event == "transactionRemoved" }.map(\.transactionID), [id])
     XCTAssertEqual(try unfinished(data, in: directory), [])
 
-    XCTAssertEqual(backend.checked, ["verified", "verified"], "the backend verified the JWS the app sent")
+    XCTAssertEqual(backend.checked, ["verified", "verified"], "the backend verified the JWS and the receipt the app sent")
     for body in backend.bodies {
       XCTAssertEqual(body["transactionId"] as? String, id)
       XCTAssertEqual(body["originalTransactionId"] as? String, id)
       XCTAssertEqual(body["productId"] as? String, Self.coins)
-      XCTAssertNil(body["receipt"], "no receipt builder is wired yet, so the field is left out")
+      XCTAssertNotNil(body["receipt"] as? String, "the app sends its receipt, which the backend checked")
     }
     XCTAssertEqual(backend.receiver.requests.first?.method, "POST")
     XCTAssertEqual(backend.receiver.requests.first?.headers["content-type"], "application/json")
