@@ -18,6 +18,7 @@ let package = Package(
     .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
     .systemLibrary(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", providers: [.apt(["libmicrohttpd-dev"])]),
     .systemLibrary(name: "CCurl", path: "Sources/CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+    .systemLibrary(name: "CPostgreSQL", path: "Sources/CPostgreSQL", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
 
     // Foundation only: catalog, store machine and payment queue, ledger protocol, event bus.
     .target(name: "StoreEngine"),
@@ -26,6 +27,8 @@ let package = Package(
     // Adapters implementing the engine's protocols.
     .target(name: "SQLiteLedger", dependencies: ["StoreEngine", "CSQLite", "CZlib"]),
     .target(name: "SandboxSigning", dependencies: ["StoreEngine", "COpenSSL"]),
+    // The shared ledger on PostgreSQL (libpq); stores the same JSON as SQLiteLedger.
+    .target(name: "PostgreSQLLedger", dependencies: ["StoreEngine", "SQLiteLedger", "CPostgreSQL"]),
     // Foundation only: the App Store Server API's endpoints, models and errors, as request → response
     // functions over the ledger (no HTTP, no sockets).
     .target(name: "AppStoreServerAPI", dependencies: ["StoreEngine"]),
@@ -43,7 +46,7 @@ let package = Package(
       name: "StorefrontCLI",
       dependencies: [
         "StoreEngine", "StoreScenario", "SQLiteLedger", "SandboxSigning", "StoreTUI", "NcursesTerminal", "StoreServer",
-        "AppStoreServerAPI", "ServerNotifications",
+        "AppStoreServerAPI", "ServerNotifications", "PostgreSQLLedger",
       ]
     ),
     .executableTarget(name: "storefront", dependencies: ["StorefrontCLI"]),
@@ -79,7 +82,11 @@ let package = Package(
       name: "ServerNotificationsTests",
       dependencies: ["ServerNotifications", "StoreEngine", "SQLiteLedger", "StorefrontTestSupport", "StorefrontProcessTestSupport"]
     ),
-    .testTarget(name: "SQLiteLedgerTests", dependencies: ["SQLiteLedger", "StoreEngine", "StorefrontTestSupport"]),
+    // The ledger adapters and their shared conformance suite (PostgreSQL/: against a real server).
+    .testTarget(
+      name: "SQLiteLedgerTests",
+      dependencies: ["SQLiteLedger", "PostgreSQLLedger", "StoreEngine", "StorefrontTestSupport", "StorefrontProcessTestSupport"]
+    ),
     .testTarget(
       name: "SandboxSigningTests",
       dependencies: ["SandboxSigning", "StoreEngine", "StorefrontTestSupport", "StorefrontProcessTestSupport"]
