@@ -62,8 +62,10 @@ final class PostgreSQLConnection {
     let wires = parameters.map(\.wire)
     let buffers: [UnsafeMutablePointer<CChar>?] = wires.map { wire in
       guard let wire else { return nil }
-      let buffer = UnsafeMutablePointer<CChar>.allocate(capacity: max(1, wire.bytes.count))
+      // Text parameters are read up to their NUL (libpq ignores their length); binary ones by length.
+      let buffer = UnsafeMutablePointer<CChar>.allocate(capacity: wire.bytes.count + 1)
       for (offset, byte) in wire.bytes.enumerated() { (buffer + offset).initialize(to: CChar(bitPattern: byte)) }
+      (buffer + wire.bytes.count).initialize(to: 0)
       return buffer
     }
     defer { for buffer in buffers { buffer?.deallocate() } }

@@ -104,16 +104,19 @@ public final class PostgreSQLTestServer: Sendable {
     let options = "-c listen_addresses='' -k \(directory.path) -c fsync=off -c max_connections=200"
     let start = try run("pg_ctl", ["-D", data, "-l", directory.appendingPathComponent("log").path, "-o", options, "-w", "start"])
     guard start.status == 0 else { throw Unavailable(description: "pg_ctl start failed: \(start.stderr) \(start.stdout)") }
+    clusterDirectory.withLock { $0 = directory }
     stopCommand.withLock { $0 = (asRoot ? ["/usr/sbin/runuser", "-u", "postgres", "--"] : []) + [binaries + "/pg_ctl", "-D", data, "-m", "immediate", "stop"] }
     atexit { PostgreSQLTestServer.stopCluster() }
     return PostgreSQLTestServer(uri: "postgresql://postgres@/postgres?host=\(directory.path)", binaries: binaries)
   }
 
   private static let stopCommand = Guarded<[String]>([])
+  private static let clusterDirectory = Guarded<URL?>(nil)
 
   private static func stopCluster() {
     let command = stopCommand.withLock { $0 }
     guard let executable = command.first else { return }
     _ = try? ChildProcess.run(executable, Array(command.dropFirst()), timeout: 30)
+    if let directory = clusterDirectory.withLock({ $0 }) { try? FileManager.default.removeItem(at: directory) }
   }
 }
