@@ -97,7 +97,10 @@ let package = Package(
     ),
     // Runs the real binary (processes, tmux); depending on the executable makes `swift test` build it.
     .testTarget(
-      name: "IntegrationTests", dependencies: ["storefront", "StorefrontTestSupport", "StorefrontProcessTestSupport", "StoreEngine", "SandboxSigning"]
+      name: "IntegrationTests",
+      dependencies: [
+        "storefront", "StorefrontTestSupport", "StorefrontProcessTestSupport", "StoreEngine", "SandboxSigning", "PostgreSQLLedger",
+      ]
     ),
     // The real binary in a private tmux server: keys in, screen text and the ledger out.
     .testTarget(name: "TerminalEndToEndTests", dependencies: ["storefront", "SandboxSigning", "StorefrontProcessTestSupport"]),
