@@ -14,7 +14,11 @@ final class PostgreSQLResult {
   /// The rows an `INSERT`, `UPDATE` or `DELETE` touched.
   var affectedRows: Int { Int(String(cString: PQcmdTuples(handle))) ?? 0 }
 
-  func isNull(_ row: Int, _ column: Int) -> Bool { PQgetisnull(handle, Int32(row), Int32(column)) == 1 }
+  /// True for NULL and for a cell that is not there (libpq would print a complaint for it).
+  func isNull(_ row: Int, _ column: Int) -> Bool {
+    guard row >= 0, row < rowCount, column >= 0, column < Int(PQnfields(handle)) else { return true }
+    return PQgetisnull(handle, Int32(row), Int32(column)) == 1
+  }
 
   /// The value's text; nil for NULL.
   func text(_ row: Int, _ column: Int) -> String? {
