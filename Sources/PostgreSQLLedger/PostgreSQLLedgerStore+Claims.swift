@@ -14,6 +14,8 @@ extension PostgreSQLLedgerStore {
       case claimed(PaymentTransaction)
       case lost
       case undecodable
+      /// The claimed row could not be encoded; nothing was written.
+      case failed(LedgerError)
     }
     let outcome: Outcome = try transaction { connection throws(PostgreSQLFailure) in
       // The counter first, as every commit takes it: the same lock order everywhere, no deadlock.
@@ -25,10 +27,10 @@ extension PostgreSQLLedgerStore {
       guard claimed.state == .purchasing, !claimed.isFinished, claimed.ownerSession == expectedOwner else { return .lost }
       claimed.ownerSession = session
       let statements: [Statement]
-      do {
+      do throws(LedgerError) {
         statements = try encode([.putTransaction(claimed)])
       } catch {
-        throw PostgreSQLFailure(sqlState: "XX000", message: "\(error)")
+        return .failed(error)
       }
       try write(statements, on: connection)
       return .claimed(claimed)
@@ -37,6 +39,7 @@ extension PostgreSQLLedgerStore {
     case .claimed(let transaction): return transaction
     case .lost: return nil
     case .undecodable: throw .corrupt(path: name, reason: "the stored transaction \(id) could not be decoded")
+    case .failed(let error): throw error
     }
   }
 
