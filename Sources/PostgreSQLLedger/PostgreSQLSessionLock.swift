@@ -44,6 +44,22 @@ public final class PostgreSQLSessionLock: Sendable {
     connection = Locked(opened)
   }
 
+  /// The locks this process holds, by connection string and session id.
+  private static let held = Locked<[String: PostgreSQLSessionLock]>([:])
+
+  /// The lock of session `id` on `address`, taken once per process: a second store of the same
+  /// process (the TUI's own server) shares the first's, where a second lock would find it taken.
+  public static func acquire(address: PostgreSQLAddress, id: String) throws(LedgerError) -> PostgreSQLSessionLock {
+    let key = address.conninfo + "\u{0}" + id
+    if let lock = held.withLock({ $0[key] }), lock.isHeld { return lock }
+    let lock = try PostgreSQLSessionLock(address: address, id: id)
+    held.withLock { $0[key] = lock }
+    return lock
+  }
+
+  /// Whether this lock's connection is still open (it holds the lock).
+  public var isHeld: Bool { connection.withLock { $0.isOpen } }
+
   /// This client's ``AppSession``: its id, and liveness asked of the database.
   public var session: AppSession {
     AppSession(id: id, isAlive: { [self] other in isAlive(other) })

@@ -74,7 +74,7 @@ enum LedgerLocation: Equatable {
     let local = ProcessSession().current()
     switch self {
     case .sqlite: return local
-    case .postgresql(let address): return try PostgreSQLSessionLock(address: address, id: local.id).session
+    case .postgresql(let address): return try PostgreSQLSessionLock.acquire(address: address, id: local.id).session
     }
   }
 }

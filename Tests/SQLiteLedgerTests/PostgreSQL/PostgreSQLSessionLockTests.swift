@@ -24,4 +24,17 @@ final class PostgreSQLSessionLockTests: XCTestCase {
     XCTAssertFalse(third.isAlive(owner.id))
     XCTAssertNoThrow(try PostgreSQLSessionLock(address: address, id: owner.id), "the id is free again")
   }
+
+  /// A process opens two stores on one ledger (the TUI and its server): they share one session lock.
+  func testTheSameProcessSharesOneLockPerSession() throws {
+    let address = PostgreSQLAddress(try PostgreSQLTestDatabase.make(label: "shared"))
+    let first = try PostgreSQLSessionLock.acquire(address: address, id: "77:1@boot")
+    let second = try PostgreSQLSessionLock.acquire(address: address, id: "77:1@boot")
+    XCTAssertTrue(first === second)
+    first.release()
+    XCTAssertFalse(first.isHeld)
+    let renewed = try PostgreSQLSessionLock.acquire(address: address, id: "77:1@boot")
+    XCTAssertFalse(renewed === first, "a released lock is taken afresh")
+    XCTAssertTrue(renewed.isHeld)
+  }
 }
