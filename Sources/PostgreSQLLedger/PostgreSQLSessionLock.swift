@@ -80,7 +80,12 @@ public final class PostgreSQLSessionLock: Sendable {
 
   /// Ends the session: its lock is released, so its purchases count as abandoned.
   public func release() {
-    connection.withLock { $0.close() }
+    connection.withLock { connection in
+      // Unlocked before the connection closes: a closed connection's backend lets go only once it
+      // has read the goodbye, a moment later.
+      _ = try? connection.execute("SELECT pg_advisory_unlock_all()")
+      connection.close()
+    }
   }
 
   /// The advisory lock key of a session id: 64-bit FNV-1a of the id.
