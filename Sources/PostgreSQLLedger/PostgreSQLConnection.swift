@@ -29,8 +29,9 @@ final class PostgreSQLConnection {
       throw PostgreSQLFailure(sqlState: nil, message: address.scrub(message))
     }
     handle = connection
-    // Messages the server sends besides errors (NOTICE of `CREATE … IF NOT EXISTS`) are not for the user.
-    _ = try execute("SET client_min_messages = warning")
+    // Notices and warnings (`CREATE … IF NOT EXISTS`, a ROLLBACK after a failed COMMIT) are not for
+    // the user; libpq would print them on standard error. Errors come back as results.
+    PQsetNoticeProcessor(connection, { _, _ in }, nil)
   }
 
   deinit { close() }
