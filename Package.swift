@@ -18,6 +18,7 @@ let package = Package(
     .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
     .systemLibrary(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", providers: [.apt(["libmicrohttpd-dev"])]),
     .systemLibrary(name: "CCurl", path: "Sources/CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+    .systemLibrary(name: "CPostgreSQL", path: "Sources/CPostgreSQL", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
 
     // Foundation only: catalog, store machine and payment queue, ledger protocol, event bus.
     .target(name: "StoreEngine"),
@@ -32,6 +33,8 @@ let package = Package(
     // The app receipt (Apple's receipt ASN.1 in a PKCS#7 SignedData signed by the sandbox CA, with
     // OpenSSL's encoder) and `verifyReceipt`'s answers over the ledger.
     .target(name: "AppReceipt", dependencies: ["StoreEngine", "SandboxSigning", "COpenSSL"]),
+    // The shared ledger on PostgreSQL (libpq); stores the same JSON as SQLiteLedger.
+    .target(name: "PostgreSQLLedger", dependencies: ["StoreEngine", "SQLiteLedger", "CPostgreSQL"]),
     // Foundation only: the App Store Server API's endpoints, models and errors, as request → response
     // functions over the ledger (no HTTP, no sockets).
     .target(name: "AppStoreServerAPI", dependencies: ["StoreEngine"]),
@@ -49,7 +52,7 @@ let package = Package(
       name: "StorefrontCLI",
       dependencies: [
         "StoreEngine", "StoreScenario", "SQLiteLedger", "SandboxSigning", "StoreTUI", "NcursesTerminal", "StoreServer",
-        "AppStoreServerAPI", "ServerNotifications", "SimulatedApp", "AppReceipt",
+        "AppStoreServerAPI", "ServerNotifications", "SimulatedApp", "AppReceipt", "PostgreSQLLedger",
       ]
     ),
     .executableTarget(name: "storefront", dependencies: ["StorefrontCLI"]),
@@ -87,7 +90,11 @@ let package = Package(
       dependencies: ["ServerNotifications", "StoreEngine", "SQLiteLedger", "StorefrontTestSupport", "StorefrontProcessTestSupport"]
     ),
     .testTarget(name: "AppReceiptTests", dependencies: ["AppReceipt", "StoreEngine", "SandboxSigning", "StorefrontTestSupport"]),
-    .testTarget(name: "SQLiteLedgerTests", dependencies: ["SQLiteLedger", "StoreEngine", "StorefrontTestSupport"]),
+    // The ledger adapters and their shared conformance suite (PostgreSQL/: against a real server).
+    .testTarget(
+      name: "SQLiteLedgerTests",
+      dependencies: ["SQLiteLedger", "PostgreSQLLedger", "StoreEngine", "StorefrontTestSupport", "StorefrontProcessTestSupport"]
+    ),
     .testTarget(
       name: "SandboxSigningTests",
       dependencies: ["SandboxSigning", "StoreEngine", "StorefrontTestSupport", "StorefrontProcessTestSupport"]
@@ -101,7 +108,10 @@ let package = Package(
     ),
     // Runs the real binary (processes, tmux); depending on the executable makes `swift test` build it.
     .testTarget(
-      name: "IntegrationTests", dependencies: ["storefront", "StorefrontTestSupport", "StorefrontProcessTestSupport", "StoreEngine", "SandboxSigning", "AppReceipt"]
+      name: "IntegrationTests",
+      dependencies: [
+        "storefront", "StorefrontTestSupport", "StorefrontProcessTestSupport", "StoreEngine", "SandboxSigning", "AppReceipt", "PostgreSQLLedger",
+      ]
     ),
     // The real binary in a private tmux server: keys in, screen text and the ledger out.
     .testTarget(name: "TerminalEndToEndTests", dependencies: ["storefront", "SandboxSigning", "StorefrontProcessTestSupport"]),

@@ -122,11 +122,12 @@ enum LedgerDateFormat {
 }
 
 /// The JSON encoder and decoder the ledger stores values with: sorted keys, ``LedgerDateFormat``.
-struct LedgerJSONCoder {
+/// `package`, so the PostgreSQL ledger stores the same JSON.
+package struct LedgerJSONCoder {
   private let encoder: JSONEncoder
   private let decoder: JSONDecoder
 
-  init(millisecondDates: Bool = false) {
+  package init(millisecondDates: Bool = false) {
     encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     encoder.dateEncodingStrategy = millisecondDates ? .millisecondsSince1970 : .custom(LedgerDateFormat.encode)
@@ -134,15 +135,15 @@ struct LedgerJSONCoder {
     decoder.dateDecodingStrategy = millisecondDates ? .millisecondsSince1970 : .custom(LedgerDateFormat.decode)
   }
 
-  func encode<Value: Encodable>(_ value: Value) throws -> String {
+  package func encode<Value: Encodable>(_ value: Value) throws -> String {
     String(decoding: try encoder.encode(value), as: UTF8.self)
   }
 
-  func decode<Value: Decodable>(_ type: Value.Type, from text: String) throws -> Value {
+  package func decode<Value: Decodable>(_ type: Value.Type, from text: String) throws -> Value {
     try decoder.decode(type, from: Data(text.utf8))
   }
 
-  func decode<Value: Decodable>(_ type: Value.Type, from data: Data) throws -> Value {
+  package func decode<Value: Decodable>(_ type: Value.Type, from data: Data) throws -> Value {
     try decoder.decode(type, from: data)
   }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import PostgreSQLLedger
 import StoreEngine
 
 /// The options every command accepts (DESIGN.md's command-line contract), parsed once.
@@ -17,6 +18,8 @@ public struct GlobalOptions: Sendable, Equatable {
   public var locale: String?
   /// `--bundle-id ID`.
   public var bundleID: String?
+  /// `--ledger postgresql://…`: a shared ledger on PostgreSQL instead of the data directory's SQLite file.
+  public var ledger: String?
 
   public init(
     catalogPath: String? = nil, dataDirectory: String? = nil, account: String? = nil, seed: UInt64? = nil,
@@ -52,6 +55,7 @@ public struct GlobalOptions: Sendable, Equatable {
     OptionSpec("--storefront", value: "code", help: "App Store storefront, ISO 3166-1 alpha-3 (USA, KOR, JPN, CHN, GBR, DEU, …); sets the currency."),
     OptionSpec("--locale", value: "id", help: "Locale for product names and prices (en_US, ko_KR, ja_JP, zh_Hans, …)."),
     OptionSpec("--bundle-id", value: "id", help: "The app's bundle identifier, written into signed transactions."),
+    OptionSpec("--ledger", value: "uri", help: "A shared ledger on PostgreSQL, postgresql://user@host/db (default: $STOREFRONT_LEDGER, else the SQLite ledger in the data directory). Put the password in ~/.pgpass or $PGPASSWORD."),
   ]
 
   /// Sets the option `name` (one of ``specs``) from its raw value.
@@ -75,6 +79,12 @@ public struct GlobalOptions: Sendable, Equatable {
       guard !value.isEmpty else { throw UsageError("The value for '--locale <id>' is empty: use a locale such as en_US, ko_KR or ja_JP.") }
       locale = value
     case "--bundle-id": bundleID = value
+    case "--ledger":
+      // The value is not repeated: it may hold a password.
+      guard PostgreSQLAddress.isPostgreSQL(value) else {
+        throw UsageError("The value for '--ledger <uri>' is not a PostgreSQL URI: use postgresql://user@host/database.")
+      }
+      ledger = value
     default: break
     }
   }

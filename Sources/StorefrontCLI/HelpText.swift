@@ -8,7 +8,7 @@ enum HelpText {
   static func root() -> String {
     var text = "OVERVIEW: \(overview)\n\n"
     text += "USAGE: storefront [--catalog <path>] [--data-dir <dir>] [--account <name>] [--seed <n>]\n"
-    text += "                  [--storefront <code>] [--locale <id>] [--bundle-id <id>] [--serve [<addr:port>]]\n"
+    text += "                  [--storefront <code>] [--locale <id>] [--bundle-id <id>] [--ledger <uri>] [--serve [<addr:port>]]\n"
     text += "       storefront <subcommand> [<options>]\n\n"
     text += "OPTIONS:\n" + optionList(InteractiveCommand.descriptor.options + GlobalOptions.specs + standardFlags) + "\n"
     text += "SUBCOMMANDS:\n"

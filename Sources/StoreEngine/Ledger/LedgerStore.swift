@@ -152,7 +152,8 @@ extension LedgerSnapshot {
   }
 }
 
-/// Why the ledger could not be read or written. Every case names the file it concerns.
+/// Why the ledger could not be read or written. Every case names the file (or, for a shared ledger,
+/// the database as `postgresql://user@host:port/db`, never with its password) it concerns.
 public enum LedgerError: Error, Sendable, Equatable {
   case cannotOpen(path: String, reason: String)
   case corrupt(path: String, reason: String)
@@ -160,6 +161,8 @@ public enum LedgerError: Error, Sendable, Equatable {
   case busy(path: String)
   case writeFailed(path: String, reason: String)
   case readOnly(path: String)
+  /// A ledger database server could not be reached or refused the connection.
+  case unreachable(server: String, reason: String)
 }
 
 extension LedgerError: CustomStringConvertible {
@@ -170,13 +173,20 @@ extension LedgerError: CustomStringConvertible {
     case .corrupt(let path, let reason):
       "The ledger '\(path)' is damaged (\(reason)). Move it aside to start a fresh one; nothing was written."
     case .newerSchema(let path, let found, let supported):
-      "The ledger '\(path)' has schema version \(found), newer than this storefront supports (\(supported)). Upgrade storefront or use another --data-dir."
+      "The ledger '\(path)' has schema version \(found), newer than this storefront supports (\(supported)). Upgrade storefront or use another \(Self.option(for: path))."
     case .busy(let path):
       "The ledger '\(path)' is locked by another process for too long. Close the other storefront and try again."
     case .writeFailed(let path, let reason):
       "Could not write the ledger '\(path)': \(reason). Nothing was changed."
     case .readOnly(let path):
       "The ledger '\(path)' is read-only. Make the data directory writable or pass --data-dir."
+    case .unreachable(let server, let reason):
+      "Cannot reach the ledger database '\(server)': \(reason). Check that the server runs and the URI in --ledger or $STOREFRONT_LEDGER (a password goes in ~/.pgpass or $PGPASSWORD)."
     }
+  }
+
+  /// The option that picks another ledger of the same kind.
+  private static func option(for path: String) -> String {
+    path.hasPrefix("postgresql://") ? "--ledger" : "--data-dir"
   }
 }

@@ -122,9 +122,11 @@ enum InteractiveCommand {
     }
   }
 
-  /// What reaches the run loop from other threads: the engine spoke (redraw), or the server answered a request.
+  /// What reaches the run loop from other threads: the engine spoke (redraw), the server answered a
+  /// request, or another client committed to the shared ledger.
   enum Wake: Sendable {
     case engine
+    case ledger
     case serverRequest(ServerRequest)
     case appServerAnswered(AppServerAnswer)
   }
@@ -153,7 +155,10 @@ enum InteractiveCommand {
     runtime.receipts = ReceiptText.access(store: store, bundleID: store.queue.bundleID)
     // Engine events reach the runtime on the main queue; this wakes the loop to draw them after.
     let wake = store.queue.bus.subscribe(StoreEvent.self, on: .queue(.main)) { _ in loop.post(.engine) }
+    // Another machine's commit to a shared ledger refreshes the rows at once, not at the next tick.
+    let ledgerWake = LedgerWake(store: store) { loop.post(.ledger) }
     defer {
+      ledgerWake?.stop()
       wake.cancel()
       runtime.stop()
     }
@@ -175,6 +180,8 @@ enum InteractiveCommand {
           case .external(.serverRequest(let request)): runtime.send(.serverRequest(request))
           case .external(.appServerAnswered(let answer)): runtime.send(.appServerAnswered(answer))
           case .external(.engine): break
+          // An early tick: it refreshes from the ledger (and moves the clock by the time elapsed).
+          case .external(.ledger): runtime.tick(now: Date())
           }
           return runtime.wantsQuit ? .quit(exitCode: ExitCode.success) : .continue
         },

@@ -28,15 +28,20 @@ enum NotificationsCommand {
     if let environment, environment != "Sandbox", environment != "Production" {
       return invocation.usageError("Unknown environment '\(environment)': use Sandbox or Production.", for: descriptor)
     }
-    let file = URL(fileURLWithPath: invocation.global.dataDirectory(environment: invocation.environment))
-      .appendingPathComponent(SQLiteLedgerStore.fileName)
-    guard FileManager.default.fileExists(atPath: file.path) else {
-      invocation.io.errorLine("No ledger at '\(file.path)' yet: nothing has been queued with this data directory.")
+    let location: LedgerLocation
+    do throws(LedgerError) {
+      location = try LedgerLocation.resolve(invocation.global, environment: invocation.environment)
+    } catch {
+      invocation.io.errorLine("Error: \(error)")
+      return LiveStore.exitCode(for: error)
+    }
+    guard location.exists else {
+      invocation.io.errorLine("No ledger at '\(location.displayName)' yet: nothing has been queued with this data directory.")
       return ExitCode.noInput
     }
     var entries: [OutboxEntry] = []
     do throws(LedgerError) {
-      let ledger = try SQLiteLedgerStore(fileURL: file, options: .init(readOnly: true))
+      let ledger = try location.open(readOnly: true)
       defer { ledger.close() }
       // Paged, so a long outbox is not one query's worth of memory twice.
       var after: Int64 = 0
@@ -54,7 +59,7 @@ enum NotificationsCommand {
       for entry in entries { invocation.io.line(NotificationListing.jsonLine(entry)) }
       return ExitCode.success
     }
-    invocation.io.line("\(entries.count) notification\(entries.count == 1 ? "" : "s") in \(file.path)")
+    invocation.io.line("\(entries.count) notification\(entries.count == 1 ? "" : "s") in \(location.displayName)")
     guard !entries.isEmpty else { return ExitCode.success }
     let rows = [NotificationListing.header] + entries.map(NotificationListing.row)
     let widths = NotificationListing.header.indices.map { column in rows.map { $0[column].displayWidth }.max() ?? 0 }

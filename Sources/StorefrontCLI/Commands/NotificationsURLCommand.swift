@@ -69,18 +69,17 @@ enum NotificationsURLCommand {
   }
 
   private static func show(_ invocation: Invocation, environments: [String]) -> Int32 {
-    let file = URL(fileURLWithPath: invocation.global.dataDirectory(environment: invocation.environment))
-      .appendingPathComponent(SQLiteLedgerStore.fileName)
     var urls: [String: String] = [:]
-    if FileManager.default.fileExists(atPath: file.path) {
-      do throws(LedgerError) {
-        let ledger = try SQLiteLedgerStore(fileURL: file, options: .init(readOnly: true))
+    do throws(LedgerError) {
+      let location = try LedgerLocation.resolve(invocation.global, environment: invocation.environment)
+      if location.exists {
+        let ledger = try location.open(readOnly: true)
         defer { ledger.close() }
         for environment in environments { urls[environment] = try ledger.notificationURL(environment: environment) }
-      } catch {
-        invocation.io.errorLine("Error: \(error)")
-        return LiveStore.exitCode(for: error)
       }
+    } catch {
+      invocation.io.errorLine("Error: \(error)")
+      return LiveStore.exitCode(for: error)
     }
     for environment in environments {
       invocation.io.line("\(environment): \(urls[environment].map(NotificationURL.redacted) ?? "none")")

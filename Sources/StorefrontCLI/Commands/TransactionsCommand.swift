@@ -24,10 +24,15 @@ enum TransactionsCommand {
     if let extra = invocation.operands.first {
       return invocation.usageError("Unexpected argument '\(extra)': transactions takes no operands.", for: descriptor)
     }
-    let directory = invocation.global.dataDirectory(environment: invocation.environment)
-    let file = URL(fileURLWithPath: directory).appendingPathComponent(SQLiteLedgerStore.fileName)
-    guard FileManager.default.fileExists(atPath: file.path) else {
-      invocation.io.errorLine("No ledger at '\(file.path)' yet: nothing has been bought with this data directory. Run `storefront` or `storefront run SCRIPT` first, or pass --data-dir.")
+    let location: LedgerLocation
+    do throws(LedgerError) {
+      location = try LedgerLocation.resolve(invocation.global, environment: invocation.environment)
+    } catch {
+      invocation.io.errorLine("Error: \(error)")
+      return LiveStore.exitCode(for: error)
+    }
+    guard location.exists else {
+      invocation.io.errorLine("No ledger at '\(location.displayName)' yet: nothing has been bought with this data directory. Run `storefront` or `storefront run SCRIPT` first, or pass --data-dir.")
       return ExitCode.noInput
     }
     let all = invocation.arguments.flag("--all")
@@ -35,7 +40,8 @@ enum TransactionsCommand {
     let list: [PaymentTransaction]
     var records: [SubscriptionRecord] = []
     do throws(LedgerError) {
-      let ledger = try SQLiteLedgerStore(fileURL: file, options: .init(readOnly: true))
+      let ledger = try location.open(readOnly: true)
+      defer { ledger.close() }
       let snapshot = try ledger.load()
       if let chosen = invocation.global.account { account = chosen } else { account = snapshot.currentAccount }
       records = snapshot.subscriptions
@@ -57,7 +63,7 @@ enum TransactionsCommand {
       return ExitCode.success
     }
     let title = all ? "All accounts" : "Account: \(account ?? "none signed in")"
-    invocation.io.line("\(title) — \(list.count) transaction\(list.count == 1 ? "" : "s") in \(file.path)")
+    invocation.io.line("\(title) — \(list.count) transaction\(list.count == 1 ? "" : "s") in \(location.displayName)")
     guard !list.isEmpty else { return ExitCode.success }
     let header = ["ID", "ORIGINAL", "PRODUCT", "STATE", "QTY", "PURCHASED", "EXPIRES", "FINISHED"]
     var rows = [header]

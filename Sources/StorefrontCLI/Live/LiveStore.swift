@@ -3,8 +3,9 @@ import SQLiteLedger
 import SandboxSigning
 import StoreEngine
 
-/// The real store for a data directory: SQLite ledger, the sandbox CA's signer, PBKDF2 passwords,
-/// and this process's session (so a launch leaves other running storefronts' sheets alone).
+/// The real store for a data directory: its ledger (SQLite in the directory, or the shared PostgreSQL
+/// ledger of `--ledger`), the sandbox CA's signer, PBKDF2 passwords, and this process's session (so
+/// a launch leaves other running storefronts' sheets alone).
 struct LiveStore {
   /// Where the virtual clock starts when the ledger holds no later time.
   enum Start {
@@ -19,8 +20,10 @@ struct LiveStore {
   static let defaultBundleID = StoreEnvironment.defaultBundleID
 
   let queue: PaymentQueue
-  let ledger: SQLiteLedgerStore
-  /// The data directory.
+  let ledger: any OpenLedger
+  /// Where the ledger is.
+  let location: LedgerLocation
+  /// The data directory (the CA, keys and fault plans; the ledger too unless it is shared).
   let directory: URL
   let authority: SandboxCertificateAuthority
   /// The promotional-offer key the storefront issued (B51): signs `buy … signed`, checks payments.
@@ -38,9 +41,13 @@ struct LiveStore {
     signingEnvironment: String = "Sandbox", regenerateCA: Bool = false
   ) throws(OpenError) -> LiveStore {
     let directory = URL(fileURLWithPath: global.dataDirectory(environment: environment), isDirectory: true)
-    let ledger: SQLiteLedgerStore
-    do {
-      ledger = try SQLiteLedgerStore(directory: directory)
+    let location: LedgerLocation
+    let ledger: any OpenLedger
+    let session: AppSession
+    do throws(LedgerError) {
+      location = try LedgerLocation.resolve(global, environment: environment)
+      ledger = try location.open()
+      session = try location.session()
     } catch {
       throw OpenError(description: "Error: \(error)", exitCode: exitCode(for: error))
     }
@@ -77,7 +84,7 @@ struct LiveStore {
     // The composition root only hands the signer over; the engine builds every payload itself.
     let storeEnvironment = StoreEnvironment(
       signer: signer, bundleID: bundleID, passwordHasher: PBKDF2PasswordHasher(), start: startDate,
-      seed: global.seed ?? 0, session: ProcessSession().current(), offerSignatureVerifier: offerKey)
+      seed: global.seed ?? 0, session: session, offerSignatureVerifier: offerKey)
     let queue: PaymentQueue
     do {
       queue = try PaymentQueue(catalog: catalog, ledger: ledger, environment: storeEnvironment)
@@ -89,7 +96,8 @@ struct LiveStore {
       throw OpenError(description: "Error: \(error)", exitCode: ExitCode.software)
     }
     return LiveStore(
-      queue: queue, ledger: ledger, directory: directory, authority: authority, offerKey: offerKey, warnings: ledger.warnings)
+      queue: queue, ledger: ledger, location: location, directory: directory, authority: authority, offerKey: offerKey,
+      warnings: ledger.warnings)
   }
 
   static func exitCode(for error: LedgerError) -> Int32 {
@@ -98,6 +106,7 @@ struct LiveStore {
     case .busy: ExitCode.temporaryFailure
     case .cannotOpen, .readOnly: ExitCode.cannotCreate
     case .writeFailed: ExitCode.ioError
+    case .unreachable: ExitCode.unavailable
     }
   }
 }

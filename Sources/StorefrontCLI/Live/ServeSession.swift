@@ -27,7 +27,8 @@ final class ServeSession: Sendable {
   let activeKeyCount: Int
   private let server: HTTPServer
   private let scheme: String
-  private let deliverer: NotificationDeliverer
+  /// Nil on a shared PostgreSQL ledger: the deliverer reads only SQLite so far (DECISIONS §21).
+  private let deliverer: NotificationDeliverer?
 
   /// The address actually bound (the real port when port 0 was asked for).
   var boundAddress: ListenAddress { server.boundAddress }
@@ -35,7 +36,7 @@ final class ServeSession: Sendable {
   var url: String { "\(scheme)://\(server.boundAddress)" }
 
   private init(
-    environment: String, bundleID: String, activeKeyCount: Int, server: HTTPServer, scheme: String, deliverer: NotificationDeliverer
+    environment: String, bundleID: String, activeKeyCount: Int, server: HTTPServer, scheme: String, deliverer: NotificationDeliverer?
   ) {
     self.environment = environment
     self.bundleID = bundleID
@@ -91,9 +92,15 @@ final class ServeSession: Sendable {
     } catch {
       throw .listen(error)
     }
-    let deliverer: NotificationDeliverer
+    let deliverer: NotificationDeliverer?
     do throws(Failure) {
-      deliverer = try startDelivery(delivery, store: store, global: global, environment: environment, bundleID: bundleID)
+      if store.location.isShared, delivery.notifyURL != nil {
+        throw Failure.notifications(
+          "Error: serve delivers notifications only from a SQLite ledger so far, not from \(store.location.displayName); drop --notify (the outbox still fills) or use --data-dir.")
+      }
+      deliverer =
+        store.location.isShared
+        ? nil : try startDelivery(delivery, store: store, global: global, environment: environment, bundleID: bundleID)
     } catch {
       server.stop()
       throw error
@@ -131,7 +138,7 @@ final class ServeSession: Sendable {
 
   /// Stops delivering (after the attempt in flight) and accepting, and waits for requests in flight; safe to call twice.
   func stop() {
-    deliverer.stop()
+    deliverer?.stop()
     server.stop()
   }
 }

@@ -1,0 +1,122 @@
+import CPostgreSQL
+import Foundation
+
+/// One libpq connection: parameterized statements (`PQexecParams`), scripts, and the notifications
+/// `LISTEN` brings.
+///
+/// A connection belongs to one thread at a time, like the store that owns it.
+final class PostgreSQLConnection {
+  let address: PostgreSQLAddress
+  private var handle: OpaquePointer?
+
+  /// A notification another session sent with `NOTIFY`.
+  struct Notification: Equatable {
+    var channel: String
+    var payload: String
+    /// The sending server process, so a connection can tell its own notifications from others'.
+    var senderPID: Int32
+  }
+
+  /// Connects with `address`'s connection string; libpq adds `PG*` variables and `~/.pgpass`.
+  init(_ address: PostgreSQLAddress) throws(PostgreSQLFailure) {
+    self.address = address
+    guard let connection = PQconnectdb(address.conninfo) else {
+      throw PostgreSQLFailure(sqlState: nil, message: "libpq could not allocate a connection")
+    }
+    guard PQstatus(connection) == CONNECTION_OK else {
+      let message = Self.trimmed(PQerrorMessage(connection))
+      PQfinish(connection)
+      throw PostgreSQLFailure(sqlState: nil, message: address.scrub(message))
+    }
+    handle = connection
+    // Notices and warnings (`CREATE … IF NOT EXISTS`, a ROLLBACK after a failed COMMIT) are not for
+    // the user; libpq would print them on standard error. Errors come back as results.
+    PQsetNoticeProcessor(connection, { _, _ in }, nil)
+  }
+
+  deinit { close() }
+
+  func close() {
+    if let handle { PQfinish(handle) }
+    handle = nil
+  }
+
+  var isOpen: Bool { handle.map { PQstatus($0) == CONNECTION_OK } ?? false }
+
+  /// The server process serving this connection (`pg_backend_pid()`).
+  var backendPID: Int32 { handle.map { PQbackendPID($0) } ?? 0 }
+
+  /// The socket to wait on for notifications; -1 when closed.
+  var socket: Int32 { handle.map { PQsocket($0) } ?? -1 }
+
+  /// Where the connection really went (after `PG*` variables and defaults): `postgresql://user@host:port/db`.
+  var connectedName: String {
+    guard let handle else { return address.description }
+    func value(_ pointer: UnsafeMutablePointer<CChar>?) -> String { pointer.map { String(cString: $0) } ?? "" }
+    return "postgresql://\(value(PQuser(handle)))@\(value(PQhost(handle))):\(value(PQport(handle)))/\(value(PQdb(handle)))"
+  }
+
+  /// Runs one statement with `$1…$n` bound to `parameters`; rows come back as text.
+  @discardableResult
+  func execute(_ sql: String, _ parameters: [PostgreSQLValue] = []) throws(PostgreSQLFailure) -> PostgreSQLResult {
+    guard let handle else { throw PostgreSQLFailure(sqlState: nil, message: "the connection was closed") }
+    let wires = parameters.map(\.wire)
+    let buffers: [UnsafeMutablePointer<CChar>?] = wires.map { wire in
+      guard let wire else { return nil }
+      // Text parameters are read up to their NUL (libpq ignores their length); binary ones by length.
+      let buffer = UnsafeMutablePointer<CChar>.allocate(capacity: wire.bytes.count + 1)
+      for (offset, byte) in wire.bytes.enumerated() { (buffer + offset).initialize(to: CChar(bitPattern: byte)) }
+      (buffer + wire.bytes.count).initialize(to: 0)
+      return buffer
+    }
+    defer { for buffer in buffers { buffer?.deallocate() } }
+    let values: [UnsafePointer<CChar>?] = buffers.map { $0.map { UnsafePointer($0) } }
+    let lengths = wires.map { Int32($0?.bytes.count ?? 0) }
+    let formats = wires.map { Int32(($0?.isBinary ?? false) ? 1 : 0) }
+    let result = PQexecParams(handle, sql, Int32(wires.count), nil, values, lengths, formats, 0)
+    return try check(result)
+  }
+
+  /// Runs `sql`, which may hold several statements (migrations), without parameters.
+  func executeScript(_ sql: String) throws(PostgreSQLFailure) {
+    guard let handle else { throw PostgreSQLFailure(sqlState: nil, message: "the connection was closed") }
+    _ = try check(PQexec(handle, sql))
+  }
+
+  /// Reads what arrived on the socket without waiting and returns the notifications among it.
+  func notifications() throws(PostgreSQLFailure) -> [Notification] {
+    guard let handle else { throw PostgreSQLFailure(sqlState: nil, message: "the connection was closed") }
+    guard PQconsumeInput(handle) == 1 else {
+      throw PostgreSQLFailure(sqlState: nil, message: address.scrub(Self.trimmed(PQerrorMessage(handle))))
+    }
+    var found: [Notification] = []
+    while let notify = PQnotifies(handle) {
+      found.append(
+        Notification(
+          channel: String(cString: notify.pointee.relname), payload: String(cString: notify.pointee.extra),
+          senderPID: notify.pointee.be_pid))
+      PQfreemem(notify)
+    }
+    return found
+  }
+
+  private func check(_ result: OpaquePointer?) throws(PostgreSQLFailure) -> PostgreSQLResult {
+    guard let result else {
+      throw PostgreSQLFailure(sqlState: nil, message: address.scrub(Self.trimmed(handle.flatMap { PQerrorMessage($0) })))
+    }
+    let status = PQresultStatus(result)
+    guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK else {
+      let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
+      let message = Self.trimmed(PQresultErrorMessage(result))
+      PQclear(result)
+      throw PostgreSQLFailure(sqlState: state, message: address.scrub(message))
+    }
+    return PostgreSQLResult(result)
+  }
+
+  private static func trimmed(_ message: UnsafeMutablePointer<CChar>?) -> String {
+    guard let message else { return "unknown error" }
+    let text = String(cString: message).trimmingCharacters(in: .whitespacesAndNewlines)
+    return text.replacingOccurrences(of: "\n", with: "; ")
+  }
+}

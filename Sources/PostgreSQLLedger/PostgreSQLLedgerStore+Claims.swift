@@ -1,0 +1,63 @@
+import Foundation
+import StoreEngine
+
+extension PostgreSQLLedgerStore {
+  /// Hands transaction `id` to `session` if it is still unfinished, `purchasing` and owned by
+  /// `expectedOwner`: one transaction that locks the counter and the row (`SELECT … FOR UPDATE`)
+  /// before it compares, so of two clients claiming at once, the second sees the first's owner and
+  /// gets nil.
+  public func claimPurchase(
+    _ id: PaymentTransaction.ID, from expectedOwner: String?, for session: String
+  ) throws(LedgerError) -> PaymentTransaction? {
+    guard !options.readOnly else { throw .readOnly(path: name) }
+    enum Outcome {
+      case claimed(PaymentTransaction)
+      case lost
+      case undecodable
+      /// The claimed row could not be encoded; nothing was written.
+      case failed(LedgerError)
+    }
+    let outcome: Outcome = try transaction { connection throws(PostgreSQLFailure) in
+      // The counter first, as every commit takes it: the same lock order everywhere, no deadlock.
+      try connection.execute(PostgreSQLSchema.lockCounter)
+      let row = try connection.execute(
+        "SELECT json FROM transactions WHERE id = $1 FOR UPDATE", [.int(Int64(bitPattern: id.rawValue))])
+      guard row.rowCount > 0 else { return .lost }
+      guard var claimed = decodeTransaction(row.text(0, 0)) else { return .undecodable }
+      guard claimed.state == .purchasing, !claimed.isFinished, claimed.ownerSession == expectedOwner else { return .lost }
+      claimed.ownerSession = session
+      let statements: [Statement]
+      do throws(LedgerError) {
+        statements = try encode([.putTransaction(claimed)])
+      } catch {
+        return .failed(error)
+      }
+      try write(statements, on: connection)
+      return .claimed(claimed)
+    }
+    switch outcome {
+    case .claimed(let transaction): return transaction
+    case .lost: return nil
+    case .undecodable: throw .corrupt(path: name, reason: "the stored transaction \(id) could not be decoded")
+    case .failed(let error): throw error
+    }
+  }
+
+  /// Reserves `count` transaction ids no other client will use: the next free id lives in `kv`,
+  /// read and moved under its row lock.
+  public func reserveTransactionIDs(count: UInt64, atLeast floor: UInt64) throws(LedgerError) -> UInt64 {
+    guard !options.readOnly else { throw .readOnly(path: name) }
+    return try transaction { connection throws(PostgreSQLFailure) in
+      try connection.execute(
+        "INSERT INTO kv (key, value) VALUES ($1, '0') ON CONFLICT (key) DO NOTHING", [.text(PostgreSQLSchema.nextIDKey)])
+      let stored = try connection.execute(
+        "SELECT value::numeric::text FROM kv WHERE key = $1 FOR UPDATE", [.text(PostgreSQLSchema.nextIDKey)]
+      ).text(0, 0).flatMap { UInt64($0) } ?? 0
+      let largest = try connection.execute("SELECT coalesce(max(id), 0) FROM transactions").int64(0, 0) ?? 0
+      let start = max(stored, UInt64(clamping: largest) + 1, floor)
+      try connection.execute(
+        "UPDATE kv SET value = $2 WHERE key = $1", [.text(PostgreSQLSchema.nextIDKey), .text(String(start + count))])
+      return start
+    }
+  }
+}

@@ -1,0 +1,166 @@
+import Foundation
+import StoreEngine
+
+/// Reading: the launch snapshot, the change feed and the history queries, each in one statement or
+/// one read-only snapshot.
+extension PostgreSQLLedgerStore {
+  /// Reads what a launch needs in one read-only snapshot: the working set of transactions in
+  /// first-insertion order, accounts in order of their latest put, subscription records, open
+  /// Ask to Buy requests, the signed-in account, the clock and the notification URLs.
+  public func load() throws(LedgerError) -> LedgerSnapshot {
+    try readSnapshot { connection throws(PostgreSQLFailure) in
+      var snapshot = LedgerSnapshot()
+      var undecodable: String?
+      let working = try connection.execute(PostgreSQLSchema.selectWorkingSet)
+      for row in 0..<working.rowCount {
+        if let transaction = decodeTransaction(working.text(row, 2)) {
+          snapshot.transactions.append(transaction)
+        } else if undecodable == nil {
+          undecodable = "transaction \(Self.id(working.int64(row, 1)))"
+        }
+      }
+      let accounts = try connection.execute(PostgreSQLSchema.selectAccounts)
+      for row in 0..<accounts.rowCount {
+        if let account = try? coder.decode(SandboxAccount.self, from: accounts.text(row, 1) ?? "") {
+          snapshot.accounts.append(account)
+        } else if undecodable == nil {
+          undecodable = "account '\(accounts.text(row, 0) ?? "")'"
+        }
+      }
+      snapshot.subscriptions = try records(
+        SubscriptionRecord.self, PostgreSQLSchema.selectSubscriptions, [], what: "subscription record of transaction",
+        undecodable: &undecodable)
+      snapshot.askToBuyRequests = try records(
+        AskToBuyRequest.self, PostgreSQLSchema.selectOpenRequests, [], what: "Ask to Buy request", undecodable: &undecodable)
+      let values = try connection.execute(PostgreSQLSchema.selectValues)
+      for row in 0..<values.rowCount {
+        let value = values.text(row, 1) ?? ""
+        switch values.text(row, 0) ?? "" {
+        case "change-counter": snapshot.position = UInt64(clamping: Int64(value) ?? 0)
+        case PostgreSQLSchema.accountKey: snapshot.currentAccount = value.isEmpty ? nil : value
+        case PostgreSQLSchema.clockKey:
+          if let seconds = Double(value) {
+            snapshot.clock = Date(timeIntervalSince1970: seconds)
+          } else if undecodable == nil {
+            undecodable = "clock '\(value)'"
+          }
+        case let key where key.hasPrefix(PostgreSQLSchema.notificationURLPrefix):
+          if !value.isEmpty { snapshot.notificationURLs[String(key.dropFirst(PostgreSQLSchema.notificationURLPrefix.count))] = value }
+        default: break
+        }
+      }
+      return (snapshot, undecodable)
+    }
+  }
+
+  /// What other clients committed after `position`: the rows stamped with a later change counter.
+  public func changes(since position: UInt64) throws(LedgerError) -> LedgerChanges {
+    try readSnapshot { connection throws(PostgreSQLFailure) in
+      var changes = LedgerChanges(position: position)
+      var undecodable: String?
+      changes.position = UInt64(clamping: try connection.execute(PostgreSQLSchema.selectCounter).int64(0, 0) ?? 0)
+      guard changes.position != position else { return (changes, nil) }
+      let since = PostgreSQLValue.int(Int64(clamping: position))
+      let rows = try connection.execute(PostgreSQLSchema.selectChangedTransactions, [since])
+      for row in 0..<rows.rowCount {
+        if let transaction = decodeTransaction(rows.text(row, 1)) {
+          changes.transactions.append(transaction)
+        } else if undecodable == nil {
+          undecodable = "transaction \(Self.id(rows.int64(row, 0)))"
+        }
+      }
+      changes.subscriptions = try records(
+        SubscriptionRecord.self, PostgreSQLSchema.selectChangedSubscriptions, [since],
+        what: "subscription record of transaction", undecodable: &undecodable)
+      changes.askToBuyRequests = try records(
+        AskToBuyRequest.self, PostgreSQLSchema.selectChangedRequests, [since], what: "Ask to Buy request",
+        undecodable: &undecodable)
+      var urls: [String: String] = [:]
+      let values = try connection.execute(PostgreSQLSchema.selectValues)
+      for row in 0..<values.rowCount {
+        let key = values.text(row, 0) ?? ""
+        let value = values.text(row, 1) ?? ""
+        if key == PostgreSQLSchema.clockKey, let seconds = Double(value) {
+          changes.clock = Date(timeIntervalSince1970: seconds)
+        } else if key.hasPrefix(PostgreSQLSchema.notificationURLPrefix), !value.isEmpty {
+          urls[String(key.dropFirst(PostgreSQLSchema.notificationURLPrefix.count))] = value
+        }
+      }
+      changes.notificationURLs = urls
+      return (changes, undecodable)
+    }
+  }
+
+  public func history(account: String) throws(LedgerError) -> [PaymentTransaction] {
+    try readTransactions(PostgreSQLSchema.selectHistory, [.text(account)])
+  }
+
+  public func allTransactions() throws(LedgerError) -> [PaymentTransaction] {
+    try readTransactions(PostgreSQLSchema.selectTransactions, [])
+  }
+
+  public func transactions(_ ids: [PaymentTransaction.ID]) throws(LedgerError) -> [PaymentTransaction] {
+    guard !ids.isEmpty else { return [] }
+    let found = try readTransactions(
+      "SELECT id, json FROM transactions WHERE id = ANY($1::bigint[])",
+      [.text("{" + ids.map { String(Int64(bitPattern: $0.rawValue)) }.joined(separator: ",") + "}")])
+    let byID = Dictionary(found.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+    return ids.compactMap { byID[$0] }
+  }
+
+  public func massExtension(productID: Product.ID, requestID: String) throws(LedgerError) -> MassExtension? {
+    let result = try run { connection throws(PostgreSQLFailure) in
+      try connection.execute(PostgreSQLSchema.selectMassExtension, [.text(productID.rawValue), .text(requestID)])
+    }
+    guard result.rowCount > 0, let json = result.text(0, 0) else { return nil }
+    guard let request = try? recordCoder.decode(MassExtension.self, from: json) else {
+      throw .corrupt(path: name, reason: "the stored mass extension '\(requestID)' of \(productID.rawValue) could not be decoded")
+    }
+    return request
+  }
+
+  func decodeTransaction(_ json: String?) -> PaymentTransaction? {
+    guard let json else { return nil }
+    return try? coder.decode(PaymentTransaction.self, from: json)
+  }
+
+  static func id(_ stored: Int64?) -> UInt64 { UInt64(bitPattern: stored ?? 0) }
+
+  private func readTransactions(_ sql: String, _ parameters: [PostgreSQLValue]) throws(LedgerError) -> [PaymentTransaction] {
+    let result = try run { connection throws(PostgreSQLFailure) in try connection.execute(sql, parameters) }
+    var list: [PaymentTransaction] = []
+    for row in 0..<result.rowCount {
+      guard let transaction = decodeTransaction(result.text(row, 1)) else {
+        throw .corrupt(path: name, reason: "the stored transaction \(Self.id(result.int64(row, 0))) could not be decoded")
+      }
+      list.append(transaction)
+    }
+    return list
+  }
+
+  /// The `(key, json)` rows of `sql` decoded as `Value`; the first that does not decode is noted.
+  private func records<Value: Decodable>(
+    _ type: Value.Type, _ sql: String, _ parameters: [PostgreSQLValue], what: String, undecodable: inout String?
+  ) throws(PostgreSQLFailure) -> [Value] {
+    let result = try connection.execute(sql, parameters)
+    var values: [Value] = []
+    for row in 0..<result.rowCount {
+      if let value = try? recordCoder.decode(Value.self, from: result.text(row, 1) ?? "") {
+        values.append(value)
+      } else if undecodable == nil {
+        undecodable = "\(what) \(Self.id(result.int64(row, 0)))"
+      }
+    }
+    return values
+  }
+
+  /// Runs `body` in one `REPEATABLE READ READ ONLY` transaction, so its tables are seen at one
+  /// instant; the second value it returns names a stored value that did not decode.
+  private func readSnapshot<Value>(
+    _ body: (PostgreSQLConnection) throws(PostgreSQLFailure) -> (Value, String?)
+  ) throws(LedgerError) -> Value {
+    let (value, undecodable) = try transaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", body)
+    if let undecodable { throw .corrupt(path: name, reason: "the stored \(undecodable) could not be decoded") }
+    return value
+  }
+}

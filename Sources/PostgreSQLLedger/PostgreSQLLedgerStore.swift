@@ -1,0 +1,138 @@
+import Foundation
+import SQLiteLedger
+import StoreEngine
+
+/// The shared ledger: one PostgreSQL database that storefronts on several machines use at once.
+///
+/// Each ``commit(_:)`` is one database transaction that first locks the change-counter row, so
+/// commits are serialized in counter order (readers never miss a commit with a smaller counter) and
+/// every compare-and-set inside one (a purchase claim) sees all commits before it. When it returns,
+/// the changes are committed (with the server's `synchronous_commit`); when it throws, nothing of
+/// the batch was written. A commit that changed a row sends `NOTIFY storefront_ledger` with the new
+/// counter, which ``PostgreSQLChangeListener`` waits for.
+///
+/// Puts are upserts keyed by id, so replaying a batch changes nothing (and notifies nobody).
+///
+/// > Important: An instance is not thread-safe. Use it from one thread at a time (the engine's), or
+/// > open one store per thread.
+public final class PostgreSQLLedgerStore: LedgerStore {
+  /// How the store opens its database.
+  public struct Options: Sendable {
+    /// Opens the database for reading only; ``PostgreSQLLedgerStore/commit(_:)`` then throws
+    /// ``LedgerError/readOnly(path:)``.
+    public var readOnly: Bool
+    /// How often a transaction that lost a serialization race or a deadlock runs again before
+    /// ``LedgerError/busy(path:)``.
+    public var retries: Int
+
+    public init(readOnly: Bool = false, retries: Int = 8) {
+      self.readOnly = readOnly
+      self.retries = retries
+    }
+  }
+
+  /// The schema version this build writes.
+  public static var schemaVersion: Int { PostgreSQLSchema.currentVersion }
+
+  /// The database, as messages show it (no password).
+  public let name: String
+  /// Always empty: a database has no file modes to fix. For symmetry with ``SQLiteLedgerStore``.
+  public let warnings: [String] = []
+
+  let connection: PostgreSQLConnection
+  let options: Options
+  let coder = LedgerJSONCoder()
+  let recordCoder = LedgerJSONCoder(millisecondDates: true)
+
+  /// Connects to `address` and brings the schema up to ``schemaVersion`` if it is older.
+  ///
+  /// - Throws: ``LedgerError/unreachable(server:reason:)`` when the server can't be reached or
+  ///   refuses the login, ``LedgerError/newerSchema(path:found:supported:)`` for a database of a
+  ///   newer storefront, and the errors of a failed migration.
+  public init(address: PostgreSQLAddress, options: Options = Options()) throws(LedgerError) {
+    self.options = options
+    do {
+      connection = try PostgreSQLConnection(address)
+    } catch {
+      throw .unreachable(server: address.description, reason: error.description)
+    }
+    name = connection.connectedName
+    try migrate()
+    if options.readOnly {
+      try run { connection throws(PostgreSQLFailure) in
+        try connection.execute("SET default_transaction_read_only = on")
+      }
+    }
+  }
+
+  /// Connects with a URI or `key=value` connection string.
+  public convenience init(_ conninfo: String, options: Options = Options()) throws(LedgerError) {
+    try self.init(address: PostgreSQLAddress(conninfo), options: options)
+  }
+
+  deinit { close() }
+
+  /// Closes the connection; later calls throw ``LedgerError/unreachable(server:reason:)``.
+  public func close() { connection.close() }
+
+  // MARK: - Running statements
+
+  /// Runs `body` outside a transaction block, mapping a failure to the user's error.
+  @discardableResult
+  func run<Value>(_ body: (PostgreSQLConnection) throws(PostgreSQLFailure) -> Value) throws(LedgerError) -> Value {
+    do {
+      return try body(connection)
+    } catch {
+      throw LedgerError(error, name: name)
+    }
+  }
+
+  /// Runs `body` between `begin` and `COMMIT`, again from the start (up to ``Options/retries``
+  /// times) when it lost a serialization race or a deadlock. `body` may end the transaction itself
+  /// (a commit with nothing to change rolls back); anything it throws rolls it back.
+  @discardableResult
+  func transaction<Value>(
+    _ begin: String = "BEGIN", _ body: (PostgreSQLConnection) throws(PostgreSQLFailure) -> Value
+  ) throws(LedgerError) -> Value {
+    var attempt = 0
+    while true {
+      do {
+        try connection.execute(begin)
+        let value = try body(connection)
+        try connection.execute("COMMIT")
+        return value
+      } catch {
+        if connection.isOpen { _ = try? connection.execute("ROLLBACK") }
+        if error.isRetryable, attempt < options.retries {
+          attempt += 1
+          continue
+        }
+        throw LedgerError(error, name: name)
+      }
+    }
+  }
+
+  // MARK: - Schema
+
+  /// Brings the schema up to ``schemaVersion`` in one transaction under the migration advisory
+  /// lock, re-reading the version under the lock in case another client migrated first.
+  private func migrate() throws(LedgerError) {
+    let supported = PostgreSQLSchema.currentVersion
+    let name = self.name
+    let found: Int = try transaction { connection throws(PostgreSQLFailure) in
+      try connection.execute("SELECT pg_advisory_xact_lock($1)", [.int(PostgreSQLSchema.migrationLock)])
+      try connection.execute(PostgreSQLSchema.versionTable)
+      var version = Int(try connection.execute("SELECT version FROM storefront_schema").int64(0, 0) ?? 0)
+      guard version < supported else { return version }
+      while version < supported {
+        try connection.executeScript(PostgreSQLSchema.migrations[version])
+        version += 1
+      }
+      try connection.execute(
+        "INSERT INTO storefront_schema (version) VALUES ($1) ON CONFLICT (only_row) DO UPDATE SET version = excluded.version",
+        [.int(Int64(supported))])
+      return supported
+    }
+    if found > supported { throw .newerSchema(path: name, found: found, supported: supported) }
+  }
+}

@@ -1,0 +1,173 @@
+/// The PostgreSQL ledger's schema and its forward migrations.
+///
+/// The version lives in `storefront_schema`. `migrations[n]` takes a database from version `n` to
+/// `n + 1`; a new version appends one entry and never edits an old one. The first client that finds
+/// the schema older than its own applies the missing steps in one transaction under
+/// ``migrationLock`` (`pg_advisory_xact_lock`), so clients starting at once migrate once.
+enum PostgreSQLSchema {
+  /// The newest version this build reads and writes.
+  static var currentVersion: Int { migrations.count }
+
+  /// The advisory lock key migrations take ("SFMG").
+  static let migrationLock: Int64 = 0x5346_4D47
+  /// Session advisory locks of owner sessions are keyed by this ("SFSN") in the high 32 bits.
+  static let sessionLockSpace: Int64 = 0x5346_534E
+  /// The `NOTIFY` channel every commit that changed a row signals, with the change counter as payload.
+  static let channel = "storefront_ledger"
+
+  static let versionTable = """
+    CREATE TABLE IF NOT EXISTS storefront_schema (
+      only_row boolean PRIMARY KEY DEFAULT true CHECK (only_row),
+      version integer NOT NULL
+    )
+    """
+
+  /// Ids are `bigint`s holding the `UInt64`'s bit pattern; values are the engine's JSON as text
+  /// (PostgreSQL compresses long values itself). `seq` keeps first-insertion order; `changed` is the
+  /// change counter of the commit that last wrote a row, for ``PostgreSQLLedgerStore/changes(since:)``.
+  static let migrations: [String] = [
+    """
+    CREATE TABLE kv (key text PRIMARY KEY, value text NOT NULL);
+    INSERT INTO kv (key, value) VALUES ('change-counter', '0');
+    CREATE SEQUENCE account_order;
+    CREATE TABLE accounts (name text PRIMARY KEY, seq bigint NOT NULL, json text NOT NULL);
+    CREATE TABLE transactions (
+      seq bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+      id bigint NOT NULL UNIQUE,
+      account text NOT NULL,
+      product_id text NOT NULL,
+      state integer NOT NULL,
+      is_finished boolean NOT NULL,
+      original_id bigint NOT NULL,
+      purchase_date double precision NOT NULL,
+      product_kind text NOT NULL,
+      has_expiry boolean NOT NULL,
+      changed bigint NOT NULL,
+      json text NOT NULL
+    );
+    CREATE INDEX transactions_account ON transactions (account, seq);
+    CREATE INDEX transactions_unfinished ON transactions (seq) WHERE NOT is_finished;
+    CREATE INDEX transactions_original_id ON transactions (original_id);
+    CREATE INDEX transactions_changed ON transactions (changed);
+    CREATE TABLE chains (
+      original_id bigint PRIMARY KEY,
+      first_seq bigint NOT NULL,
+      current_seq bigint,
+      ended boolean NOT NULL DEFAULT false
+    );
+    CREATE TABLE subscriptions (
+      original_id bigint PRIMARY KEY, account text NOT NULL, json text NOT NULL, changed bigint NOT NULL);
+    CREATE INDEX subscriptions_changed ON subscriptions (changed);
+    CREATE TABLE ask_to_buy (
+      id bigint PRIMARY KEY, account text NOT NULL, open boolean NOT NULL, json text NOT NULL, changed bigint NOT NULL);
+    CREATE INDEX ask_to_buy_changed ON ask_to_buy (changed);
+    CREATE TABLE mass_extensions (
+      product_id text NOT NULL, request_id text NOT NULL, json text NOT NULL, PRIMARY KEY (product_id, request_id));
+    CREATE TABLE outbox (
+      seq bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+      original_id bigint,
+      environment text,
+      json text NOT NULL,
+      state smallint NOT NULL DEFAULT 0 CHECK (state IN (0, 1, 2)),
+      next_attempt double precision,
+      attempts text NOT NULL DEFAULT '[]',
+      signed_payload text,
+      uuid text
+    );
+    CREATE INDEX outbox_pending ON outbox (state, next_attempt) WHERE state = 0;
+    """
+  ]
+
+  /// Locks the change counter row (every write transaction takes it first, so commits are
+  /// serialized in counter order) and returns the counter this commit stamps its rows with.
+  static let lockCounter = "SELECT value::bigint + 1 FROM kv WHERE key = 'change-counter' FOR UPDATE"
+  static let storeCounter = "UPDATE kv SET value = $1 WHERE key = 'change-counter'"
+  static let selectCounter = "SELECT value::bigint FROM kv WHERE key = 'change-counter'"
+
+  static let upsertTransaction = """
+    INSERT INTO transactions
+      (id, account, product_id, state, is_finished, original_id, purchase_date, product_kind, has_expiry, changed, json)
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+    ON CONFLICT (id) DO UPDATE SET
+      account = excluded.account, product_id = excluded.product_id, state = excluded.state,
+      is_finished = excluded.is_finished, original_id = excluded.original_id, purchase_date = excluded.purchase_date,
+      product_kind = excluded.product_kind, has_expiry = excluded.has_expiry, changed = excluded.changed, json = excluded.json
+    WHERE transactions.json IS DISTINCT FROM excluded.json
+    """
+  /// Records a non-consumable's row in its chain: the first row stays first; a purchased row with
+  /// an expiry becomes the chain's current period.
+  static let noteChain = """
+    INSERT INTO chains (original_id, first_seq, current_seq)
+      SELECT $1, seq, CASE WHEN $3::boolean THEN seq END FROM transactions WHERE id = $2
+    ON CONFLICT (original_id) DO UPDATE SET
+      current_seq = CASE WHEN $3::boolean THEN greatest(coalesce(chains.current_seq, 0), excluded.first_seq)
+        ELSE chains.current_seq END
+    """
+  static let upsertAccount = """
+    INSERT INTO accounts (name, seq, json) VALUES ($1, nextval('account_order'), $2)
+    ON CONFLICT (name) DO UPDATE SET seq = excluded.seq, json = excluded.json
+    """
+  static let clearChains = "DELETE FROM chains WHERE original_id IN (SELECT original_id FROM transactions WHERE account = $1)"
+  static let clearHistory = "DELETE FROM transactions WHERE account = $1"
+  static let clearRequests = "DELETE FROM ask_to_buy WHERE account = $1"
+  static let upsertSubscription = """
+    INSERT INTO subscriptions (original_id, account, json, changed) VALUES ($1, $2, $3, $4)
+    ON CONFLICT (original_id) DO UPDATE SET account = excluded.account, json = excluded.json, changed = excluded.changed
+    WHERE subscriptions.json IS DISTINCT FROM excluded.json
+    """
+  static let markChainEnded = "UPDATE chains SET ended = $2 WHERE original_id = $1 AND ended IS DISTINCT FROM $2"
+  static let deleteSubscription = "DELETE FROM subscriptions WHERE original_id = $1"
+  static let upsertRequest = """
+    INSERT INTO ask_to_buy (id, account, open, json, changed) VALUES ($1, $2, $3, $4, $5)
+    ON CONFLICT (id) DO UPDATE SET account = excluded.account, open = excluded.open, json = excluded.json,
+      changed = excluded.changed
+    WHERE ask_to_buy.json IS DISTINCT FROM excluded.json
+    """
+  static let deleteTransaction = "DELETE FROM transactions WHERE id = $1"
+  /// After a row was deleted: chains whose first or current row is gone point at what is left, and
+  /// a chain with no rows left goes.
+  static let repairChains = """
+    UPDATE chains SET
+      first_seq = coalesce((SELECT min(t.seq) FROM transactions t WHERE t.original_id = chains.original_id), -1),
+      current_seq = (SELECT max(c.seq) FROM transactions c
+        WHERE c.original_id = chains.original_id AND c.state = 1 AND c.has_expiry)
+    WHERE NOT EXISTS (SELECT 1 FROM transactions t WHERE t.seq = chains.first_seq)
+      OR (current_seq IS NOT NULL AND NOT EXISTS (SELECT 1 FROM transactions t WHERE t.seq = chains.current_seq))
+    """
+  static let dropEmptyChains = "DELETE FROM chains WHERE first_seq = -1"
+  static let upsertMassExtension = """
+    INSERT INTO mass_extensions (product_id, request_id, json) VALUES ($1, $2, $3)
+    ON CONFLICT (product_id, request_id) DO UPDATE SET json = excluded.json
+    WHERE mass_extensions.json IS DISTINCT FROM excluded.json
+    """
+  static let insertNotification = "INSERT INTO outbox (original_id, environment, json, next_attempt) VALUES ($1, $2, $3, $4)"
+  static let upsertValue = """
+    INSERT INTO kv (key, value) VALUES ($1, $2)
+    ON CONFLICT (key) DO UPDATE SET value = excluded.value WHERE kv.value IS DISTINCT FROM excluded.value
+    """
+
+  static let selectWorkingSet = """
+    SELECT seq, id, json FROM transactions WHERE NOT is_finished
+    UNION
+    SELECT t.seq, t.id, t.json FROM chains c JOIN transactions t ON t.seq = c.first_seq WHERE NOT c.ended
+    UNION
+    SELECT t.seq, t.id, t.json FROM chains c JOIN transactions t ON t.seq = c.current_seq WHERE NOT c.ended
+    ORDER BY 1
+    """
+  static let selectAccounts = "SELECT name, json FROM accounts ORDER BY seq"
+  static let selectSubscriptions = "SELECT original_id, json FROM subscriptions ORDER BY original_id"
+  static let selectOpenRequests = "SELECT id, json FROM ask_to_buy WHERE open ORDER BY id"
+  static let selectValues = "SELECT key, value FROM kv"
+  static let selectHistory = "SELECT id, json FROM transactions WHERE account = $1 ORDER BY seq"
+  static let selectTransactions = "SELECT id, json FROM transactions ORDER BY seq"
+  static let selectTransactionJSON = "SELECT json FROM transactions WHERE id = $1"
+  static let selectChangedTransactions = "SELECT id, json FROM transactions WHERE changed > $1 ORDER BY seq"
+  static let selectChangedSubscriptions = "SELECT original_id, json FROM subscriptions WHERE changed > $1 ORDER BY original_id"
+  static let selectChangedRequests = "SELECT id, json FROM ask_to_buy WHERE changed > $1 ORDER BY id"
+  static let selectMassExtension = "SELECT json FROM mass_extensions WHERE product_id = $1 AND request_id = $2"
+
+  static let accountKey = "account"
+  static let nextIDKey = "next-transaction-id"
+  static let clockKey = "clock"
+  static let notificationURLPrefix = "notification-url."
+}

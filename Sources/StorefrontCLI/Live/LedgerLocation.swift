@@ -1,0 +1,80 @@
+import Foundation
+import PostgreSQLLedger
+import SQLiteLedger
+import StoreEngine
+
+/// What a command reads and writes through, whichever ledger it is.
+protocol OpenLedger: LedgerStore, NotificationOutbox {
+  /// Problems fixed while opening, for the user.
+  var warnings: [String] { get }
+  /// The notification URL set for `environment`, if any.
+  func notificationURL(environment: String) throws(LedgerError) -> String?
+  func close()
+}
+
+extension SQLiteLedgerStore: OpenLedger {}
+extension PostgreSQLLedgerStore: OpenLedger {}
+
+/// Where the ledger is: SQLite in the data directory (the default), or a shared PostgreSQL database
+/// named by `--ledger` or `$STOREFRONT_LEDGER`. The one place every command opens a ledger.
+enum LedgerLocation: Equatable {
+  case sqlite(directory: URL)
+  case postgresql(PostgreSQLAddress)
+
+  /// `--ledger`, else `$STOREFRONT_LEDGER`, else the data directory's SQLite file.
+  ///
+  /// - Throws: ``LedgerError/cannotOpen(path:reason:)`` when `$STOREFRONT_LEDGER` is not a
+  ///   PostgreSQL URI (the value is not repeated: it may hold a password).
+  static func resolve(_ global: GlobalOptions, environment: [String: String]) throws(LedgerError) -> LedgerLocation {
+    if let uri = global.ledger { return .postgresql(PostgreSQLAddress(uri)) }
+    if let uri = environment["STOREFRONT_LEDGER"], !uri.isEmpty {
+      guard PostgreSQLAddress.isPostgreSQL(uri) else {
+        throw .cannotOpen(
+          path: "$STOREFRONT_LEDGER",
+          reason: "it is not a postgresql:// URI; set it to postgresql://user@host/database, or unset it to use the data directory's ledger")
+      }
+      return .postgresql(PostgreSQLAddress(uri))
+    }
+    return .sqlite(directory: URL(fileURLWithPath: global.dataDirectory(environment: environment), isDirectory: true))
+  }
+
+  /// The ledger as messages name it: the file, or `postgresql://user@host:port/db` (no password).
+  var displayName: String {
+    switch self {
+    case .sqlite(let directory): directory.appendingPathComponent(SQLiteLedgerStore.fileName).path
+    case .postgresql(let address): address.description
+    }
+  }
+
+  /// Whether there is a ledger to read yet (a database always counts: its schema is made on open).
+  var exists: Bool {
+    switch self {
+    case .sqlite: FileManager.default.fileExists(atPath: displayName)
+    case .postgresql: true
+    }
+  }
+
+  var isShared: Bool { if case .postgresql = self { true } else { false } }
+
+  /// Opens the ledger (a SQLite ledger's directory is made, 0700, if missing).
+  func open(readOnly: Bool = false) throws(LedgerError) -> any OpenLedger {
+    switch self {
+    case .sqlite(let directory):
+      readOnly
+        ? try SQLiteLedgerStore(fileURL: URL(fileURLWithPath: displayName), options: .init(readOnly: true))
+        : try SQLiteLedgerStore(directory: directory)
+    case .postgresql(let address):
+      try PostgreSQLLedgerStore(address: address, options: .init(readOnly: readOnly))
+    }
+  }
+
+  /// This process's owner session: on SQLite liveness from `/proc` (one machine); on PostgreSQL a
+  /// session advisory lock held for the life of the process (any machine, §21).
+  func session() throws(LedgerError) -> AppSession {
+    let local = ProcessSession().current()
+    switch self {
+    case .sqlite: return local
+    case .postgresql(let address): return try PostgreSQLSessionLock.acquire(address: address, id: local.id).session
+    }
+  }
+}
