@@ -60,6 +60,40 @@ final class SharedPostgreSQLLedgerTests: XCTestCase {
     XCTAssertTrue(stored.allSatisfy(\.isFinished))
   }
 
+  /// The app receipt and `verifyReceipt` read a shared ledger as they read SQLite: the receipt a
+  /// client exports lists its purchase, and serve on the same database answers it with status 0.
+  func testTheReceiptAndVerifyReceiptReadTheSharedLedger() throws {
+    let uri = try database("receipt")
+    let directory = try TemporaryDirectory(self)
+    let data = directory.path("host")
+    let bought = try StorefrontBinary.run(
+      ["run", "-", "--json", "--data-dir", data, "--ledger", uri, "--account", "jake"],
+      stdin: Data("set dialogs off\nbuy \(shopping)\nfinish last\n".utf8), in: directory)
+    XCTAssertEqual(bought.status, 0, bought.summary)
+    let id = try XCTUnwrap(
+      EventLine.parse(bought.stdout, source: "run").first { $0.state == "purchased" }?.transactionID, bought.stdout)
+
+    let exported = try StorefrontBinary.run(["receipt", "--data-dir", data, "--ledger", uri, "--account", "jake"], in: directory)
+    XCTAssertEqual(exported.status, 0, exported.summary)
+    let receipt = exported.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+
+    let fifo = directory.path("ready")
+    XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+    let serve = try StorefrontBinary.start(
+      ["serve", "--listen", "127.0.0.1:0", "--ready-file", fifo, "--data-dir", data, "--ledger", uri], in: directory)
+    defer {
+      kill(serve.processIdentifier, SIGTERM)
+      _ = try? serve.wait(timeout: 30)
+    }
+    let address = try ReadyFile.address(fromFIFO: fifo)
+    let port = try XCTUnwrap(address.split(separator: ":").last.flatMap { UInt16($0) }, address)
+    let answer = try VerifyReceiptServeTests.call(port, body: try VerifyReceiptServeTests.body(receipt))
+    XCTAssertEqual(answer.http, 200)
+    XCTAssertEqual(answer.json["status"] as? Int, 0, "\(answer.json)")
+    let inApp = ((answer.json["receipt"] as? [String: Any])?["in_app"] as? [[String: Any]]) ?? []
+    XCTAssertEqual(inApp.compactMap { $0["transaction_id"] as? String }, [id])
+  }
+
   /// A purchase left `purchasing` is taken over by a launch only once its owner's database session
   /// is gone: not while a client on "another machine" (another boot id, which `/proc` would call
   /// dead) holds the session's lock, nor while a `storefront serve` owning it runs; at once after

@@ -1,6 +1,5 @@
 import AppReceipt
 import Foundation
-import SQLiteLedger
 import SandboxSigning
 import StoreEngine
 
@@ -36,22 +35,24 @@ enum ReceiptCommand {
       return invocation.usageError("Unknown environment '\(environment)': use Sandbox or Production.", for: descriptor)
     }
     let directory = URL(fileURLWithPath: invocation.global.dataDirectory(environment: invocation.environment))
-    let file = directory.appendingPathComponent(SQLiteLedgerStore.fileName)
-    guard FileManager.default.fileExists(atPath: file.path) else {
-      invocation.io.errorLine("No ledger at '\(file.path)' yet: nothing has been bought with this data directory. Run `storefront` or `storefront run SCRIPT` first, or pass --data-dir.")
-      return ExitCode.noInput
-    }
     let receipt: Data
     do {
-      let ledger = try SQLiteLedgerStore(fileURL: file, options: .init(readOnly: true))
+      let location = try LedgerLocation.resolve(invocation.global, environment: invocation.environment)
+      let ledgerName = location.displayName
+      guard location.exists else {
+        invocation.io.errorLine("No ledger at '\(ledgerName)' yet: nothing has been bought with this data directory. Run `storefront` or `storefront run SCRIPT` first, or pass --data-dir.")
+        return ExitCode.noInput
+      }
+      let ledger = try location.open(readOnly: true)
+      defer { ledger.close() }
       let snapshot = try ledger.load()
       guard let account = invocation.global.account ?? snapshot.currentAccount else {
-        invocation.io.errorLine("No account is signed in in '\(file.path)': pass --account NAME.")
+        invocation.io.errorLine("No account is signed in in '\(ledgerName)': pass --account NAME.")
         return ExitCode.usage
       }
       guard snapshot.accounts.contains(where: { $0.name == account }) else {
         let names = snapshot.accounts.map(\.name)
-        invocation.io.errorLine("Unknown account '\(account)' in '\(file.path)'.\(NearMatchText.didYouMean(account, in: names)) Accounts: \(names.isEmpty ? "none" : names.joined(separator: ", ")).")
+        invocation.io.errorLine("Unknown account '\(account)' in '\(ledgerName)'.\(NearMatchText.didYouMean(account, in: names)) Accounts: \(names.isEmpty ? "none" : names.joined(separator: ", ")).")
         return ExitCode.noInput
       }
       let authority = try SandboxCertificateAuthority.open(

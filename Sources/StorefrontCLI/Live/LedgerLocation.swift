@@ -9,11 +9,23 @@ protocol OpenLedger: LedgerStore, NotificationOutbox {
   var warnings: [String] { get }
   /// The notification URL set for `environment`, if any.
   func notificationURL(environment: String) throws(LedgerError) -> String?
+  /// The virtual clock as last committed, if any process set it.
+  func virtualClock() throws(LedgerError) -> Date?
+  /// A value that changes whenever another connection commits, for caches of what was read; nil
+  /// when the ledger has none to give cheaply (then nothing read may be reused).
+  func changeToken() -> Int64?
   func close()
 }
 
-extension SQLiteLedgerStore: OpenLedger {}
-extension PostgreSQLLedgerStore: OpenLedger {}
+extension SQLiteLedgerStore: OpenLedger {
+  func changeToken() -> Int64? { try? dataVersion() }
+}
+
+extension PostgreSQLLedgerStore: OpenLedger {
+  // No cheap per-connection commit counter like SQLite's `data_version`: whoever caches reads the
+  // shared ledger again each time.
+  func changeToken() -> Int64? { nil }
+}
 
 /// Where the ledger is: SQLite in the data directory (the default), or a shared PostgreSQL database
 /// named by `--ledger` or `$STOREFRONT_LEDGER`. The one place every command opens a ledger.

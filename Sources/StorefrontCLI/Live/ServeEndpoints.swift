@@ -44,13 +44,13 @@ extension ServeEndpoints {
   /// `server-fault verifyReceipt …` apply to the next request. Requests take turns at the connection
   /// only (the service's lock); receipts are verified and answers encoded in parallel.
   static func verifyReceipt(store: LiveStore, environment: String, bundleID: String) throws(LedgerError) -> VerifyReceiptHandler {
-    let ledger = try SQLiteLedgerStore(fileURL: store.directory.appendingPathComponent(SQLiteLedgerStore.fileName), options: .init(readOnly: true))
+    let ledger = try store.location.open(readOnly: true)
     let secret = SharedSecretFile(directory: store.directory)
     let faults = FaultPlanFile(directory: store.directory)
     let service = VerifyReceiptService(
       ledger: ledger, authority: store.authority, bundleID: bundleID, environment: environment,
       sharedSecret: { secret.read() }, fault: { faults.takeReceiptStatus() },
-      clock: { ((try? ledger.virtualClock()) ?? nil) ?? Date() }, changeToken: { try? ledger.dataVersion() })
+      clock: { ((try? ledger.virtualClock()) ?? nil) ?? Date() }, changeToken: { ledger.changeToken() })
     return VerifyReceiptHandler { request in
       HTTPReply(APIResponse(status: 200, body: service.answer(method: request.method, body: request.body)))
     }
