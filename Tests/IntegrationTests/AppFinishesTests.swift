@@ -12,13 +12,14 @@ final class AppFinishesTests: XCTestCase {
   static let removeAds = "com.jake.sample.ExInAppPurchase.shopping"
 
   /// A backend over a ``WebhookReceiver``: each request's JWS and app receipt are verified before it
-  /// is answered, and the receipt must list the transaction; a request that fails gets 400 whatever
-  /// `answers` says. `answers[i]` answers request i.
+  /// is answered, and the receipt must list the transaction (checked locally, or, with
+  /// `verifyReceiptPort`, by calling `storefront serve`'s `verifyReceipt` as seed 002's server calls
+  /// Apple's); a request that fails gets 400 whatever `answers` says. `answers[i]` answers request i.
   final class Backend: @unchecked Sendable {
     let receiver: WebhookReceiver
     private let verdicts = Shared([String]())
 
-    init(data: String, answers: [WebhookReceiver.Behavior]) throws {
+    init(data: String, answers: [WebhookReceiver.Behavior], verifyReceiptPort: UInt16? = nil) throws {
       receiver = try WebhookReceiver()
       let authority = try SandboxCertificateAuthority.open(
         in: URL(fileURLWithPath: data).appendingPathComponent("ca"), validFrom: Date())
@@ -38,7 +39,8 @@ final class AppFinishesTests: XCTestCase {
           }
         }
         if verdict == "verified" {
-          verdict = Self.receiptVerdict(object, decoder: receipts)
+          verdict =
+            if let verifyReceiptPort { Self.verifyReceiptVerdict(object, port: verifyReceiptPort) } else { Self.receiptVerdict(object, decoder: receipts) }
         }
         verdicts.withLock { $0.append(verdict) }
         receiver.setBehavior(verdict == "verified" ? answers[min(index, answers.count - 1)] : .status(400))
@@ -51,6 +53,18 @@ final class AppFinishesTests: XCTestCase {
       guard let receipt = try? decoder.decode(base64: text, at: Date()) else { return "receipt does not verify" }
       let id = body["transactionId"] as? String
       return receipt.inAppPurchases.contains { $0.transactionID == id } ? "verified" : "transaction not in the receipt"
+    }
+
+    /// The same check by `POST /verifyReceipt`: status 0 and the transaction in the receipt's `in_app`.
+    private static func verifyReceiptVerdict(_ body: [String: Any], port: UInt16) -> String {
+      guard let text = body["receipt"] as? String else { return "no receipt" }
+      guard let request = try? VerifyReceiptServeTests.body(text), let answer = try? VerifyReceiptServeTests.call(port, body: request) else {
+        return "verifyReceipt did not answer"
+      }
+      guard answer.json["status"] as? Int == 0 else { return "verifyReceipt status \(answer.json["status"] ?? "none")" }
+      let inApp = ((answer.json["receipt"] as? [String: Any])?["in_app"] as? [[String: Any]]) ?? []
+      let id = body["transactionId"] as? String
+      return inApp.contains { $0["transaction_id"] as? String == id } ? "verified" : "transaction not in verifyReceipt's receipt"
     }
 
     var url: String { receiver.url }
@@ -87,7 +101,17 @@ final class AppFinishesTests: XCTestCase {
   func testFinishedOnlyWhenTheBackendSaidYesAndA500IsAskedAgainAtTheNextLaunch() throws {
     let directory = try TemporaryDirectory(self)
     let data = try prepared(directory)
-    let backend = try Backend(data: data, answers: [.status(500), .status(200)])
+    // The backend asks `storefront serve`'s verifyReceipt about the receipt the app sends.
+    let fifo = directory.path("ready")
+    XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+    let serve = try StorefrontBinary.start(["serve", "--listen", "127.0.0.1:0", "--ready-file", fifo, "--data-dir", data], in: directory)
+    defer {
+      kill(serve.processIdentifier, SIGTERM)
+      _ = try? serve.wait(timeout: 30)
+    }
+    let address = try ReadyFile.address(fromFIFO: fifo)
+    let port = try XCTUnwrap(address.split(separator: ":").last.flatMap { UInt16($0) }, address)
+    let backend = try Backend(data: data, answers: [.status(500), .status(200)], verifyReceiptPort: port)
     defer { backend.receiver.stop() }
 
     let first = try run("buy \(Self.coins)\nexpect unfinished 1\n", name: "1-buy.scenario", mode: ["after-server", backend.url], data: data, in: directory)
@@ -108,7 +132,7 @@ final class AppFinishesTests: XCTestCase {
     XCTAssertEqual(second.filter { $0.event == "transactionRemoved" }.map(\.transactionID), [id])
     XCTAssertEqual(try unfinished(data, in: directory), [])
 
-    XCTAssertEqual(backend.checked, ["verified", "verified"], "the backend verified the JWS and the receipt the app sent")
+    XCTAssertEqual(backend.checked, ["verified", "verified"], "the backend verified the JWS, and verifyReceipt the receipt the app sent")
     for body in backend.bodies {
       XCTAssertEqual(body["transactionId"] as? String, id)
       XCTAssertEqual(body["originalTransactionId"] as? String, id)
