@@ -65,7 +65,8 @@ public final class NotificationDeliverer: Sendable {
     finished.wait()
   }
 
-  private var isStopped: Bool { stopped.withLock { $0 } }
+  /// Whether ``stop()`` was called (internal: a test stops it with a POST in flight).
+  var isStopped: Bool { stopped.withLock { $0 } }
 
   private func run() {
     defer { finished.signal() }
