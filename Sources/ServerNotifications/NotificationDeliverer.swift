@@ -29,7 +29,7 @@ public final class NotificationDeliverer: Sendable {
   /// - Parameters:
   ///   - signer: Signs the payloads (the data directory's CA, in `configuration.environment`).
   ///   - proposedNamespace: The UUID namespace kept if the ledger has none yet (seeded in tests).
-  ///   - log: Called after each attempt, on the deliverer's thread.
+  ///   - log: Called after each attempt is recorded, in order, one at a time (on the deliverer's ledger queue).
   public init(
     directory: URL, signer: any TransactionSigner, configuration: DeliveryConfiguration, proposedNamespace: UInt128,
     log: @escaping @Sendable (Report) -> Void
@@ -44,10 +44,8 @@ public final class NotificationDeliverer: Sendable {
     } catch {
       throw .ledger("Error: \(error)")
     }
-    worker = Locked(
-      Worker(
-        ledger: ledger, signer: signer, configuration: configuration, namespace: namespace,
-        client: WebhookClient(configuration: configuration.client), log: log))
+    let deliveryLedger = DeliveryLedger(ledger: ledger, signer: signer, configuration: configuration, namespace: namespace, log: log)
+    worker = Locked(Worker(ledger: deliveryLedger, configuration: configuration, client: WebhookClient(configuration: configuration.client)))
     let thread = Thread { [self] in run() }
     thread.name = "notification-deliverer"
     thread.start()
@@ -67,7 +65,8 @@ public final class NotificationDeliverer: Sendable {
     finished.wait()
   }
 
-  private var isStopped: Bool { stopped.withLock { $0 } }
+  /// Whether ``stop()`` was called (internal: a test stops it with a POST in flight).
+  var isStopped: Bool { stopped.withLock { $0 } }
 
   private func run() {
     defer { finished.signal() }
@@ -94,7 +93,7 @@ public final class NotificationDeliverer: Sendable {
         onlyIfCommitted = false
       }
     }
-    // The connection belongs to this thread; it closes here.
+    // The connection closes here, once what its queue holds (a fix ahead, the last records) is done.
     worker.withLock { $0 = nil }
   }
 }
