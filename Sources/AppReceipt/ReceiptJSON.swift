@@ -62,6 +62,16 @@ enum ReceiptJSON: Equatable {
 
   private static func write(_ text: String, into bytes: inout [UInt8]) {
     bytes.append(UInt8(ascii: "\""))
+    // Almost every string (ids, dates, digits) needs no escape: copy it whole.
+    let copied = text.utf8.withContiguousStorageIfAvailable { buffer -> Bool in
+      guard !buffer.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else { return false }
+      bytes.append(contentsOf: buffer)
+      return true
+    }
+    if copied == true {
+      bytes.append(UInt8(ascii: "\""))
+      return
+    }
     for byte in text.utf8 {
       switch byte {
       case UInt8(ascii: "\""): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
