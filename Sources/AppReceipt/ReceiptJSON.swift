@@ -24,9 +24,21 @@ enum ReceiptJSON: Equatable {
   /// The encoded bytes: UTF-8, strings escaped as `JSONEncoder` with `.withoutEscapingSlashes` does.
   var data: Data {
     var bytes: [UInt8] = []
-    bytes.reserveCapacity(4_096)
+    // Growing a 1,000-entry answer by doubling copied it a dozen times.
+    bytes.reserveCapacity(estimatedSize)
     write(into: &bytes)
     return Data(bytes)
+  }
+
+  /// About the encoded size (exact but for escapes and long numbers).
+  private var estimatedSize: Int {
+    switch self {
+    case .string(let text): text.utf8.count + 2
+    case .int: 20
+    case .bool: 5
+    case .array(let items): items.reduce(2) { $0 + $1.estimatedSize + 1 }
+    case .object(let members): members.reduce(2) { $0 + $1.key.utf8.count + $1.value.estimatedSize + 4 }
+    }
   }
 
   private func write(into bytes: inout [UInt8]) {

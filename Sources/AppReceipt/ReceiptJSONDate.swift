@@ -12,13 +12,37 @@ final class ReceiptJSONDate {
   private static let utc: Calendar = calendar("GMT")
   private static let pacific: Calendar = calendar("America/Los_Angeles")
   private var pacificOffsets: [Int64: Int] = [:]
+  /// The spellings of each instant already written: an answer repeats its dates (a purchase's
+  /// original date is often its own, renewals share their original purchase's).
+  private var spelled: [Double: (gmt: ReceiptJSON, ms: ReceiptJSON, pst: ReceiptJSON)] = [:]
+
+  /// A date field's three keys, made once rather than per entry.
+  struct Keys: Sendable {
+    let gmt: String
+    let ms: String
+    let pst: String
+
+    init(_ name: String) {
+      gmt = name
+      ms = name + "_ms"
+      pst = name + "_pst"
+    }
+  }
 
   /// The three keys `name`, `name_ms` and `name_pst` for `date`, into `object`.
-  func put(_ date: Date?, as name: String, into object: inout [String: ReceiptJSON]) {
+  func put(_ date: Date?, as keys: Keys, into object: inout [String: ReceiptJSON]) {
     guard let date else { return }
-    object[name] = .string(gmt(date))
-    object[name + "_ms"] = .string(String(Int64((date.timeIntervalSince1970 * 1000).rounded(.down))))
-    object[name + "_pst"] = .string(pst(date))
+    let instant = date.timeIntervalSince1970
+    let values: (gmt: ReceiptJSON, ms: ReceiptJSON, pst: ReceiptJSON)
+    if let known = spelled[instant] {
+      values = known
+    } else {
+      values = (.string(gmt(date)), .string(String(Int64((instant * 1000).rounded(.down)))), .string(pst(date)))
+      spelled[instant] = values
+    }
+    object[keys.gmt] = values.gmt
+    object[keys.ms] = values.ms
+    object[keys.pst] = values.pst
   }
 
   /// `2026-11-29 10:26:10 Etc/GMT`.

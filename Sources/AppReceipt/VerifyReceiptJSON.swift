@@ -6,6 +6,13 @@ import StoreEngine
 /// One per answer, for its dates' time zone cache.
 struct VerifyReceiptJSON {
   private let dates = ReceiptJSONDate()
+  private static let cancellationDate = ReceiptJSONDate.Keys("cancellation_date")
+  private static let expiresDate = ReceiptJSONDate.Keys("expires_date")
+  private static let gracePeriodExpiresDate = ReceiptJSONDate.Keys("grace_period_expires_date")
+  private static let originalPurchaseDate = ReceiptJSONDate.Keys("original_purchase_date")
+  private static let purchaseDate = ReceiptJSONDate.Keys("purchase_date")
+  private static let receiptCreationDate = ReceiptJSONDate.Keys("receipt_creation_date")
+  private static let requestDate = ReceiptJSONDate.Keys("request_date")
 
   /// `receipt`: what the receipt sent says, with the request's date.
   func receipt(_ contents: AppReceiptContents, requestDate: Date) -> ReceiptJSON {
@@ -17,9 +24,9 @@ struct VerifyReceiptJSON {
       // A DER SET is sorted by encoding; list purchases oldest first instead, as a reader expects.
       "in_app": .array(contents.inAppPurchases.sorted(by: Self.chronological).map(inApp)),
     ]
-    dates.put(contents.creationDate, as: "receipt_creation_date", into: &object)
-    dates.put(requestDate, as: "request_date", into: &object)
-    dates.put(contents.originalPurchaseDate, as: "original_purchase_date", into: &object)
+    dates.put(contents.creationDate, as: Self.receiptCreationDate, into: &object)
+    dates.put(requestDate, as: Self.requestDate, into: &object)
+    dates.put(contents.originalPurchaseDate, as: Self.originalPurchaseDate, into: &object)
     return .object(object)
   }
 
@@ -37,10 +44,10 @@ struct VerifyReceiptJSON {
       "transaction_id": .string(purchase.transactionID), "original_transaction_id": .string(purchase.originalTransactionID),
       "is_trial_period": .string(String(purchase.isTrialPeriod ?? false)), "in_app_ownership_type": .string("PURCHASED"),
     ]
-    dates.put(purchase.purchaseDate, as: "purchase_date", into: &object)
-    dates.put(purchase.originalPurchaseDate, as: "original_purchase_date", into: &object)
-    dates.put(purchase.expiresDate, as: "expires_date", into: &object)
-    dates.put(purchase.cancellationDate, as: "cancellation_date", into: &object)
+    dates.put(purchase.purchaseDate, as: Self.purchaseDate, into: &object)
+    dates.put(purchase.originalPurchaseDate, as: Self.originalPurchaseDate, into: &object)
+    dates.put(purchase.expiresDate, as: Self.expiresDate, into: &object)
+    dates.put(purchase.cancellationDate, as: Self.cancellationDate, into: &object)
     if let line = purchase.webOrderLineItemID { object["web_order_line_item_id"] = .string(String(line)) }
     if let intro = purchase.isInIntroOfferPeriod { object["is_in_intro_offer_period"] = .string(String(intro)) }
     if let offer = purchase.promotionalOfferID { object["promotional_offer_id"] = .string(offer) }
@@ -85,7 +92,7 @@ struct VerifyReceiptJSON {
     ]
     if let intent = record.expirationIntent { object["expiration_intent"] = .string(String(intent.rawValue)) }
     if let status = record.priceIncreaseStatus { object["price_consent_status"] = .string(String(status.rawValue)) }
-    dates.put(record.gracePeriodExpiresDate, as: "grace_period_expires_date", into: &object)
+    dates.put(record.gracePeriodExpiresDate, as: Self.gracePeriodExpiresDate, into: &object)
     return .object(object)
   }
 }

@@ -25,7 +25,7 @@ final class ReceiptDateTextTests: XCTestCase {
       XCTAssertEqual(dates.pst(Self.date(seconds)), pst, "\(seconds)")
     }
     var object: [String: ReceiptJSON] = [:]
-    dates.put(Self.date(1_793_523_600.5), as: "purchase_date", into: &object)
+    dates.put(Self.date(1_793_523_600.5), as: .init("purchase_date"), into: &object)
     XCTAssertEqual(
       object,
       [
