@@ -22,7 +22,7 @@ struct VerifyReceiptJSON {
       "download_id": .int(0), "version_external_identifier": .int(0),
       "original_application_version": .string(contents.originalApplicationVersion),
       // A DER SET is sorted by encoding; list purchases oldest first instead, as a reader expects.
-      "in_app": .array(contents.inAppPurchases.sorted(by: Self.chronological).map(inApp)),
+      "in_app": .array(Self.chronological(contents.inAppPurchases).map(inApp)),
     ]
     dates.put(contents.creationDate, as: Self.receiptCreationDate, into: &object)
     dates.put(requestDate, as: Self.requestDate, into: &object)
@@ -30,9 +30,14 @@ struct VerifyReceiptJSON {
     return .object(object)
   }
 
-  static func chronological(_ a: InAppPurchaseReceipt, _ b: InAppPurchaseReceipt) -> Bool {
-    if a.purchaseDate != b.purchaseDate { return a.purchaseDate < b.purchaseDate }
-    return (UInt64(a.transactionID) ?? 0) < (UInt64(b.transactionID) ?? 0)
+  /// By purchase date, then numeric transaction id; each id is parsed once, not per comparison.
+  static func chronological(_ purchases: [InAppPurchaseReceipt]) -> [InAppPurchaseReceipt] {
+    purchases.map { (purchase: $0, id: UInt64($0.transactionID) ?? 0) }
+      .sorted { a, b in
+        if a.purchase.purchaseDate != b.purchase.purchaseDate { return a.purchase.purchaseDate < b.purchase.purchaseDate }
+        return a.id < b.id
+      }
+      .map(\.purchase)
   }
 
   /// One `in_app` entry.
