@@ -61,6 +61,6 @@ enum ReceiptBenchmark {
     report.record("verify_receipt_baseline_get_transaction_info", infoSample)
     report.note(
       "verify_receipt_1000_requests_per_s",
-      "wrk -t\(Wrk.threads) -c\(Wrk.connections) -d\(plan.wrkSeconds)s --latency, keep-alive, loopback: POST /verifyReceipt with a \(receipt.count)-character base64 receipt of \(plan.entries) in-app purchases (each request: JSON parse, base64, CMS_verify against the root, d2i of every attribute, the account's history from SQLite, the JSON answer) vs Get Transaction Info on the same serve; alternated, \(plan.wrkRepeats) runs each.")
+      "wrk -t\(Wrk.threads) -c\(Wrk.connections) -d\(plan.wrkSeconds)s --latency, keep-alive, loopback: POST /verifyReceipt with a \(receipt.count)-character base64 receipt of \(plan.entries) in-app purchases (each request: JSON parse, base64, CMS_verify against the root, every attribute read with ASN1_get_object, the account's history from SQLite, the JSON answer) vs Get Transaction Info on the same serve; alternated, \(plan.wrkRepeats) runs each.")
   }
 }

@@ -4,7 +4,8 @@ import Foundation
 /// Apple's receipt ASN.1 with OpenSSL's own encoder: each attribute is an `ASN1_SEQUENCE_ANY` of
 /// INTEGER, INTEGER, OCTET STRING, and a set of them an `ASN1_SET_ANY` (`i2d_ASN1_SET_ANY`, which
 /// sorts a DER SET OF); the values inside the OCTET STRINGs are `i2d_ASN1_UTF8STRING`,
-/// `i2d_ASN1_IA5STRING` and `i2d_ASN1_INTEGER`. Decoding is the `d2i_` of the same types.
+/// `i2d_ASN1_IA5STRING` and `i2d_ASN1_INTEGER`. Decoding walks the DER with OpenSSL's
+/// `ASN1_get_object` (``ReceiptAttributeReader``).
 public enum AppReceiptEncoding {
   /// Why a payload is not a receipt.
   public struct Malformed: Error, CustomStringConvertible {
@@ -22,19 +23,9 @@ public enum AppReceiptEncoding {
     return try serialize { i2d_ASN1_SET_ANY(set, $0) }
   }
 
-  /// The attributes of a DER SET OF ReceiptAttribute.
+  /// The attributes of a DER SET OF ReceiptAttribute (``ReceiptAttributeReader``).
   public static func attributes(_ der: Data) throws(Malformed) -> [ReceiptAttribute] {
-    let set = try parse(der, free: sf_sk_ASN1_TYPE_pop_free) { pointer, length in d2i_ASN1_SET_ANY(nil, pointer, length) }
-    defer { sf_sk_ASN1_TYPE_pop_free(set) }
-    var result: [ReceiptAttribute] = []
-    result.reserveCapacity(Int(sf_sk_ASN1_TYPE_num(set)))
-    for index in 0..<sf_sk_ASN1_TYPE_num(set) {
-      guard let element = sf_sk_ASN1_TYPE_value(set, index), ASN1_TYPE_get(element) == V_ASN1_SEQUENCE,
-        let encoded = element.pointee.value.sequence
-      else { throw Malformed(description: "attribute \(index) is not a SEQUENCE") }
-      result.append(try decodeAttribute(bytes(of: encoded)))
-    }
-    return result
+    try ReceiptAttributeReader.attributes(der)
   }
 
   // MARK: - Encoding
@@ -128,71 +119,5 @@ public enum AppReceiptEncoding {
     }
     guard written == length else { throw Malformed(description: "OpenSSL encoded a value inconsistently") }
     return data
-  }
-
-  // MARK: - Decoding
-
-  private static func decodeAttribute(_ der: Data) throws(Malformed) -> ReceiptAttribute {
-    let sequence = try parse(der, free: sf_sk_ASN1_TYPE_pop_free) { pointer, length in d2i_ASN1_SEQUENCE_ANY(nil, pointer, length) }
-    defer { sf_sk_ASN1_TYPE_pop_free(sequence) }
-    guard sf_sk_ASN1_TYPE_num(sequence) == 3, let typeField = sf_sk_ASN1_TYPE_value(sequence, 0),
-      let versionField = sf_sk_ASN1_TYPE_value(sequence, 1), let valueField = sf_sk_ASN1_TYPE_value(sequence, 2),
-      ASN1_TYPE_get(typeField) == V_ASN1_INTEGER, ASN1_TYPE_get(versionField) == V_ASN1_INTEGER,
-      ASN1_TYPE_get(valueField) == V_ASN1_OCTET_STRING, let octets = valueField.pointee.value.octet_string
-    else { throw Malformed(description: "an attribute is not SEQUENCE { INTEGER, INTEGER, OCTET STRING }") }
-    let type = try integer(typeField.pointee.value.integer)
-    let version = try integer(versionField.pointee.value.integer)
-    let content = bytes(of: octets)
-    return ReceiptAttribute(Int(type), try decodeValue(content, type: Int(type)), version: Int(version))
-  }
-
-  private static func decodeValue(_ content: Data, type: Int) throws(Malformed) -> ReceiptAttribute.Value {
-    if ReceiptAttributeType.rawBytes.contains(type) || content.isEmpty { return .bytes(content) }
-    if type == ReceiptAttributeType.inAppPurchase { return .set(try attributes(content)) }
-    // Anything else is one DER value that fills the OCTET STRING; what is not stays raw bytes.
-    guard let any = try? parse(content, free: ASN1_TYPE_free, { pointer, length in d2i_ASN1_TYPE(nil, pointer, length) }) else {
-      return .bytes(content)
-    }
-    defer { ASN1_TYPE_free(any) }
-    switch ASN1_TYPE_get(any) {
-    case V_ASN1_INTEGER:
-      return .integer(try integer(any.pointee.value.integer))
-    case V_ASN1_UTF8STRING:
-      return .utf8(String(decoding: bytes(of: any.pointee.value.utf8string), as: UTF8.self))
-    case V_ASN1_IA5STRING:
-      let text = String(decoding: bytes(of: any.pointee.value.ia5string), as: UTF8.self)
-      return ReceiptDate.parse(text).map(ReceiptAttribute.Value.date) ?? .utf8(text)
-    default:
-      return .bytes(content)
-    }
-  }
-
-  private static func integer(_ value: UnsafeMutablePointer<ASN1_STRING>?) throws(Malformed) -> Int64 {
-    var number: Int64 = 0
-    guard let value, ASN1_INTEGER_get_int64(&number, value) == 1 else { throw Malformed(description: "an INTEGER does not fit 64 bits") }
-    return number
-  }
-
-  private static func bytes(of string: UnsafeMutablePointer<ASN1_STRING>?) -> Data {
-    guard let string, let start = ASN1_STRING_get0_data(string) else { return Data() }
-    return Data(bytes: start, count: Int(ASN1_STRING_length(string)))
-  }
-
-  /// Runs a `d2i_…` call over all of `der`; trailing bytes are malformed too.
-  private static func parse<Result>(
-    _ der: Data, free: (Result) -> Void, _ decode: (UnsafeMutablePointer<UnsafePointer<UInt8>?>, Int) -> Result?
-  ) throws(Malformed) -> Result {
-    let parsed: (Result, Int)? = der.withUnsafeBytes { raw in
-      guard let base = raw.bindMemory(to: UInt8.self).baseAddress else { return nil }
-      var cursor: UnsafePointer<UInt8>? = base
-      guard let value = decode(&cursor, raw.count), let end = cursor else { return nil }
-      return (value, end - base)
-    }
-    guard let (value, consumed) = parsed else { throw Malformed(description: "not DER of the expected type") }
-    guard consumed == der.count else {
-      free(value)
-      throw Malformed(description: "\(der.count - consumed) bytes after the value")
-    }
-    return value
   }
 }

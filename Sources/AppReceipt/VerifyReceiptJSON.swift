@@ -3,41 +3,56 @@ import StoreEngine
 
 /// The JSON objects of a `verifyReceipt` answer: every number-like value a string except the four
 /// numeric app ids, dates three ways (``ReceiptJSONDate``), as `notes/server-side-reference.md` §6.4.
-enum VerifyReceiptJSON {
+/// One per answer, for its dates' time zone cache.
+struct VerifyReceiptJSON {
+  private let dates = ReceiptJSONDate()
+  private static let cancellationDate = ReceiptJSONDate.Keys("cancellation_date")
+  private static let expiresDate = ReceiptJSONDate.Keys("expires_date")
+  private static let gracePeriodExpiresDate = ReceiptJSONDate.Keys("grace_period_expires_date")
+  private static let originalPurchaseDate = ReceiptJSONDate.Keys("original_purchase_date")
+  private static let purchaseDate = ReceiptJSONDate.Keys("purchase_date")
+  private static let receiptCreationDate = ReceiptJSONDate.Keys("receipt_creation_date")
+  private static let requestDate = ReceiptJSONDate.Keys("request_date")
+
   /// `receipt`: what the receipt sent says, with the request's date.
-  static func receipt(_ contents: AppReceiptContents, requestDate: Date) -> ReceiptJSON {
+  func receipt(_ contents: AppReceiptContents, requestDate: Date) -> ReceiptJSON {
     var object: [String: ReceiptJSON] = [
       "receipt_type": .string(contents.receiptType), "adam_id": .int(0), "app_item_id": .int(0),
       "bundle_id": .string(contents.bundleID), "application_version": .string(contents.applicationVersion),
       "download_id": .int(0), "version_external_identifier": .int(0),
       "original_application_version": .string(contents.originalApplicationVersion),
       // A DER SET is sorted by encoding; list purchases oldest first instead, as a reader expects.
-      "in_app": .array(contents.inAppPurchases.sorted(by: chronological).map(inApp)),
+      "in_app": .array(Self.chronological(contents.inAppPurchases).map(inApp)),
     ]
-    ReceiptJSONDate.put(contents.creationDate, as: "receipt_creation_date", into: &object)
-    ReceiptJSONDate.put(requestDate, as: "request_date", into: &object)
-    ReceiptJSONDate.put(contents.originalPurchaseDate, as: "original_purchase_date", into: &object)
+    dates.put(contents.creationDate, as: Self.receiptCreationDate, into: &object)
+    dates.put(requestDate, as: Self.requestDate, into: &object)
+    dates.put(contents.originalPurchaseDate, as: Self.originalPurchaseDate, into: &object)
     return .object(object)
   }
 
-  static func chronological(_ a: InAppPurchaseReceipt, _ b: InAppPurchaseReceipt) -> Bool {
-    if a.purchaseDate != b.purchaseDate { return a.purchaseDate < b.purchaseDate }
-    return (UInt64(a.transactionID) ?? 0) < (UInt64(b.transactionID) ?? 0)
+  /// By purchase date, then numeric transaction id; each id is parsed once, not per comparison.
+  static func chronological(_ purchases: [InAppPurchaseReceipt]) -> [InAppPurchaseReceipt] {
+    purchases.map { (purchase: $0, id: UInt64($0.transactionID) ?? 0) }
+      .sorted { a, b in
+        if a.purchase.purchaseDate != b.purchase.purchaseDate { return a.purchase.purchaseDate < b.purchase.purchaseDate }
+        return a.id < b.id
+      }
+      .map(\.purchase)
   }
 
   /// One `in_app` entry.
-  static func inApp(_ purchase: InAppPurchaseReceipt) -> ReceiptJSON { .object(inAppMembers(purchase)) }
+  func inApp(_ purchase: InAppPurchaseReceipt) -> ReceiptJSON { .object(inAppMembers(purchase)) }
 
-  static func inAppMembers(_ purchase: InAppPurchaseReceipt) -> [String: ReceiptJSON] {
+  func inAppMembers(_ purchase: InAppPurchaseReceipt) -> [String: ReceiptJSON] {
     var object: [String: ReceiptJSON] = [
       "quantity": .string(String(purchase.quantity)), "product_id": .string(purchase.productID),
       "transaction_id": .string(purchase.transactionID), "original_transaction_id": .string(purchase.originalTransactionID),
       "is_trial_period": .string(String(purchase.isTrialPeriod ?? false)), "in_app_ownership_type": .string("PURCHASED"),
     ]
-    ReceiptJSONDate.put(purchase.purchaseDate, as: "purchase_date", into: &object)
-    ReceiptJSONDate.put(purchase.originalPurchaseDate, as: "original_purchase_date", into: &object)
-    ReceiptJSONDate.put(purchase.expiresDate, as: "expires_date", into: &object)
-    ReceiptJSONDate.put(purchase.cancellationDate, as: "cancellation_date", into: &object)
+    dates.put(purchase.purchaseDate, as: Self.purchaseDate, into: &object)
+    dates.put(purchase.originalPurchaseDate, as: Self.originalPurchaseDate, into: &object)
+    dates.put(purchase.expiresDate, as: Self.expiresDate, into: &object)
+    dates.put(purchase.cancellationDate, as: Self.cancellationDate, into: &object)
     if let line = purchase.webOrderLineItemID { object["web_order_line_item_id"] = .string(String(line)) }
     if let intro = purchase.isInIntroOfferPeriod { object["is_in_intro_offer_period"] = .string(String(intro)) }
     if let offer = purchase.promotionalOfferID { object["promotional_offer_id"] = .string(offer) }
@@ -46,7 +61,7 @@ enum VerifyReceiptJSON {
 
   /// `latest_receipt_info`: the account's receipt entries from the ledger now, newest first as
   /// Apple's, with the fields only the server knows; with `excludeOld`, one (the latest) per subscription.
-  static func latestReceiptInfo(_ history: [PaymentTransaction], excludeOld: Bool) -> [ReceiptJSON] {
+  func latestReceiptInfo(_ history: [PaymentTransaction], excludeOld: Bool) -> [ReceiptJSON] {
     let byID = Dictionary(history.map { ($0.id.description, $0) }, uniquingKeysWith: { first, _ in first })
     var entries = ReceiptInclusion.inAppPurchases(of: history)
     if excludeOld {
@@ -74,7 +89,7 @@ enum VerifyReceiptJSON {
   }
 
   /// One `pending_renewal_info` entry, from a subscription's record.
-  static func pendingRenewalInfo(_ record: SubscriptionRecord) -> ReceiptJSON {
+  func pendingRenewalInfo(_ record: SubscriptionRecord) -> ReceiptJSON {
     var object: [String: ReceiptJSON] = [
       "auto_renew_product_id": .string(record.renewalProductID.rawValue), "product_id": .string(record.productID.rawValue),
       "original_transaction_id": .string(record.originalID.description), "auto_renew_status": .string(record.autoRenew ? "1" : "0"),
@@ -82,7 +97,7 @@ enum VerifyReceiptJSON {
     ]
     if let intent = record.expirationIntent { object["expiration_intent"] = .string(String(intent.rawValue)) }
     if let status = record.priceIncreaseStatus { object["price_consent_status"] = .string(String(status.rawValue)) }
-    ReceiptJSONDate.put(record.gracePeriodExpiresDate, as: "grace_period_expires_date", into: &object)
+    dates.put(record.gracePeriodExpiresDate, as: Self.gracePeriodExpiresDate, into: &object)
     return .object(object)
   }
 }

@@ -120,16 +120,17 @@ public struct VerifyReceiptService: @unchecked Sendable {
       // Apple wants the shared secret for receipts with auto-renewable subscriptions.
       return Self.status(VerifyReceiptStatus.wrongSharedSecret)
     }
+    let json = VerifyReceiptJSON()
     var answer: [String: ReceiptJSON] = [
       "status": .int(VerifyReceiptStatus.valid), "environment": .string(environment),
-      "receipt": VerifyReceiptJSON.receipt(contents, requestDate: now),
+      "receipt": json.receipt(contents, requestDate: now),
     ]
     guard subscribed, let account = contents.account else { return .object(answer) }
     // Dated with the clock read under the lock: the builder's own clock would read the ledger.
     let latest = builder.contents(account: account, history: history, createdAt: now)
     if let signed = try? builder.sign(latest) { answer["latest_receipt"] = .string(signed.base64EncodedString()) }
-    answer["latest_receipt_info"] = .array(VerifyReceiptJSON.latestReceiptInfo(history, excludeOld: request.excludeOldTransactions))
-    answer["pending_renewal_info"] = .array(records.map(VerifyReceiptJSON.pendingRenewalInfo))
+    answer["latest_receipt_info"] = .array(json.latestReceiptInfo(history, excludeOld: request.excludeOldTransactions))
+    answer["pending_renewal_info"] = .array(records.map(json.pendingRenewalInfo))
     return .object(answer)
   }
 }
