@@ -44,6 +44,11 @@ extension ServeEndpoints {
   /// `server-fault verifyReceipt …` apply to the next request. Requests take turns at the connection
   /// only (the service's lock); receipts are verified and answers encoded in parallel.
   static func verifyReceipt(store: LiveStore, environment: String, bundleID: String) throws(LedgerError) -> VerifyReceiptHandler {
+    guard !store.location.isShared else {
+      // The receipt service reads a SQLite ledger only so far; on a shared ledger serve still runs
+      // and answers 21005 ("the receipt server is not available"), which clients retry.
+      return VerifyReceiptHandler { _ in HTTPReply(APIResponse(status: 200, body: Data(#"{"status":21005}"#.utf8))) }
+    }
     let ledger = try SQLiteLedgerStore(fileURL: store.directory.appendingPathComponent(SQLiteLedgerStore.fileName), options: .init(readOnly: true))
     let secret = SharedSecretFile(directory: store.directory)
     let faults = FaultPlanFile(directory: store.directory)
