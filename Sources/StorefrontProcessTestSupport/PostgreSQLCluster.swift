@@ -18,12 +18,17 @@ public final class PostgreSQLCluster: Sendable {
     public var settings: [String]
     /// The network namespace the server runs in, if any.
     public var namespace: String?
+    /// A network (CIDR) whose clients log in without a password, beyond loopback (`pg_hba.conf`).
+    public var trustedNetwork: String?
 
-    public init(address: String = "127.0.0.1", port: Int = 0, settings: [String] = [], namespace: String? = nil) {
+    public init(
+      address: String = "127.0.0.1", port: Int = 0, settings: [String] = [], namespace: String? = nil, trustedNetwork: String? = nil
+    ) {
       self.address = address
       self.port = port
       self.settings = settings
       self.namespace = namespace
+      self.trustedNetwork = trustedNetwork
     }
   }
 
@@ -58,6 +63,13 @@ public final class PostgreSQLCluster: Sendable {
     let initdb = try run("initdb", ["-D", dataPath, "-A", "trust", "-U", "postgres", "--no-sync"])
     guard initdb.status == 0 else {
       throw PostgreSQLTestServer.Unavailable(description: "initdb into \(dataPath) failed: \(initdb.stderr)")
+    }
+    if let network = options.trustedNetwork {
+      let hba = URL(fileURLWithPath: dataPath).appendingPathComponent("pg_hba.conf")
+      let handle = try FileHandle(forWritingTo: hba)
+      defer { try? handle.close() }
+      try handle.seekToEnd()
+      try handle.write(contentsOf: Data("host all all \(network) trust\n".utf8))
     }
     try start()
   }
