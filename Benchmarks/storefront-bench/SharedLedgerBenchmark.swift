@@ -100,7 +100,7 @@ enum SharedLedgerBenchmark {
 
     init() throws {
       guard let binaries = PostgreSQLCluster.installedBinaries() else {
-        throw BenchError.failed("no PostgreSQL server or pgbench (Debian: postgresql, postgresql-contrib); run scripts/setup")
+        throw BenchError.failed("no PostgreSQL server or pgbench (Debian: postgresql); run scripts/setup")
       }
       self.binaries = binaries
       if let given = ProcessInfo.processInfo.environment["STOREFRONT_BENCH_POSTGRES"], !given.isEmpty {
