@@ -25,8 +25,8 @@ if arguments.first == RSSProbe.flag {
   exit(RSSProbe.main(Array(arguments.dropFirst())))
 }
 let usage =
-  "usage: storefront-bench [--json] [--quick] [--only catalog,engine,ledger,bus,frames,render,process,launch,advance,serve,notify,receipt]"
-let suites = ["catalog", "engine", "ledger", "bus", "frames", "render", "process", "launch", "advance", "serve", "notify", "receipt"]
+  "usage: storefront-bench [--json] [--quick] [--only catalog,engine,ledger,bus,frames,render,process,launch,advance,serve,notify,receipt,pgledger]"
+let suites = ["catalog", "engine", "ledger", "bus", "frames", "render", "process", "launch", "advance", "serve", "notify", "receipt", "pgledger"]
 var json = false
 var quick = false
 var only = Set(suites)
@@ -69,10 +69,12 @@ struct Plan {
   var serve: ServeBenchmark.Plan
   var notify: NotifyBenchmark.Plan = .full
   var receipt: ReceiptBenchmark.Plan = .full
+  var pgledger: SharedLedgerBenchmark.Plan = .full
   static let quick = Plan(
     repeats: 3, engineCycles: 5_000, ledgerCycles: 50, busPosts: 20_000, renderBatch: 50,
     process: .init(repeats: 3, keySessions: 1, keysPerSession: 60, rssRuns: 1),
-    launchRepeats: 2, launchSigned: false, advanceInterval: 3_600, advanceRepeats: 1, serve: .quick, notify: .quick, receipt: .quick)
+    launchRepeats: 2, launchSigned: false, advanceInterval: 3_600, advanceRepeats: 1, serve: .quick, notify: .quick, receipt: .quick,
+    pgledger: .quick)
   static let full = Plan(
     repeats: 9, engineCycles: 50_000, ledgerCycles: 400, busPosts: 200_000, renderBatch: 200,
     process: .init(repeats: 9, keySessions: 3, keysPerSession: 120, rssRuns: 3),
@@ -154,6 +156,10 @@ do {
   attempt("receipt", ReceiptBenchmark.keys) {
     let binary = try StorefrontBinary.locate(overrideVariable: "STOREFRONT_BIN", searchDebugBuild: false)
     try ReceiptBenchmark.run(binary: binary.path, plan: plan.receipt, scratch: scratch, into: report)
+  }
+  attempt("pgledger", SharedLedgerBenchmark.keys) {
+    let binary = try StorefrontBinary.locate(overrideVariable: "STOREFRONT_BIN", searchDebugBuild: false)
+    try SharedLedgerBenchmark.run(binary: binary.path, plan: plan.pgledger, scratch: scratch, into: report)
   }
 } catch {
   failures.append("setup: \(error)")

@@ -67,9 +67,10 @@ final class HistoryCache: Sendable {
       return
     }
     let changes = try reader.changes(since: position)
-    guard changes.position != position else { return }
+    // A PostgreSQL feed may hand new rows out at the same position (its snapshot's xmin held back).
+    guard changes.position != position || !changes.transactions.isEmpty else { return }
     state.position = changes.position
-    guard changes.position > position else {
+    guard changes.position >= position else {
       // The feed went back: another ledger file, or one restored from a copy.
       state.entries.removeAll()
       return

@@ -17,10 +17,30 @@ final class PostgreSQLConnection {
     var senderPID: Int32
   }
 
+  /// TCP keepalives on both ends, so a client cut off from the server (a closed laptop, a pulled
+  /// cable) loses its session in bounded time: the server ends its backend, and its owner-session
+  /// lock, about `idle + interval × count` seconds (or `tcp_user_timeout` with data in flight) after
+  /// the link went; without them Linux keeps an idle dead connection for hours. The connection
+  /// string's own values, listed after these, win.
+  static let keepaliveDefaults: [(String, String)] = [
+    ("keepalives", "1"), ("keepalives_idle", "10"), ("keepalives_interval", "3"), ("keepalives_count", "3"),
+    ("tcp_user_timeout", "20000"),
+    ("options", "-c tcp_keepalives_idle=10 -c tcp_keepalives_interval=3 -c tcp_keepalives_count=3 -c tcp_user_timeout=20000"),
+  ]
+
   /// Connects with `address`'s connection string; libpq adds `PG*` variables and `~/.pgpass`.
   init(_ address: PostgreSQLAddress) throws(PostgreSQLFailure) {
     self.address = address
-    guard let connection = PQconnectdb(address.conninfo) else {
+    let pairs = Self.keepaliveDefaults + [("dbname", address.conninfo)]
+    let keywords = pairs.map { strdup($0.0) }
+    let values = pairs.map { strdup($0.1) }
+    defer { for pointer in keywords + values { free(pointer) } }
+    let opened = (keywords.map { UnsafePointer($0) } + [nil]).withUnsafeBufferPointer { keywordList in
+      (values.map { UnsafePointer($0) } + [nil]).withUnsafeBufferPointer { valueList in
+        PQconnectdbParams(keywordList.baseAddress, valueList.baseAddress, 1)
+      }
+    }
+    guard let connection = opened else {
       throw PostgreSQLFailure(sqlState: nil, message: "libpq could not allocate a connection")
     }
     guard PQstatus(connection) == CONNECTION_OK else {

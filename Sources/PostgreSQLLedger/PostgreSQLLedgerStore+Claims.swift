@@ -3,8 +3,7 @@ import StoreEngine
 
 extension PostgreSQLLedgerStore {
   /// Hands transaction `id` to `session` if it is still unfinished, `purchasing` and owned by
-  /// `expectedOwner`: one transaction that locks the counter and the row (`SELECT … FOR UPDATE`)
-  /// before it compares, so of two clients claiming at once, the second sees the first's owner and
+  /// `expectedOwner`: one transaction that locks the row (`SELECT … FOR UPDATE`) before it compares, so of two clients claiming at once, the second sees the first's owner and
   /// gets nil.
   public func claimPurchase(
     _ id: PaymentTransaction.ID, from expectedOwner: String?, for session: String
@@ -18,8 +17,6 @@ extension PostgreSQLLedgerStore {
       case failed(LedgerError)
     }
     let outcome: Outcome = try transaction { connection throws(PostgreSQLFailure) in
-      // The counter first, as every commit takes it: the same lock order everywhere, no deadlock.
-      try connection.execute(PostgreSQLSchema.lockCounter)
       let row = try connection.execute(
         "SELECT json FROM transactions WHERE id = $1 FOR UPDATE", [.int(Int64(bitPattern: id.rawValue))])
       guard row.rowCount > 0 else { return .lost }

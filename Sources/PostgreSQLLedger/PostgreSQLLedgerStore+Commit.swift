@@ -23,14 +23,15 @@ extension PostgreSQLLedgerStore {
     try transaction { connection throws(PostgreSQLFailure) in try write(statements, on: connection) }
   }
 
-  /// Runs `statements` inside the open transaction, stamped with the next change counter; stores
-  /// the counter and notifies listeners only when a row really changed, else rolls back (a
-  /// replayed batch moves nothing, not even the counter).
+  /// Runs `statements` inside the open transaction, its rows stamped with the transaction's id;
+  /// notifies listeners only when a row really changed, else rolls back (a replayed batch moves
+  /// nothing). No global lock: commits of different rows overlap (and share WAL flushes); the feed
+  /// orders them by snapshot (``PostgreSQLFeedMark``).
   func write(_ statements: [Statement], on connection: PostgreSQLConnection) throws(PostgreSQLFailure) {
-    let counter = try connection.execute(PostgreSQLSchema.lockCounter).int64(0, 0) ?? 1
+    let stamp = try connection.execute(PostgreSQLSchema.selectStamp).int64(0, 0) ?? 0
     var changed = 0
     for statement in statements {
-      let parameters = statement.parameters.map { $0 == Self.counterPlaceholder ? .int(counter) : $0 }
+      let parameters = statement.parameters.map { $0 == Self.stampPlaceholder ? .int(stamp) : $0 }
       let affected = try connection.execute(statement.sql, parameters).affectedRows
       changed += affected
       if affected > 0 {
@@ -42,12 +43,11 @@ extension PostgreSQLLedgerStore {
       try connection.execute("BEGIN")
       return
     }
-    try connection.execute(PostgreSQLSchema.storeCounter, [.text(String(counter))])
-    try connection.execute("SELECT pg_notify($1, $2)", [.text(PostgreSQLSchema.channel), .text(String(counter))])
+    try connection.execute("SELECT pg_notify($1, $2)", [.text(PostgreSQLSchema.channel), .text(String(stamp))])
   }
 
-  /// Stands for the commit's change counter among a statement's parameters until it is known.
-  static let counterPlaceholder = PostgreSQLValue.text("\u{0}counter")
+  /// Stands for the commit's stamp (its transaction id) among a statement's parameters until it is known.
+  static let stampPlaceholder = PostgreSQLValue.text("\u{0}stamp")
 
   func encode(_ changes: [LedgerChange]) throws(LedgerError) -> [Statement] {
     var statements: [Statement] = []
@@ -68,7 +68,7 @@ extension PostgreSQLLedgerStore {
           parameters: [
             id, .text(transaction.account), .text(transaction.productID.rawValue), .int(Int64(transaction.state.rawValue)),
             .bool(transaction.isFinished), original, .double(transaction.purchaseDate.timeIntervalSince1970),
-            .text(transaction.productKind.rawValue), .bool(transaction.expiresDate != nil), Self.counterPlaceholder, .text(json),
+            .text(transaction.productKind.rawValue), .bool(transaction.expiresDate != nil), Self.stampPlaceholder, .text(json),
           ])
         if transaction.productKind != .consumable {
           statement.followUps = [
@@ -92,7 +92,7 @@ extension PostgreSQLLedgerStore {
           statements.append(
             Statement(
               sql: PostgreSQLSchema.upsertSubscription,
-              parameters: [id, .text(record.account), .text(try recordCoder.encode(record)), Self.counterPlaceholder],
+              parameters: [id, .text(record.account), .text(try recordCoder.encode(record)), Self.stampPlaceholder],
               followUps: [(PostgreSQLSchema.markChainEnded, [id, .bool(record.status == .expired || record.status == .revoked)])]))
         } catch {
           throw .writeFailed(
@@ -107,7 +107,7 @@ extension PostgreSQLLedgerStore {
               sql: PostgreSQLSchema.upsertRequest,
               parameters: [
                 .int(Int64(bitPattern: request.id.rawValue)), .text(request.account), .bool(request.isOpen),
-                .text(try recordCoder.encode(request)), Self.counterPlaceholder,
+                .text(try recordCoder.encode(request)), Self.stampPlaceholder,
               ]))
         } catch {
           throw .writeFailed(path: name, reason: "the Ask to Buy request \(request.id) could not be encoded (\(error)); report this bug")
@@ -153,6 +153,6 @@ extension PostgreSQLLedgerStore {
   }
 
   private func value(_ key: String, _ value: String) -> Statement {
-    Statement(sql: PostgreSQLSchema.upsertValue, parameters: [.text(key), .text(value)])
+    Statement(sql: PostgreSQLSchema.upsertValue, parameters: [.text(key), .text(value), Self.stampPlaceholder])
   }
 }

@@ -11,6 +11,8 @@ extension PostgreSQLLedgerStore {
     try readSnapshot { connection throws(PostgreSQLFailure) in
       var snapshot = LedgerSnapshot()
       var undecodable: String?
+      let seen = try currentMark(following: 0, on: connection)
+      snapshot.position = seen.position
       let working = try connection.execute(PostgreSQLSchema.selectWorkingSet)
       for row in 0..<working.rowCount {
         if let transaction = decodeTransaction(working.text(row, 2)) {
@@ -36,7 +38,6 @@ extension PostgreSQLLedgerStore {
       for row in 0..<values.rowCount {
         let value = values.text(row, 1) ?? ""
         switch values.text(row, 0) ?? "" {
-        case "change-counter": snapshot.position = UInt64(clamping: Int64(value) ?? 0)
         case PostgreSQLSchema.accountKey: snapshot.currentAccount = value.isEmpty ? nil : value
         case PostgreSQLSchema.clockKey:
           if let seconds = Double(value) {
@@ -49,19 +50,23 @@ extension PostgreSQLLedgerStore {
         default: break
         }
       }
+      if undecodable == nil { remember(seen) }
       return (snapshot, undecodable)
     }
   }
 
-  /// What other clients committed after `position`: the rows stamped with a later change counter.
+  /// What other clients committed after `position`: the rows whose writing transaction the
+  /// snapshot behind `position` did not see and this one does (see ``PostgreSQLFeedMark``); every
+  /// commit comes once, and with every commit that committed before it. The position stays when
+  /// nothing new was committed.
   public func changes(since position: UInt64) throws(LedgerError) -> LedgerChanges {
-    try readSnapshot { connection throws(PostgreSQLFailure) in
+    let previous = feedMarks.last { $0.position == position } ?? .assumed(position)
+    return try readSnapshot { connection throws(PostgreSQLFailure) in
       var changes = LedgerChanges(position: position)
       var undecodable: String?
-      changes.position = UInt64(clamping: try connection.execute(PostgreSQLSchema.selectCounter).int64(0, 0) ?? 0)
-      guard changes.position != position else { return (changes, nil) }
-      let since = PostgreSQLValue.int(Int64(clamping: position))
-      let rows = try connection.execute(PostgreSQLSchema.selectChangedTransactions, [since])
+      let seen = try currentMark(following: position, on: connection)
+      let unseen: [PostgreSQLValue] = [.int(Int64(clamping: previous.floor)), .text(previous.snapshot)]
+      let rows = try connection.execute(PostgreSQLSchema.selectChangedTransactions, unseen)
       for row in 0..<rows.rowCount {
         if let transaction = decodeTransaction(rows.text(row, 1)) {
           changes.transactions.append(transaction)
@@ -70,11 +75,16 @@ extension PostgreSQLLedgerStore {
         }
       }
       changes.subscriptions = try records(
-        SubscriptionRecord.self, PostgreSQLSchema.selectChangedSubscriptions, [since],
+        SubscriptionRecord.self, PostgreSQLSchema.selectChangedSubscriptions, unseen,
         what: "subscription record of transaction", undecodable: &undecodable)
       changes.askToBuyRequests = try records(
-        AskToBuyRequest.self, PostgreSQLSchema.selectChangedRequests, [since], what: "Ask to Buy request",
+        AskToBuyRequest.self, PostgreSQLSchema.selectChangedRequests, unseen, what: "Ask to Buy request",
         undecodable: &undecodable)
+      let valuesChanged = (try connection.execute(PostgreSQLSchema.countChangedValues, unseen).int64(0, 0) ?? 0) > 0
+      guard valuesChanged || !changes.transactions.isEmpty || !changes.subscriptions.isEmpty || !changes.askToBuyRequests.isEmpty
+      else { return (changes, nil) }
+      changes.position = seen.position
+      if undecodable == nil { remember(seen) }
       var urls: [String: String] = [:]
       let values = try connection.execute(PostgreSQLSchema.selectValues)
       for row in 0..<values.rowCount {
@@ -122,6 +132,26 @@ extension PostgreSQLLedgerStore {
   func decodeTransaction(_ json: String?) -> PaymentTransaction? {
     guard let json else { return nil }
     return try? coder.decode(PaymentTransaction.self, from: json)
+  }
+
+  /// This read's snapshot as a feed mark; it must run first in the read's transaction, which
+  /// fixes the snapshot. Its position is the largest stamp the snapshot sees (at least `position`),
+  /// so it moves only when something was committed, and is 0 on an empty ledger.
+  private func currentMark(following position: UInt64, on connection: PostgreSQLConnection) throws(PostgreSQLFailure)
+    -> PostgreSQLFeedMark
+  {
+    let result = try connection.execute(PostgreSQLSchema.selectSnapshot)
+    let floor = UInt64(result.text(0, 1) ?? "") ?? 0
+    let newest = UInt64(clamping: try connection.execute(PostgreSQLSchema.selectNewestStamp).int64(0, 0) ?? 0)
+    return PostgreSQLFeedMark(position: max(position, newest), floor: floor, snapshot: result.text(0, 0) ?? "\(floor):\(floor):")
+  }
+
+  /// Keeps `mark` for the next ``changes(since:)`` from its position (the last few, for callers that
+  /// hold a load's and a refresh's position at once).
+  private func remember(_ mark: PostgreSQLFeedMark) {
+    feedMarks.removeAll { $0.position == mark.position }
+    feedMarks.append(mark)
+    if feedMarks.count > 8 { feedMarks.removeFirst() }
   }
 
   static func id(_ stored: Int64?) -> UInt64 { UInt64(bitPattern: stored ?? 0) }

@@ -4,12 +4,13 @@ import StoreEngine
 
 /// The shared ledger: one PostgreSQL database that storefronts on several machines use at once.
 ///
-/// Each ``commit(_:)`` is one database transaction that first locks the change-counter row, so
-/// commits are serialized in counter order (readers never miss a commit with a smaller counter) and
-/// every compare-and-set inside one (a purchase claim) sees all commits before it. When it returns,
-/// the changes are committed (with the server's `synchronous_commit`); when it throws, nothing of
-/// the batch was written. A commit that changed a row sends `NOTIFY storefront_ledger` with the new
-/// counter, which ``PostgreSQLChangeListener`` waits for.
+/// Each ``commit(_:)`` is one database transaction that stamps the rows it writes with its
+/// transaction id; commits take no global lock, so they overlap. Compare-and-set steps (purchase
+/// claims, id blocks) lock the rows they compare (`SELECT … FOR UPDATE`). The change feed hands out
+/// positions backed by snapshots (``PostgreSQLFeedMark``), so a reader gets every commit once. When
+/// it returns, the changes are committed (with the server's `synchronous_commit`); when it throws,
+/// nothing of the batch was written. A commit that changed a row sends `NOTIFY storefront_ledger`
+/// with its transaction id, which ``PostgreSQLChangeListener`` waits for.
 ///
 /// Puts are upserts keyed by id, so replaying a batch changes nothing (and notifies nobody).
 ///
@@ -43,6 +44,8 @@ public final class PostgreSQLLedgerStore: LedgerStore {
   let options: Options
   let coder = LedgerJSONCoder()
   let recordCoder = LedgerJSONCoder(millisecondDates: true)
+  /// The snapshots behind the last positions this store handed out (``changes(since:)``, ``load()``).
+  var feedMarks: [PostgreSQLFeedMark] = []
 
   /// Connects to `address` and brings the schema up to ``schemaVersion`` if it is older.
   ///

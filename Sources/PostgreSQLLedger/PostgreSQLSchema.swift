@@ -12,7 +12,7 @@ enum PostgreSQLSchema {
   static let migrationLock: Int64 = 0x5346_4D47
   /// Session advisory locks of owner sessions are keyed by this ("SFSN") in the high 32 bits.
   static let sessionLockSpace: Int64 = 0x5346_534E
-  /// The `NOTIFY` channel every commit that changed a row signals, with the change counter as payload.
+  /// The `NOTIFY` channel every commit that changed a row signals, with its transaction id as payload.
   static let channel = "storefront_ledger"
 
   static let versionTable = """
@@ -24,7 +24,8 @@ enum PostgreSQLSchema {
 
   /// Ids are `bigint`s holding the `UInt64`'s bit pattern; values are the engine's JSON as text
   /// (PostgreSQL compresses long values itself). `seq` keeps first-insertion order; `changed` is the
-  /// change counter of the commit that last wrote a row, for ``PostgreSQLLedgerStore/changes(since:)``.
+  /// stamp of the commit that last wrote a row (v1: a change counter; from v2: the writer's
+  /// transaction id), for ``PostgreSQLLedgerStore/changes(since:)``.
   static let migrations: [String] = [
     """
     CREATE TABLE kv (key text PRIMARY KEY, value text NOT NULL);
@@ -75,14 +76,26 @@ enum PostgreSQLSchema {
       uuid text
     );
     CREATE INDEX outbox_pending ON outbox (state, next_attempt) WHERE state = 0;
+    """,
+    // v2: rows are stamped with their writer's transaction id instead of a global counter (commits
+    // overlap; see PostgreSQLFeedMark), values too, so the feed sees a moved clock.
     """
+    DELETE FROM kv WHERE key = 'change-counter';
+    ALTER TABLE kv ADD COLUMN changed bigint NOT NULL DEFAULT 0;
+    """,
   ]
 
-  /// Locks the change counter row (every write transaction takes it first, so commits are
-  /// serialized in counter order) and returns the counter this commit stamps its rows with.
-  static let lockCounter = "SELECT value::bigint + 1 FROM kv WHERE key = 'change-counter' FOR UPDATE"
-  static let storeCounter = "UPDATE kv SET value = $1 WHERE key = 'change-counter'"
-  static let selectCounter = "SELECT value::bigint FROM kv WHERE key = 'change-counter'"
+  /// The id of the writing transaction (assigned here if not yet), which stamps the rows it writes.
+  static let selectStamp = "SELECT pg_current_xact_id()::text::bigint"
+  /// A read's snapshot and its xmin; the first statement of the read's transaction.
+  static let selectSnapshot = "SELECT pg_current_snapshot()::text, pg_snapshot_xmin(pg_current_snapshot())::text"
+  /// The largest stamp a snapshot sees: a read's position.
+  static let selectNewestStamp = """
+    SELECT greatest((SELECT max(changed) FROM transactions), (SELECT max(changed) FROM subscriptions),
+      (SELECT max(changed) FROM ask_to_buy), (SELECT max(changed) FROM kv), 0)
+    """
+  /// Rows stamped by a transaction the snapshot `$2` did not see (`$1` is its xmin, the prefilter).
+  static let unseen = "changed >= $1 AND NOT pg_visible_in_snapshot(changed::text::xid8, $2::pg_snapshot)"
 
   static let upsertTransaction = """
     INSERT INTO transactions
@@ -142,8 +155,9 @@ enum PostgreSQLSchema {
     """
   static let insertNotification = "INSERT INTO outbox (original_id, environment, json, next_attempt) VALUES ($1, $2, $3, $4)"
   static let upsertValue = """
-    INSERT INTO kv (key, value) VALUES ($1, $2)
-    ON CONFLICT (key) DO UPDATE SET value = excluded.value WHERE kv.value IS DISTINCT FROM excluded.value
+    INSERT INTO kv (key, value, changed) VALUES ($1, $2, $3)
+    ON CONFLICT (key) DO UPDATE SET value = excluded.value, changed = excluded.changed
+    WHERE kv.value IS DISTINCT FROM excluded.value
     """
 
   static let selectWorkingSet = """
@@ -161,9 +175,10 @@ enum PostgreSQLSchema {
   static let selectHistory = "SELECT id, json FROM transactions WHERE account = $1 ORDER BY seq"
   static let selectTransactions = "SELECT id, json FROM transactions ORDER BY seq"
   static let selectTransactionJSON = "SELECT json FROM transactions WHERE id = $1"
-  static let selectChangedTransactions = "SELECT id, json FROM transactions WHERE changed > $1 ORDER BY seq"
-  static let selectChangedSubscriptions = "SELECT original_id, json FROM subscriptions WHERE changed > $1 ORDER BY original_id"
-  static let selectChangedRequests = "SELECT id, json FROM ask_to_buy WHERE changed > $1 ORDER BY id"
+  static let selectChangedTransactions = "SELECT id, json FROM transactions WHERE \(unseen) ORDER BY seq"
+  static let selectChangedSubscriptions = "SELECT original_id, json FROM subscriptions WHERE \(unseen) ORDER BY original_id"
+  static let selectChangedRequests = "SELECT id, json FROM ask_to_buy WHERE \(unseen) ORDER BY id"
+  static let countChangedValues = "SELECT count(*) FROM kv WHERE \(unseen)"
   static let selectMassExtension = "SELECT json FROM mass_extensions WHERE product_id = $1 AND request_id = $2"
 
   static let accountKey = "account"

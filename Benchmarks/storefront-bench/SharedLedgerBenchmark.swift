@@ -1,0 +1,129 @@
+import Foundation
+import StorefrontProcessTestSupport
+
+/// Issue 16's figures: purchase cycles/s (buy, then finish) of real `storefront run` processes on
+/// one PostgreSQL ledger with `synchronous_commit=on`, for 1, 2, 4 and 8 processes at once, against
+/// `pgbench -N` (simple-update) transactions/s on the same server in the same run.
+///
+/// The server is `$STOREFRONT_BENCH_POSTGRES` (a maintenance database URI) when set, else a
+/// throwaway cluster this run starts (``PostgreSQLCluster``: fsync on, loopback TCP).
+enum SharedLedgerBenchmark {
+  static let clientCounts = [1, 2, 4, 8]
+  static let keys =
+    clientCounts.map { "pg_cycles_per_s_\($0)" } + ["pgbench_simple_update_tps_1", "pgbench_simple_update_tps_8"]
+    + ["pg_cycles_vs_pgbench_1", "pg_cycles_vs_pgbench_8", "pg_cycles_8_vs_1"]
+
+  struct Plan {
+    /// Purchase cycles each process runs, and the repetitions of each client count.
+    var cyclesPerClient: Int
+    var repeats: Int
+    /// Seconds of each pgbench run.
+    var pgbenchSeconds: Int
+
+    static let quick = Plan(cyclesPerClient: 30, repeats: 1, pgbenchSeconds: 2)
+    static let full = Plan(cyclesPerClient: 200, repeats: 3, pgbenchSeconds: 10)
+  }
+
+  static func run(binary: String, plan: Plan, scratch: URL, into report: Report) throws {
+    let home = scratch.appendingPathComponent("pgledger")
+    try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: home) }
+    let server = try Server()
+    defer { server.stop() }
+    let settings = try server.tool("psql", ["-Atc", "SELECT version(), current_setting('synchronous_commit'), current_setting('fsync')", server.maintenance])
+    report.extra("pg_server", settings.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
+
+    let coins = "com.jake.sample.ExInAppPurchase.coins100"
+    let script = (["set dialogs off"] + (0..<plan.cyclesPerClient).flatMap { _ in ["buy \(coins)", "finish last"] })
+      .joined(separator: "\n") + "\n"
+    var perClients: [Int: Double] = [:]
+    var round = 0
+    for clients in clientCounts {
+      var rates: [Double] = []
+      for _ in 0..<plan.repeats {
+        round += 1
+        let ledger = try server.makeDatabase("sfbench_\(getpid())_\(round)")
+        let started = ContinuousClock.now
+        let processes = try (0..<clients).map { index in
+          try ChildProcess.start(
+            binary,
+            ["run", "-", "--data-dir", home.appendingPathComponent("r\(round)c\(index)").path, "--ledger", ledger, "--account", "buyer\(index)"],
+            stdin: Data(script.utf8), environment: StorefrontBinary.isolatedEnvironment(home: home))
+        }
+        for process in processes {
+          let result = try process.wait(timeout: 600)
+          guard result.status == 0 else { throw BenchError.failed("storefront run on PostgreSQL failed: \(result.summary)") }
+        }
+        let elapsed = ContinuousClock.now - started
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        rates.append(Double(clients * plan.cyclesPerClient) / seconds)
+      }
+      let sample = Sample(values: rates, unit: "cycles/s")
+      report.record("PostgreSQL purchase cycles/s, \(clients) process(es) × \(plan.cyclesPerClient) (storefront run --ledger)", sample)
+      report.set("pg_cycles_per_s_\(clients)", sample.median)
+      perClients[clients] = sample.median
+    }
+
+    let bench = try server.makeDatabase("sfpgbench_\(getpid())")
+    let initialized = try server.tool("pgbench", ["-i", "-q", "-s", "1", bench])
+    guard initialized.status == 0 else { throw BenchError.failed("pgbench -i failed: \(initialized.stderr)") }
+    for clients in [1, 8] {
+      let result = try server.tool(
+        "pgbench", ["-N", "-c", String(clients), "-j", String(clients), "-T", String(plan.pgbenchSeconds), bench],
+        timeout: TimeInterval(plan.pgbenchSeconds + 120))
+      guard result.status == 0, let tps = tps(in: result.stdout) else {
+        throw BenchError.failed("pgbench -N -c \(clients) failed: \(result.stderr) \(result.stdout)")
+      }
+      report.record("pgbench -N (simple-update) tps, \(clients) client(s), \(plan.pgbenchSeconds) s", Sample(values: [tps], unit: "tps"))
+      report.set("pgbench_simple_update_tps_\(clients)", tps)
+      if let cycles = perClients[clients] { report.set("pg_cycles_vs_pgbench_\(clients)", cycles / tps) }
+    }
+    if let one = perClients[1], let eight = perClients[8] { report.set("pg_cycles_8_vs_1", eight / one) }
+    report.note(
+      "pg_cycles_per_s_1",
+      "Wall time of whole processes (launch and connect included); a cycle is buy + finish (2 commits and a claim-free id block).")
+  }
+
+  /// pgbench's `tps = N (without initial connection time)`.
+  static func tps(in output: String) -> Double? {
+    for line in output.split(separator: "\n") where line.hasPrefix("tps = ") {
+      return Double(line.dropFirst(6).prefix { $0.isNumber || $0 == "." })
+    }
+    return nil
+  }
+
+  /// The server the figures are measured on.
+  final class Server {
+    let maintenance: String
+    private let cluster: PostgreSQLCluster?
+    private let binaries: String
+
+    init() throws {
+      guard let binaries = PostgreSQLCluster.installedBinaries() else {
+        throw BenchError.failed("no PostgreSQL server or pgbench (Debian: postgresql); run scripts/setup")
+      }
+      self.binaries = binaries
+      if let given = ProcessInfo.processInfo.environment["STOREFRONT_BENCH_POSTGRES"], !given.isEmpty {
+        maintenance = given
+        cluster = nil
+      } else {
+        let cluster = try PostgreSQLCluster(.init(settings: ["synchronous_commit=on", "fsync=on"]))
+        self.cluster = cluster
+        maintenance = cluster.uri
+      }
+    }
+
+    func makeDatabase(_ name: String) throws -> String {
+      let result = try tool("createdb", ["--maintenance-db=\(maintenance)", name])
+      guard result.status == 0 else { throw BenchError.failed("createdb \(name) failed: \(result.stderr)") }
+      let parts = maintenance.split(separator: "/", omittingEmptySubsequences: false)
+      return parts.dropLast().joined(separator: "/") + "/" + name
+    }
+
+    func tool(_ name: String, _ arguments: [String], timeout: TimeInterval = 120) throws -> ProcessResult {
+      try ChildProcess.run(binaries + "/" + name, arguments, timeout: timeout)
+    }
+
+    func stop() { cluster?.stop() }
+  }
+}
