@@ -81,7 +81,7 @@ enum LedgerLocation: Equatable {
   }
 
   /// This process's owner session: on SQLite liveness from `/proc` (one machine); on PostgreSQL a
-  /// session advisory lock held for the life of the process (any machine, §21).
+  /// session advisory lock held for the life of the process (any machine, DECISIONS §24).
   func session() throws(LedgerError) -> AppSession {
     let local = ProcessSession().current()
     switch self {

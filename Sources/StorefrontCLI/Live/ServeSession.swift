@@ -27,7 +27,7 @@ final class ServeSession: Sendable {
   let activeKeyCount: Int
   private let server: HTTPServer
   private let scheme: String
-  /// Nil on a shared PostgreSQL ledger: the deliverer reads only SQLite so far (DECISIONS §21).
+  /// Nil on a shared PostgreSQL ledger: (kept for the shape; see DECISIONS §24).
   private let deliverer: NotificationDeliverer?
 
   /// The address actually bound (the real port when port 0 was asked for).
