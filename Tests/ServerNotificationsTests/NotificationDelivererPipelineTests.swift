@@ -42,14 +42,6 @@ final class NotificationDelivererPipelineTests: XCTestCase {
       proposedNamespace: NotificationUUID.namespace(seed: 1), log: { _ in })
   }
 
-  private func waitUntil(_ what: String, _ condition: () throws -> Bool) throws {
-    let deadline = ContinuousClock.now + .seconds(20)
-    while try !condition() {
-      guard ContinuousClock.now < deadline else { return XCTFail("\(what): not within 20 s") }
-      usleep(2_000)
-    }
-  }
-
   func testChunksCoverTheLookInOrder() {
     let due = (1...150).map { OutboxEntry(sequence: Int64($0), notification: ServerNotification(notificationType: .test, date: base)) }
     let chunks = NotificationDeliverer.Worker.chunks(of: due)

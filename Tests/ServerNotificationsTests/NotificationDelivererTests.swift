@@ -41,14 +41,6 @@ final class NotificationDelivererTests: XCTestCase {
       proposedNamespace: NotificationUUID.namespace(seed: 1), log: { _ in })
   }
 
-  private func waitUntil(_ condition: () throws -> Bool) throws {
-    let deadline = ContinuousClock.now + .seconds(20)
-    while try !condition() {
-      guard ContinuousClock.now < deadline else { return XCTFail("condition not met within 20 s") }
-      usleep(2_000)
-    }
-  }
-
   func testProductionDeliversInOrderAndRetriesAsTheClockAdvances() throws {
     let directory = try TemporaryDirectory()
     let receiver = try WebhookReceiver()
