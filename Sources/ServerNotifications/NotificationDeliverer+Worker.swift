@@ -1,5 +1,4 @@
 import Foundation
-import SQLiteLedger
 import StoreEngine
 
 extension NotificationDeliverer {
@@ -13,7 +12,11 @@ extension NotificationDeliverer {
     /// …or the oldest has waited this long: a crash forgets at most these, which are then sent again.
     static let recordDelay = Duration.milliseconds(20)
 
-    let ledger: SQLiteLedgerStore
+    /// Nil after the connection was lost, until ``reopen`` gives a new one.
+    private var ledger: (any DeliveryLedger)?
+    private let reopen: () throws(LedgerError) -> any DeliveryLedger
+    /// Whether ``ledger``'s connection holds the environment's delivery lease.
+    private var leading = false
     let signer: any TransactionSigner
     let configuration: DeliveryConfiguration
     let namespace: UInt128
@@ -21,10 +24,11 @@ extension NotificationDeliverer {
     let log: @Sendable (Report) -> Void
 
     init(
-      ledger: SQLiteLedgerStore, signer: any TransactionSigner, configuration: DeliveryConfiguration, namespace: UInt128,
+      ledger: any DeliveryLedger, reopen: @escaping () throws(LedgerError) -> any DeliveryLedger, signer: any TransactionSigner, configuration: DeliveryConfiguration, namespace: UInt128,
       client: WebhookClient, log: @escaping @Sendable (Report) -> Void
     ) {
       self.ledger = ledger
+      self.reopen = reopen
       self.signer = signer
       self.configuration = configuration
       self.namespace = namespace
@@ -32,34 +36,52 @@ extension NotificationDeliverer {
       self.log = log
     }
 
-    deinit { ledger.close() }
+    deinit { ledger?.close() }
 
-    /// `data_version` at the last round.
+    /// The ledger's commit marker (SQLite's `data_version`) at the last round.
     private var seenVersion: Int64?
 
     /// Delivers what is due until nothing is (a chain's next entry becomes due once its previous one
     /// is settled), or `proceed` says stop; with `onlyIfCommitted`, only when another connection
-    /// committed since the last round. A ledger error ends the round; the next wake-up tries again.
+    /// committed since the last round. A ledger error ends the round; the next wake-up tries again,
+    /// on a new connection when this one was lost.
     func deliverDue(onlyIfCommitted: Bool, while proceed: () -> Bool) {
       do throws(LedgerError) {
-        let version = try ledger.dataVersion()
-        if onlyIfCommitted, version == seenVersion { return }
+        let ledger = try connected()
+        let version = try ledger.commitMarker()
+        if onlyIfCommitted, let version, version == seenVersion { return }
         seenVersion = version
+        // A standby deliverer asks for the lease at each look; the holder's connection keeps it.
+        if !leading { leading = try ledger.takeDeliveryLease(environment: configuration.environment) }
+        guard leading else { return }
         while proceed() {
           guard let url = try ledger.notificationURL(environment: configuration.environment) else { return }
           let clock = try ledger.virtualClock() ?? .distantPast
           let due = try ledger.dueNotifications(at: clock, environment: configuration.environment, limit: Self.batch)
           guard !due.isEmpty else { return }
-          try deliver(try fixed(due), to: url, at: clock, while: proceed)
+          try deliver(try fixed(due, in: ledger), to: url, at: clock, in: ledger, while: proceed)
         }
       } catch {
+        if case .unreachable = error {
+          // The lease went with the connection; the next look opens a new one and asks again.
+          ledger?.close()
+          ledger = nil
+          leading = false
+        }
         log(.ledgerFailed("\(error)"))
       }
     }
 
+    private func connected() throws(LedgerError) -> any DeliveryLedger {
+      if let ledger { return ledger }
+      let opened = try reopen()
+      ledger = opened
+      return opened
+    }
+
     /// `due` with each entry's UUID and signed payload, those not yet fixed written to the ledger
     /// (one transaction) before any is sent, so a crash after sending resends these very bytes.
-    private func fixed(_ due: [OutboxEntry]) throws(LedgerError) -> [OutboxEntry] {
+    private func fixed(_ due: [OutboxEntry], in ledger: any DeliveryLedger) throws(LedgerError) -> [OutboxEntry] {
       var entries = due
       var newlyFixed: [OutboxEntry] = []
       for index in entries.indices where entries[index].notificationUUID == nil || entries[index].signedPayload == nil {
@@ -70,7 +92,7 @@ extension NotificationDeliverer {
         do {
           entries[index].signedPayload = try signer.sign(payload: payload.encoded())
         } catch {
-          throw .writeFailed(path: ledger.path, reason: "notification \(entries[index].sequence) could not be signed (\(error))")
+          throw .writeFailed(path: ledger.ledgerName, reason: "notification \(entries[index].sequence) could not be signed (\(error))")
         }
         entries[index].notificationUUID = uuid
         newlyFixed.append(entries[index])
@@ -81,7 +103,7 @@ extension NotificationDeliverer {
 
     /// Sends each entry once and records the attempts, in batches (``recordBatch``, ``recordDelay``).
     private func deliver(
-      _ entries: [OutboxEntry], to url: String, at clock: Date, while proceed: () -> Bool
+      _ entries: [OutboxEntry], to url: String, at clock: Date, in ledger: any DeliveryLedger, while proceed: () -> Bool
     ) throws(LedgerError) {
       var unrecorded: [(entry: OutboxEntry, attempt: DeliveryAttempt, detail: String?)] = []
       var oldest = ContinuousClock.now

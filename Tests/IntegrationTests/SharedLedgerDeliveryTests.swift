@@ -1,0 +1,124 @@
+import Foundation
+import PostgreSQLLedger
+import StoreEngine
+import StorefrontProcessTestSupport
+import XCTest
+
+/// `storefront serve` delivering notifications from a shared PostgreSQL ledger: purchases made by
+/// another process (its own data directory, as on another machine) reach a real receiver; two serves
+/// on one database send each notification once; the leader killed with SIGKILL mid-delivery is taken
+/// over by the other, which sends what was not recorded again with the same UUID and bytes.
+final class SharedLedgerDeliveryTests: XCTestCase {
+  private let coins = "com.jake.sample.ExInAppPurchase.coins100"
+
+  private func database(_ label: String) throws -> String {
+    do {
+      return try PostgreSQLTestServer.shared().makeDatabase(label: label)
+    } catch let unavailable as PostgreSQLTestServer.Unavailable {
+      if ProcessInfo.processInfo.environment["CI"] == "true" { XCTFail("CI must run the PostgreSQL tests: \(unavailable)") }
+      throw XCTSkip("PostgreSQL tests skipped: \(unavailable)")
+    }
+  }
+
+  private func setURL(_ url: String, uri: String, in directory: TemporaryDirectory) throws {
+    let set = try StorefrontBinary.run(["notifications", "url", url, "--data-dir", directory.path("setter"), "--ledger", uri], in: directory)
+    XCTAssertEqual(set.status, 0, set.summary)
+  }
+
+  private func buy(_ count: Int, uri: String, host: String, in directory: TemporaryDirectory) throws {
+    let script = (["set dialogs off"] + Array(repeating: "buy \(coins)\nfinish last", count: count)).joined(separator: "\n") + "\n"
+    let result = try StorefrontBinary.run(
+      ["run", "-", "--data-dir", directory.path(host), "--ledger", uri, "--account", host], stdin: Data(script.utf8), in: directory,
+      timeout: 120)
+    XCTAssertEqual(result.status, 0, result.summary)
+  }
+
+  /// The outbox once every entry is delivered (bounded wait), read straight from the database.
+  private func delivered(_ uri: String, count: Int) throws -> [OutboxEntry] {
+    let ledger = try PostgreSQLLedgerStore(uri)
+    defer { ledger.close() }
+    let deadline = ContinuousClock.now + .seconds(60)
+    var entries = try ledger.outbox()
+    while !(entries.count == count && entries.allSatisfy { $0.state == .delivered }), ContinuousClock.now < deadline {
+      entries = try ledger.outbox()
+    }
+    XCTAssertEqual(entries.count, count)
+    XCTAssertTrue(entries.allSatisfy { $0.state == .delivered }, "not all delivered: \(entries.map(\.state))")
+    return entries
+  }
+
+  private static func uuid(_ request: WebhookReceiver.Request) -> String {
+    DeliveryHarness.payload(DeliveryHarness.signedPayload(request))["notificationUUID"] as? String ?? ""
+  }
+
+  func testTwoServesDeliverOnceWhatAnotherProcessBuys() throws {
+    let uri = try database("deliver")
+    let directory = try TemporaryDirectory(self)
+    let receiver = try WebhookReceiver()
+    defer { receiver.stop() }
+    try setURL(receiver.url, uri: uri, in: directory)
+    let (first, _) = try DeliveryHarness.startServe(["--ledger", uri], data: directory.path("server-a"), in: directory)
+    let (second, _) = try DeliveryHarness.startServe(["--ledger", uri], data: directory.path("server-b"), in: directory)
+    let purchases = 30
+    try buy(purchases, uri: uri, host: "tester", in: directory)
+
+    XCTAssertTrue(receiver.waitForRequests(purchases, timeout: .seconds(60)), "got \(receiver.requests.count) of \(purchases)")
+    let entries = try delivered(uri, count: purchases)
+    try DeliveryHarness.stop(first)
+    try DeliveryHarness.stop(second)
+    let requests = receiver.requests
+    XCTAssertEqual(requests.count, purchases, "each notification sent once, by one of the two serves")
+    XCTAssertEqual(Set(requests.map(Self.uuid)), Set(entries.compactMap(\.notificationUUID)))
+    for request in requests {
+      let payload = DeliveryHarness.payload(DeliveryHarness.signedPayload(request))
+      XCTAssertEqual(payload["notificationType"] as? String, "ONE_TIME_CHARGE")
+    }
+  }
+
+  func testTheOtherServeTakesOverWhenTheDelivererIsKilled() throws {
+    let uri = try database("takeover")
+    let directory = try TemporaryDirectory(self)
+    let receiver = try WebhookReceiver()
+    defer { receiver.stop() }
+    try setURL(receiver.url, uri: uri, in: directory)
+    let purchases = 30
+    try buy(purchases, uri: uri, host: "tester", in: directory)
+
+    // The first serve alone sends request 0, so it holds the lease; its answer waits until the second
+    // serve runs. The first is killed with request 3 sent and unanswered.
+    let secondRunning = DispatchSemaphore(value: 0)
+    let victim = Locked(pid_t(0))
+    let killAt = 3
+    receiver.setBeforeAnswer { index in
+      if index == 0 { _ = secondRunning.wait(timeout: .now() + 60) }
+      if index == killAt {
+        let pid = victim.withLock { $0 }
+        if pid > 0 { kill(pid, SIGKILL) }
+      }
+    }
+    let options = ["--ledger", uri, "--notify-timeout", "60s"]
+    let (first, _) = try DeliveryHarness.startServe(options, data: directory.path("server-a"), in: directory)
+    victim.withLock { $0 = first.processIdentifier }
+    XCTAssertTrue(receiver.waitForRequests(1, timeout: .seconds(60)))
+    let (second, _) = try DeliveryHarness.startServe(options, data: directory.path("server-b"), in: directory)
+    secondRunning.signal()
+    XCTAssertTrue(try first.wait(timeout: 60).signalled, "the first serve was killed")
+
+    let entries = try delivered(uri, count: purchases)
+    try DeliveryHarness.stop(second)
+    let requests = receiver.requests
+    let beforeKill = Set(requests.prefix(killAt + 1).map(Self.uuid))
+    XCTAssertEqual(beforeKill.count, killAt + 1, "the first serve sent each once")
+    var bodies: [String: Data] = [:]
+    for (index, request) in requests.enumerated() {
+      let uuid = Self.uuid(request)
+      if let earlier = bodies[uuid] {
+        XCTAssertEqual(earlier, request.body, "request \(index): a resend carries the same bytes")
+        XCTAssertTrue(beforeKill.contains(uuid), "request \(index): only what the killed serve had sent is sent again")
+      }
+      bodies[uuid] = request.body
+    }
+    XCTAssertEqual(Set(bodies.keys), Set(entries.compactMap(\.notificationUUID)), "every notification arrived")
+    XCTAssertLessThanOrEqual(requests.count, purchases + killAt + 1)
+  }
+}
