@@ -21,14 +21,14 @@ final class SharedLedgerDeliveryTests: XCTestCase {
   }
 
   private func setURL(_ url: String, uri: String, in directory: TemporaryDirectory) throws {
-    let set = try StorefrontBinary.run(["notifications", "url", url, "--data-dir", directory.path("setter"), "--ledger", uri], in: directory)
+    let set = try StorefrontBinary.run(try ["notifications", "url", url, "--data-dir", directory.path("setter"), "--ledger", uri, "--key-file", TeamKey.file(in: directory)], in: directory)
     XCTAssertEqual(set.status, 0, set.summary)
   }
 
   private func buy(_ count: Int, uri: String, host: String, in directory: TemporaryDirectory) throws {
     let script = (["set dialogs off"] + Array(repeating: "buy \(coins)\nfinish last", count: count)).joined(separator: "\n") + "\n"
     let result = try StorefrontBinary.run(
-      ["run", "-", "--data-dir", directory.path(host), "--ledger", uri, "--account", host], stdin: Data(script.utf8), in: directory,
+      try ["run", "-", "--data-dir", directory.path(host), "--ledger", uri, "--account", host, "--key-file", TeamKey.file(in: directory)], stdin: Data(script.utf8), in: directory,
       timeout: 120)
     XCTAssertEqual(result.status, 0, result.summary)
   }
@@ -57,8 +57,8 @@ final class SharedLedgerDeliveryTests: XCTestCase {
     let receiver = try WebhookReceiver()
     defer { receiver.stop() }
     try setURL(receiver.url, uri: uri, in: directory)
-    let (first, _) = try DeliveryHarness.startServe(["--ledger", uri], data: directory.path("server-a"), in: directory)
-    let (second, _) = try DeliveryHarness.startServe(["--ledger", uri], data: directory.path("server-b"), in: directory)
+    let (first, _) = try DeliveryHarness.startServe(try ["--ledger", uri, "--key-file", TeamKey.file(in: directory)], data: directory.path("server-a"), in: directory)
+    let (second, _) = try DeliveryHarness.startServe(try ["--ledger", uri, "--key-file", TeamKey.file(in: directory)], data: directory.path("server-b"), in: directory)
     let purchases = 30
     try buy(purchases, uri: uri, host: "tester", in: directory)
 
@@ -96,7 +96,7 @@ final class SharedLedgerDeliveryTests: XCTestCase {
         if pid > 0 { kill(pid, SIGKILL) }
       }
     }
-    let options = ["--ledger", uri, "--notify-timeout", "60s"]
+    let options = ["--ledger", uri, "--key-file", try TeamKey.file(in: directory), "--notify-timeout", "60s"]
     let (first, _) = try DeliveryHarness.startServe(options, data: directory.path("server-a"), in: directory)
     victim.withLock { $0 = first.processIdentifier }
     XCTAssertTrue(receiver.waitForRequests(1, timeout: .seconds(60)))

@@ -1,6 +1,7 @@
 import AppReceipt
 import AppStoreServerAPI
 import Foundation
+import PostgreSQLLedger
 import SQLiteLedger
 import StoreEngine
 import StoreServer
@@ -44,13 +45,24 @@ extension ServeEndpoints {
   /// `server-fault verifyReceipt …` apply to the next request. Requests take turns at the connection
   /// only (the service's lock); receipts are verified and answers encoded in parallel.
   static func verifyReceipt(store: LiveStore, environment: String, bundleID: String) throws(LedgerError) -> VerifyReceiptHandler {
-    let ledger = try SQLiteLedgerStore(fileURL: store.directory.appendingPathComponent(SQLiteLedgerStore.fileName), options: .init(readOnly: true))
     let secret = SharedSecretFile(directory: store.directory)
     let faults = FaultPlanFile(directory: store.directory)
-    let service = VerifyReceiptService(
-      ledger: ledger, authority: store.authority, bundleID: bundleID, environment: environment,
-      sharedSecret: { secret.read() }, fault: { faults.takeReceiptStatus() },
-      clock: { ((try? ledger.virtualClock()) ?? nil) ?? Date() }, changeToken: { try? ledger.dataVersion() })
+    let service: VerifyReceiptService
+    if case .postgresql(let address) = store.location {
+      // No change token on a shared ledger: the history is read per request.
+      let ledger = try PostgreSQLLedgerStore(address: address, options: .init(readOnly: true))
+      service = VerifyReceiptService(
+        ledger: ledger, authority: store.authority, bundleID: bundleID, environment: environment,
+        sharedSecret: { secret.read() }, fault: { faults.takeReceiptStatus() },
+        clock: { ((try? ledger.virtualClock()) ?? nil) ?? Date() })
+    } else {
+      let ledger = try SQLiteLedgerStore(
+        fileURL: store.directory.appendingPathComponent(SQLiteLedgerStore.fileName), options: .init(readOnly: true))
+      service = VerifyReceiptService(
+        ledger: ledger, authority: store.authority, bundleID: bundleID, environment: environment,
+        sharedSecret: { secret.read() }, fault: { faults.takeReceiptStatus() },
+        clock: { ((try? ledger.virtualClock()) ?? nil) ?? Date() }, changeToken: { try? ledger.dataVersion() })
+    }
     return VerifyReceiptHandler { request in
       HTTPReply(APIResponse(status: 200, body: service.answer(method: request.method, body: request.body)))
     }
