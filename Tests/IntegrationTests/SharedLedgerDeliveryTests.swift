@@ -86,11 +86,15 @@ final class SharedLedgerDeliveryTests: XCTestCase {
 
     // The first serve alone sends request 0, so it holds the lease; its answer waits until the second
     // serve runs. The first is killed with request 3 sent and unanswered.
+    let firstSent = DispatchSemaphore(value: 0)
     let secondRunning = DispatchSemaphore(value: 0)
     let victim = Locked(pid_t(0))
     let killAt = 3
     receiver.setBeforeAnswer { index in
-      if index == 0 { _ = secondRunning.wait(timeout: .now() + 60) }
+      if index == 0 {
+        firstSent.signal()
+        _ = secondRunning.wait(timeout: .now() + 60)
+      }
       if index == killAt {
         let pid = victim.withLock { $0 }
         if pid > 0 { kill(pid, SIGKILL) }
@@ -99,7 +103,7 @@ final class SharedLedgerDeliveryTests: XCTestCase {
     let options = ["--ledger", uri, "--key-file", try TeamKey.file(in: directory), "--notify-timeout", "60s"]
     let (first, _) = try DeliveryHarness.startServe(options, data: directory.path("server-a"), in: directory)
     victim.withLock { $0 = first.processIdentifier }
-    XCTAssertTrue(receiver.waitForRequests(1, timeout: .seconds(60)))
+    XCTAssertEqual(firstSent.wait(timeout: .now() + 60), .success, "the first serve sent nothing")
     let (second, _) = try DeliveryHarness.startServe(options, data: directory.path("server-b"), in: directory)
     secondRunning.signal()
     XCTAssertTrue(try first.wait(timeout: 60).signalled, "the first serve was killed")
