@@ -125,4 +125,32 @@ final class SharedLedgerDeliveryTests: XCTestCase {
     XCTAssertEqual(Set(bodies.keys), Set(entries.compactMap(\.notificationUUID)), "every notification arrived")
     XCTAssertLessThanOrEqual(requests.count, purchases + killAt + 1)
   }
+
+  /// The database ends every backend of serve (as a server restart would): the deliverer reports the
+  /// lost ledger, reconnects at its next look, and delivers what is bought afterwards.
+  func testDeliveryResumesAfterTheDatabaseDropsServesConnections() throws {
+    let uri = try database("dropped")
+    let directory = try TemporaryDirectory(self)
+    let receiver = try WebhookReceiver()
+    defer { receiver.stop() }
+    try setURL(receiver.url, uri: uri, in: directory)
+    let (serve, _) = try DeliveryHarness.startServe(
+      try ["--ledger", uri, "--key-file", TeamKey.file(in: directory)], data: directory.path("server"), in: directory)
+    try buy(2, uri: uri, host: "before", in: directory)
+    XCTAssertTrue(receiver.waitForRequests(2, timeout: .seconds(60)), "got \(receiver.requests.count) of 2")
+
+    let terminate = try ChildProcess.run(
+      "/usr/bin/env",
+      ["psql", uri, "-Atc", "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"],
+      timeout: 30)
+    XCTAssertEqual(terminate.status, 0, terminate.stderr)
+    XCTAssertGreaterThan(Int(terminate.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0, 0, "serve's backends were ended")
+    try buy(2, uri: uri, host: "after", in: directory)
+    XCTAssertTrue(receiver.waitForRequests(4, timeout: .seconds(60)), "got \(receiver.requests.count) of 4")
+    _ = try delivered(uri, count: 4)
+    XCTAssertEqual(kill(serve.processIdentifier, SIGTERM), 0)
+    let result = try serve.wait(timeout: 30)
+    XCTAssertTrue(result.stdout.contains("notification delivery paused: Cannot reach the ledger database"), result.stdout)
+    XCTAssertEqual(Set(receiver.requests.map(Self.uuid)).count, 4)
+  }
 }
