@@ -42,7 +42,7 @@ let package = Package(
     .target(name: "StoreServer", dependencies: ["AppStoreServerAPI", "StoreEngine", "SandboxSigning", "CMicroHTTPD"]),
     // App Store Server Notifications delivered: the signed payload, a libcurl webhook client, and the
     // deliverer thread a serving process runs over the ledger's outbox.
-    .target(name: "ServerNotifications", dependencies: ["StoreEngine", "SQLiteLedger", "CCurl"]),
+    .target(name: "ServerNotifications", dependencies: ["StoreEngine", "SQLiteLedger", "PostgreSQLLedger", "CCurl"]),
     // Pure TUI: state, actions, reducer, render → ScreenBuffer, display width. No ncurses.
     .target(name: "StoreTUI", dependencies: ["StoreEngine", "StoreScenario", "SimulatedApp"]),
     // The only ncurses user.

@@ -38,6 +38,9 @@ enum SharedLedgerBenchmark {
       .joined(separator: "\n") + "\n"
     var perClients: [Int: Double] = [:]
     var round = 0
+    var environment = StorefrontBinary.isolatedEnvironment(home: home)
+    // The shared CA's private keys are sealed with a team key (README, a shared sandbox).
+    environment["STOREFRONT_KEY_ENCRYPTION_KEY"] = String(repeating: "5eed", count: 16)
     for clients in clientCounts {
       var rates: [Double] = []
       for _ in 0..<plan.repeats {
@@ -48,7 +51,7 @@ enum SharedLedgerBenchmark {
           try ChildProcess.start(
             binary,
             ["run", "-", "--data-dir", home.appendingPathComponent("r\(round)c\(index)").path, "--ledger", ledger, "--account", "buyer\(index)"],
-            stdin: Data(script.utf8), environment: StorefrontBinary.isolatedEnvironment(home: home))
+            stdin: Data(script.utf8), environment: environment)
         }
         for process in processes {
           let result = try process.wait(timeout: 600)

@@ -19,21 +19,20 @@ public struct PromotionalOfferKey: PromotionalOfferSigner, OfferSignatureVerifie
     self.keyIdentifier = keyIdentifier
   }
 
-  /// Loads the key from `directory` (the CA directory), creating it on first use.
-  public static func open(in directory: URL) throws -> PromotionalOfferKey {
-    try CAFiles.prepareDirectory(directory)
-    return try CAFiles.withLock(in: directory) {
-      let file = directory.appendingPathComponent(fileName)
-      if CAFiles.exists(file) {
-        try CAFiles.tightenKeyPermissions(file)
-        let pem = try CAFiles.read(file)
+  /// Loads the key from `directory` (the CA directory), or from `storage` when the CA is kept
+  /// elsewhere (a shared database), creating it on first use.
+  public static func open(in directory: URL, storage: (any CAStorage)? = nil) throws -> PromotionalOfferKey {
+    let storage = try storage ?? CADirectoryStorage(directory: directory)
+    return try storage.withLock {
+      if try !storage.present([fileName]).isEmpty {
+        let pem = try storage.read(fileName)
         guard let key = try? PrivateKey(pem: pem), key.isP256 else {
-          throw SandboxCAError.corrupt(file: file.path, reason: "it is not a P-256 private key in PEM")
+          throw SandboxCAError.corrupt(file: storage.describe(fileName), reason: "it is not a P-256 private key in PEM")
         }
         return PromotionalOfferKey(key: key)
       }
       let key = try PrivateKey.generateP256()
-      try CAFiles.writeAll([(fileName, try key.pem())], in: directory, keyFiles: [fileName])
+      try storage.writeAll([(fileName, try key.pem())], keys: [fileName])
       return PromotionalOfferKey(key: key)
     }
   }

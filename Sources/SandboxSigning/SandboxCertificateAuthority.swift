@@ -64,22 +64,26 @@ public struct SandboxCertificateAuthority: Sendable {
   /// Opens the CA in `directory`, creating it when the directory has none of its files.
   ///
   /// - Parameters:
+  ///   - storage: Where the chain is kept when not in `directory`'s files (a shared database);
+  ///     `directory` still holds what stays local (serve's TLS certificate).
   ///   - validFrom: notBefore of a newly created chain (ignored when loading); inject it for determinism.
   ///   - regenerate: replace whatever is there with a new chain (the user's explicit say-so).
   /// - Throws: ``SandboxCAError`` for damaged, partial or unsafe directories; ``OpenSSLError``.
   public static func open(
-    in directory: URL, validFrom: Date, lifetimes: Lifetimes = .standard, regenerate: Bool = false
+    in directory: URL, storage: (any CAStorage)? = nil, validFrom: Date, lifetimes: Lifetimes = .standard,
+    regenerate: Bool = false
   ) throws -> SandboxCertificateAuthority {
-    try CAFiles.prepareDirectory(directory)
+    let local = try CADirectoryStorage(directory: directory)
+    let storage = storage ?? local
     // Two first runs at once (the TUI and a script) must not interleave two generations' files.
-    return try CAFiles.withLock(in: directory) {
-      let present = FileName.all.filter { CAFiles.exists(directory.appendingPathComponent($0)) }
+    return try storage.withLock {
+      let present = try storage.present(FileName.all)
       if regenerate || present.isEmpty {
-        return try generate(in: directory, validFrom: validFrom, lifetimes: lifetimes)
+        return try generate(in: directory, storage: storage, validFrom: validFrom, lifetimes: lifetimes)
       }
       let missing = FileName.all.filter { !present.contains($0) }
-      guard missing.isEmpty else { throw SandboxCAError.incomplete(directory: directory.path, missing: missing) }
-      return try load(from: directory)
+      guard missing.isEmpty else { throw SandboxCAError.incomplete(directory: storage.location, missing: missing) }
+      return try load(from: directory, storage: storage)
     }
   }
 
@@ -87,10 +91,11 @@ public struct SandboxCertificateAuthority: Sendable {
   /// its files (for `storefront verify` without `--root`, where a new root could verify nothing).
   ///
   /// - Throws: ``SandboxCAError`` for damaged or partial directories; ``OpenSSLError``.
-  public static func existing(in directory: URL) throws -> SandboxCertificateAuthority? {
-    let present = FileName.all.filter { CAFiles.exists(directory.appendingPathComponent($0)) }
+  public static func existing(in directory: URL, storage: (any CAStorage)? = nil) throws -> SandboxCertificateAuthority? {
+    let present =
+      try storage?.present(FileName.all) ?? FileName.all.filter { CAFiles.exists(directory.appendingPathComponent($0)) }
     if present.isEmpty { return nil }
-    return try open(in: directory, validFrom: Date(timeIntervalSince1970: 0))
+    return try open(in: directory, storage: storage, validFrom: Date(timeIntervalSince1970: 0))
   }
 
   /// The root certificate to give to a server's verifier.
@@ -119,7 +124,7 @@ public struct SandboxCertificateAuthority: Sendable {
   // MARK: - Creating and loading
 
   private static func generate(
-    in directory: URL, validFrom: Date, lifetimes: Lifetimes
+    in directory: URL, storage: any CAStorage, validFrom: Date, lifetimes: Lifetimes
   ) throws -> SandboxCertificateAuthority {
     let start = Date(timeIntervalSince1970: validFrom.timeIntervalSince1970.rounded(.down))
     let organization = ("O", "Storefront local sandbox (not Apple)")
@@ -146,41 +151,38 @@ public struct SandboxCertificateAuthority: Sendable {
       markerOIDs: [CertificateProfile.leafMarkerOID]
     ).issue(for: leafKey, issuer: (intermediate, intermediateKey))
 
-    try CAFiles.writeAll(
+    try storage.writeAll(
       [
         (FileName.rootCertificate, try root.pem()), (FileName.rootKey, try rootKey.pem()),
         (FileName.intermediateCertificate, try intermediate.pem()),
         (FileName.intermediateKey, try intermediateKey.pem()),
         (FileName.leafCertificate, try leaf.pem()), (FileName.leafKey, try leafKey.pem()),
-      ], in: directory, keyFiles: FileName.keys)
+      ], keys: FileName.keys)
     return SandboxCertificateAuthority(
       directory: directory, root: root, intermediate: intermediate, leaf: leaf, wasCreated: true,
       leafKey: leafKey, rootKey: rootKey)
   }
 
-  private static func load(from directory: URL) throws -> SandboxCertificateAuthority {
-    func url(_ name: String) -> URL { directory.appendingPathComponent(name) }
+  private static func load(from directory: URL, storage: any CAStorage) throws -> SandboxCertificateAuthority {
+    // A storage's own errors (a lost database, a wrong key-encryption key) pass through as they are.
     func certificate(_ name: String) throws -> Certificate {
+      let pem = try storage.read(name)
       do {
-        return try Certificate(pem: CAFiles.read(url(name)))
-      } catch let error as SandboxCAError {
-        throw error
+        return try Certificate(pem: pem)
       } catch {
-        throw SandboxCAError.corrupt(file: url(name).path, reason: "it is not a PEM certificate")
+        throw SandboxCAError.corrupt(file: storage.describe(name), reason: "it is not a PEM certificate")
       }
     }
     func key(_ name: String, for cert: Certificate, certName: String) throws -> PrivateKey {
-      try CAFiles.tightenKeyPermissions(url(name))
       let key: PrivateKey
+      let pem = try storage.read(name)
       do {
-        key = try PrivateKey(pem: CAFiles.read(url(name)))
-      } catch let error as SandboxCAError {
-        throw error
+        key = try PrivateKey(pem: pem)
       } catch {
-        throw SandboxCAError.corrupt(file: url(name).path, reason: "it is not a PEM private key")
+        throw SandboxCAError.corrupt(file: storage.describe(name), reason: "it is not a PEM private key")
       }
       guard cert.matches(key) else {
-        throw SandboxCAError.corrupt(file: url(name).path, reason: "it is not the key of '\(certName)'")
+        throw SandboxCAError.corrupt(file: storage.describe(name), reason: "it is not the key of '\(certName)'")
       }
       return key
     }
@@ -192,19 +194,19 @@ public struct SandboxCertificateAuthority: Sendable {
     _ = try key(FileName.intermediateKey, for: intermediate, certName: FileName.intermediateCertificate)
     let leafKey = try key(FileName.leafKey, for: leaf, certName: FileName.leafCertificate)
     guard root.isSigned(by: root) else {
-      throw SandboxCAError.corrupt(file: url(FileName.rootCertificate).path, reason: "it is not self-signed")
+      throw SandboxCAError.corrupt(file: storage.describe(FileName.rootCertificate), reason: "it is not self-signed")
     }
     guard intermediate.isSigned(by: root) else {
       throw SandboxCAError.corrupt(
-        file: url(FileName.intermediateCertificate).path, reason: "it was not issued by '\(FileName.rootCertificate)'")
+        file: storage.describe(FileName.intermediateCertificate), reason: "it was not issued by '\(FileName.rootCertificate)'")
     }
     guard leaf.isSigned(by: intermediate) else {
       throw SandboxCAError.corrupt(
-        file: url(FileName.leafCertificate).path,
+        file: storage.describe(FileName.leafCertificate),
         reason: "it was not issued by '\(FileName.intermediateCertificate)'")
     }
     guard leafKey.isP256 else {
-      throw SandboxCAError.corrupt(file: url(FileName.leafKey).path, reason: "it is not a P-256 key")
+      throw SandboxCAError.corrupt(file: storage.describe(FileName.leafKey), reason: "it is not a P-256 key")
     }
     return SandboxCertificateAuthority(
       directory: directory, root: root, intermediate: intermediate, leaf: leaf, wasCreated: false,

@@ -1,5 +1,4 @@
 import Foundation
-import SQLiteLedger
 import StoreEngine
 
 extension NotificationDeliverer {
@@ -35,18 +34,27 @@ extension NotificationDeliverer {
 
     private let queue = DispatchQueue(label: "notification-deliverer-ledger")
     // Touched only by work on `queue` (serial); the lock makes that checkable, it is never contended.
-    private let ledger: Locked<SQLiteLedgerStore>
+    // Nil after the connection was lost, until the next work opens a new one (``reopen``).
+    private let ledger: Locked<Connection>
+    private let reopen: @Sendable () throws(LedgerError) -> any DeliveryStore
     private let failure = Locked<LedgerError?>(nil)
     private let signer: any TransactionSigner
     private let configuration: DeliveryConfiguration
     private let namespace: UInt128
     let log: @Sendable (Report) -> Void
 
+    /// The open connection, and whether it holds the environment's delivery lease.
+    private struct Connection {
+      var store: (any DeliveryStore)?
+      var leading = false
+    }
+
     init(
-      ledger: SQLiteLedgerStore, signer: any TransactionSigner, configuration: DeliveryConfiguration, namespace: UInt128,
-      log: @escaping @Sendable (Report) -> Void
+      ledger: any DeliveryStore, reopen: @escaping @Sendable () throws(LedgerError) -> any DeliveryStore, signer: any TransactionSigner,
+      configuration: DeliveryConfiguration, namespace: UInt128, log: @escaping @Sendable (Report) -> Void
     ) {
-      self.ledger = Locked(ledger)
+      self.ledger = Locked(Connection(store: ledger))
+      self.reopen = reopen
       self.signer = signer
       self.configuration = configuration
       self.namespace = namespace
@@ -54,15 +62,28 @@ extension NotificationDeliverer {
     }
 
     /// Runs `body` on the queue, after everything queued before, and waits for it.
-    func sync<Value>(_ body: (SQLiteLedgerStore) throws(LedgerError) -> Value) throws(LedgerError) -> Value {
+    func sync<Value>(_ body: (any DeliveryStore) throws(LedgerError) -> Value) throws(LedgerError) -> Value {
       try queue.sync { perform(body) }.get()
+    }
+
+    /// Whether this deliverer may send `environment`'s notifications now: on a shared ledger it asks
+    /// for the lease at each look until its connection holds it (the holder keeps it for the
+    /// connection's life; a lost connection gives it up); on a data directory, always.
+    func lead() throws(LedgerError) -> Bool {
+      try queue.sync {
+        ledger.withLock { connection -> Result<Bool, LedgerError> in
+          run(&connection) { _, leading throws(LedgerError) in leading }
+        }
+      }.get()
     }
 
     /// Signs the entries of `chunk` not yet fixed and writes their UUIDs and payloads (one
     /// transaction), on the queue; a crash after a send then resends these very bytes.
     func fix(_ chunk: [OutboxEntry]) -> Pending {
       let pending = Pending()
-      queue.async { [self] in pending.fulfil(perform { ledger throws(LedgerError) in try fixed(chunk, in: ledger) }) }
+      // Only under the lease: a connection lost and opened again meanwhile must win it back first,
+      // or another deliverer that took over could fix (sign) the same entries differently.
+      queue.async { [self] in pending.fulfil(perform(needsLease: true) { ledger throws(LedgerError) in try fixed(chunk, in: ledger) }) }
       return pending
     }
 
@@ -95,20 +116,46 @@ extension NotificationDeliverer {
 
     /// Waits for everything queued, then closes the connection.
     func close() {
-      queue.sync { ledger.withLock { $0.close() } }
+      queue.sync { ledger.withLock { $0.store?.close() } }
     }
 
-    private func perform<Value>(_ body: (SQLiteLedgerStore) throws(LedgerError) -> Value) -> Result<Value, LedgerError> {
-      ledger.withLock { ledger in
-        do throws(LedgerError) {
-          return .success(try body(ledger))
-        } catch {
-          return .failure(error)
+    private func perform<Value>(
+      needsLease: Bool = false, _ body: (any DeliveryStore) throws(LedgerError) -> Value
+    ) -> Result<Value, LedgerError> {
+      ledger.withLock { connection in
+        run(&connection) { store, leading throws(LedgerError) in
+          if needsLease, !leading { throw LedgerError.busy(path: store.ledgerName) }
+          return try body(store)
         }
       }
     }
 
-    private func fixed(_ chunk: [OutboxEntry], in ledger: SQLiteLedgerStore) throws(LedgerError) -> [OutboxEntry] {
+    /// Runs `body` on the connection, opening one first when it was lost and asking for the lease
+    /// when it does not hold it; a lost connection is dropped (its lease goes with it), so the next
+    /// work opens a new one.
+    private func run<Value>(
+      _ connection: inout Connection, _ body: (any DeliveryStore, _ leading: Bool) throws(LedgerError) -> Value
+    ) -> Result<Value, LedgerError> {
+      do throws(LedgerError) {
+        let store: any DeliveryStore
+        if let open = connection.store {
+          store = open
+        } else {
+          store = try reopen()
+          connection.store = store
+        }
+        if !connection.leading { connection.leading = try store.takeDeliveryLease(environment: configuration.environment) }
+        return .success(try body(store, connection.leading))
+      } catch {
+        if case .unreachable = error {
+          connection.store?.close()
+          connection = Connection()
+        }
+        return .failure(error)
+      }
+    }
+
+    private func fixed(_ chunk: [OutboxEntry], in ledger: any DeliveryStore) throws(LedgerError) -> [OutboxEntry] {
       var entries = chunk
       var newlyFixed: [OutboxEntry] = []
       for index in entries.indices where entries[index].notificationUUID == nil || entries[index].signedPayload == nil {
@@ -119,7 +166,7 @@ extension NotificationDeliverer {
         do {
           entries[index].signedPayload = try signer.sign(payload: payload.encoded())
         } catch {
-          throw .writeFailed(path: ledger.path, reason: "notification \(entries[index].sequence) could not be signed (\(error))")
+          throw .writeFailed(path: ledger.ledgerName, reason: "notification \(entries[index].sequence) could not be signed (\(error))")
         }
         entries[index].notificationUUID = uuid
         newlyFixed.append(entries[index])

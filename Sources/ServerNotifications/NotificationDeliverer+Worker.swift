@@ -1,5 +1,4 @@
 import Foundation
-import SQLiteLedger
 import StoreEngine
 
 extension NotificationDeliverer {
@@ -31,18 +30,20 @@ extension NotificationDeliverer {
     // What is queued (a fix ahead, the last records) finishes before the connection closes.
     deinit { ledger.close() }
 
-    /// `data_version` at the last round.
+    /// The ledger's commit marker (SQLite's `data_version`) at the last round.
     private var seenVersion: Int64?
 
     /// Delivers what is due until nothing is (a chain's next entry becomes due once its previous one
     /// is settled), or `proceed` says stop; with `onlyIfCommitted`, only when another connection
-    /// committed since the last round. A ledger error ends the round; the next wake-up tries again.
+    /// committed since the last round. A ledger error ends the round; the next wake-up tries again,
+    /// on a new connection when this one was lost. On a shared ledger only the lease holder sends.
     func deliverDue(onlyIfCommitted: Bool, while proceed: () -> Bool) {
       let environment = configuration.environment
       do throws(LedgerError) {
-        let version = try ledger.sync { ledger throws(LedgerError) in try ledger.dataVersion() }
-        if onlyIfCommitted, version == seenVersion { return }
+        let version = try ledger.sync { ledger throws(LedgerError) in try ledger.commitMarker() }
+        if onlyIfCommitted, let version, version == seenVersion { return }
         seenVersion = version
+        guard try ledger.lead() else { return }
         while proceed() {
           // Queued after the last look's records, so it sees them.
           let look = try ledger.sync { ledger throws(LedgerError) -> (url: String, clock: Date, due: [OutboxEntry])? in

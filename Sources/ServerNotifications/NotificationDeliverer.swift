@@ -1,11 +1,12 @@
 import Foundation
-import SQLiteLedger
 import StoreEngine
 
 /// The background thread of a serving process that delivers due outbox entries to the app's server.
 ///
-/// It looks at the outbox when any process commits to the data directory (inotify), when asked, and
-/// at least every ``DeliveryConfiguration/fallbackPoll``; what is due is decided at the ledger's
+/// It looks at the outbox when any process commits to the ledger (inotify on a data directory,
+/// `LISTEN` on a shared PostgreSQL ledger), when asked, and at least every
+/// ``DeliveryConfiguration/fallbackPoll``; on a shared ledger only the deliverer holding the
+/// environment's lease sends, and another takes over when its connection goes. What is due is decided at the ledger's
 /// virtual clock, so advancing the clock fires the retries. An entry's UUID and signed payload are
 /// written to the ledger before its first attempt and each attempt after it is made, so a crash
 /// between the two sends the same bytes again (at least once, never lost).
@@ -19,39 +20,51 @@ public final class NotificationDeliverer: Sendable {
   }
 
   private let configuration: DeliveryConfiguration
-  private let watch: DirectoryWatch
+  private let watch: any DeliveryWake
   private let stopped = Locked(false)
   private let finished = DispatchSemaphore(value: 0)
   private let worker: Locked<Worker?>
 
   /// Opens its own ledger connection on `directory` and starts the thread.
-  ///
-  /// - Parameters:
-  ///   - signer: Signs the payloads (the data directory's CA, in `configuration.environment`).
-  ///   - proposedNamespace: The UUID namespace kept if the ledger has none yet (seeded in tests).
-  ///   - log: Called after each attempt is recorded, in order, one at a time (on the deliverer's ledger queue).
-  public init(
+  public convenience init(
     directory: URL, signer: any TransactionSigner, configuration: DeliveryConfiguration, proposedNamespace: UInt128,
     log: @escaping @Sendable (Report) -> Void
   ) throws(DeliveryError) {
+    try self.init(
+      source: .sqlite(directory: directory), signer: signer, configuration: configuration, proposedNamespace: proposedNamespace,
+      log: log)
+  }
+
+  /// Opens its own ledger connection on `source` and starts the thread.
+  ///
+  /// - Parameters:
+  ///   - signer: Signs the payloads (the CA, in `configuration.environment`).
+  ///   - proposedNamespace: The UUID namespace kept if the ledger has none yet (seeded in tests).
+  ///   - log: Called after each attempt is recorded, in order, one at a time (on the deliverer's ledger queue).
+  public init(
+    source: DeliverySource, signer: any TransactionSigner, configuration: DeliveryConfiguration, proposedNamespace: UInt128,
+    log: @escaping @Sendable (Report) -> Void
+  ) throws(DeliveryError) {
     self.configuration = configuration
-    watch = try DirectoryWatch(directory: directory)
-    let ledger: SQLiteLedgerStore
+    watch = try source.makeWake()
+    let ledger: any DeliveryStore
     let namespace: UInt128
     do throws(LedgerError) {
-      ledger = try SQLiteLedgerStore(directory: directory)
+      ledger = try source.open()
       namespace = try ledger.notificationNamespace(proposing: proposedNamespace)
     } catch {
       throw .ledger("Error: \(error)")
     }
-    let deliveryLedger = DeliveryLedger(ledger: ledger, signer: signer, configuration: configuration, namespace: namespace, log: log)
+    let deliveryLedger = DeliveryLedger(
+      ledger: ledger, reopen: { () throws(LedgerError) in try source.open() }, signer: signer, configuration: configuration,
+      namespace: namespace, log: log)
     worker = Locked(Worker(ledger: deliveryLedger, configuration: configuration, client: WebhookClient(configuration: configuration.client)))
     let thread = Thread { [self] in run() }
     thread.name = "notification-deliverer"
     thread.start()
   }
 
-  /// Looks at the outbox now (a commit this process made; inotify would also tell).
+  /// Looks at the outbox now (a commit this process made; the wake-up would also tell).
   public func wake() { watch.interrupt() }
 
   /// Ends the thread after the attempt in flight (bounded by the client's time-out); safe to call twice.
@@ -82,9 +95,11 @@ public final class NotificationDeliverer: Sendable {
       guard !isStopped else { break }
       let written = watch.wait(timeout: followUps > 0 ? delay : configuration.fallbackPoll)
       if written {
-        followUps = 8
-        delay = .milliseconds(1)
         onlyIfCommitted = false
+        if watch.followsUp {
+          followUps = 8
+          delay = .milliseconds(1)
+        }
       } else if followUps > 0 {
         followUps -= 1
         delay *= 2

@@ -20,6 +20,8 @@ public struct GlobalOptions: Sendable, Equatable {
   public var bundleID: String?
   /// `--ledger postgresql://…`: a shared ledger on PostgreSQL instead of the data directory's SQLite file.
   public var ledger: String?
+  /// `--key-file PATH`: the key that encrypts the private keys kept in a shared ledger.
+  public var keyFile: String?
 
   public init(
     catalogPath: String? = nil, dataDirectory: String? = nil, account: String? = nil, seed: UInt64? = nil,
@@ -56,6 +58,7 @@ public struct GlobalOptions: Sendable, Equatable {
     OptionSpec("--locale", value: "id", help: "Locale for product names and prices (en_US, ko_KR, ja_JP, zh_Hans, …)."),
     OptionSpec("--bundle-id", value: "id", help: "The app's bundle identifier, written into signed transactions."),
     OptionSpec("--ledger", value: "uri", help: "A shared ledger on PostgreSQL, postgresql://user@host/db (default: $STOREFRONT_LEDGER, else the SQLite ledger in the data directory). Put the password in ~/.pgpass or $PGPASSWORD."),
+    OptionSpec("--key-file", value: "path", help: "The key-encryption key (64 hex digits) of the private keys kept in a shared ledger (default: $STOREFRONT_KEY_ENCRYPTION_KEY, else the file $STOREFRONT_KEY_FILE)."),
   ]
 
   /// Sets the option `name` (one of ``specs``) from its raw value.
@@ -85,6 +88,7 @@ public struct GlobalOptions: Sendable, Equatable {
         throw UsageError("The value for '--ledger <uri>' is not a PostgreSQL URI: use postgresql://user@host/database.")
       }
       ledger = value
+    case "--key-file": keyFile = value
     default: break
     }
   }

@@ -27,13 +27,14 @@ final class SharedPostgreSQLLedgerTests: XCTestCase {
     let uri = try database("concurrent")
     let directory = try TemporaryDirectory(self)
     let purchases = 50
+    let key = try TeamKey.file(in: directory)
     let script = (["set dialogs off"] + (0..<purchases).flatMap { _ in ["buy \(coins)", "finish last"] }).joined(separator: "\n") + "\n"
     let results = Locked<[Int: ProcessResult]>([:])
     let failures = Locked<[String]>([])
     DispatchQueue.concurrentPerform(iterations: 4) { index in
       do {
         let result = try StorefrontBinary.run(
-          ["run", "-", "--json", "--data-dir", directory.path("host\(index)"), "--ledger", uri, "--account", "buyer\(index)"],
+          ["run", "-", "--json", "--data-dir", directory.path("host\(index)"), "--ledger", uri, "--account", "buyer\(index)", "--key-file", key],
           stdin: Data(script.utf8), in: directory, timeout: 120)
         results.withLock { $0[index] = result }
       } catch {
@@ -66,21 +67,22 @@ final class SharedPostgreSQLLedgerTests: XCTestCase {
     let uri = try database("receipt")
     let directory = try TemporaryDirectory(self)
     let data = directory.path("host")
+    let key = try TeamKey.file(in: directory)
     let bought = try StorefrontBinary.run(
-      ["run", "-", "--json", "--data-dir", data, "--ledger", uri, "--account", "jake"],
+      ["run", "-", "--json", "--data-dir", data, "--ledger", uri, "--account", "jake", "--key-file", key],
       stdin: Data("set dialogs off\nbuy \(shopping)\nfinish last\n".utf8), in: directory)
     XCTAssertEqual(bought.status, 0, bought.summary)
     let id = try XCTUnwrap(
       EventLine.parse(bought.stdout, source: "run").first { $0.state == "purchased" }?.transactionID, bought.stdout)
 
-    let exported = try StorefrontBinary.run(["receipt", "--data-dir", data, "--ledger", uri, "--account", "jake"], in: directory)
+    let exported = try StorefrontBinary.run(["receipt", "--data-dir", data, "--ledger", uri, "--account", "jake", "--key-file", key], in: directory)
     XCTAssertEqual(exported.status, 0, exported.summary)
     let receipt = exported.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
 
     let fifo = directory.path("ready")
     XCTAssertEqual(mkfifo(fifo, 0o600), 0)
     let serve = try StorefrontBinary.start(
-      ["serve", "--listen", "127.0.0.1:0", "--ready-file", fifo, "--data-dir", data, "--ledger", uri], in: directory)
+      ["serve", "--listen", "127.0.0.1:0", "--ready-file", fifo, "--data-dir", data, "--ledger", uri, "--key-file", key], in: directory)
     defer {
       kill(serve.processIdentifier, SIGTERM)
       _ = try? serve.wait(timeout: 30)
@@ -102,10 +104,11 @@ final class SharedPostgreSQLLedgerTests: XCTestCase {
     let uri = try database("owner")
     let directory = try TemporaryDirectory(self)
     var launches = 0
+    let key = try TeamKey.file(in: directory)
     func launch(_ script: String = "") throws -> [String] {
       launches += 1
       let result = try StorefrontBinary.run(
-        ["run", "-", "--json", "--data-dir", directory.path("host\(launches)"), "--ledger", uri, "--account", "jake"],
+        ["run", "-", "--json", "--data-dir", directory.path("host\(launches)"), "--ledger", uri, "--account", "jake", "--key-file", key],
         stdin: Data(script.utf8), in: directory)
       XCTAssertEqual(result.status, 0, result.summary)
       return EventLine.parse(result.stdout, source: "launch \(launches)").filter { $0.event == "sheetPresented" }
@@ -137,7 +140,7 @@ final class SharedPostgreSQLLedgerTests: XCTestCase {
     let fifo = directory.path("ready")
     XCTAssertEqual(mkfifo(fifo, 0o600), 0)
     let serve = try StorefrontBinary.start(
-      ["serve", "--listen", "127.0.0.1:0", "--ready-file", fifo, "--data-dir", directory.path("server"), "--ledger", uri],
+      ["serve", "--listen", "127.0.0.1:0", "--ready-file", fifo, "--data-dir", directory.path("server"), "--ledger", uri, "--key-file", key],
       in: directory)
     _ = try ReadyFile.address(fromFIFO: fifo)
     let serveSession = try Self.session(of: serve.processIdentifier)

@@ -1,6 +1,7 @@
 import Foundation
 import PostgreSQLLedger
 import SQLiteLedger
+import ServerNotifications
 import StoreEngine
 
 /// What a command reads and writes through, whichever ledger it is.
@@ -67,6 +68,14 @@ enum LedgerLocation: Equatable {
   }
 
   var isShared: Bool { if case .postgresql = self { true } else { false } }
+
+  /// Where serve's deliverer reads the outbox and hears of commits.
+  var deliverySource: DeliverySource {
+    switch self {
+    case .sqlite(let directory): .sqlite(directory: directory)
+    case .postgresql(let address): .postgresql(address)
+    }
+  }
 
   /// Opens the ledger (a SQLite ledger's directory is made, 0700, if missing).
   func open(readOnly: Bool = false) throws(LedgerError) -> any OpenLedger {

@@ -52,16 +52,16 @@ struct LiveStore {
       throw OpenError(description: "Error: \(error)", exitCode: exitCode(for: error))
     }
     let authority: SandboxCertificateAuthority
-    do {
-      authority = try SandboxCertificateAuthority.open(
-        in: directory.appendingPathComponent("ca", isDirectory: true),
-        validFrom: SandboxCertificateAuthority.defaultValidFrom(now: Date()), regenerate: regenerateCA)
-    } catch {
-      throw OpenError(description: "Error: \(error)", exitCode: ExitCode.cannotCreate)
-    }
     let offerKey: PromotionalOfferKey
     do {
-      offerKey = try PromotionalOfferKey.open(in: directory.appendingPathComponent("ca", isDirectory: true))
+      // On a shared ledger the chain is the database's, so every machine signs with the same root.
+      let storage = try SharedCAStorage.resolve(global, environment: environment)
+      authority = try SandboxCertificateAuthority.open(
+        in: directory.appendingPathComponent("ca", isDirectory: true), storage: storage,
+        validFrom: SandboxCertificateAuthority.defaultValidFrom(now: Date()), regenerate: regenerateCA)
+      offerKey = try PromotionalOfferKey.open(in: directory.appendingPathComponent("ca", isDirectory: true), storage: storage)
+    } catch let error as LedgerError {
+      throw OpenError(description: "Error: \(error)", exitCode: exitCode(for: error))
     } catch {
       throw OpenError(description: "Error: \(error)", exitCode: ExitCode.cannotCreate)
     }

@@ -1,6 +1,7 @@
 import AppReceipt
 import AppStoreServerAPI
 import Foundation
+import PostgreSQLLedger
 import SQLiteLedger
 import StoreEngine
 import StoreServer

@@ -27,7 +27,6 @@ final class ServeSession: Sendable {
   let activeKeyCount: Int
   private let server: HTTPServer
   private let scheme: String
-  /// Nil on a shared PostgreSQL ledger: (kept for the shape; see DECISIONS §24).
   private let deliverer: NotificationDeliverer?
 
   /// The address actually bound (the real port when port 0 was asked for).
@@ -94,13 +93,7 @@ final class ServeSession: Sendable {
     }
     let deliverer: NotificationDeliverer?
     do throws(Failure) {
-      if store.location.isShared, delivery.notifyURL != nil {
-        throw Failure.notifications(
-          "Error: serve delivers notifications only from a SQLite ledger so far, not from \(store.location.displayName); drop --notify (the outbox still fills) or use --data-dir.")
-      }
-      deliverer =
-        store.location.isShared
-        ? nil : try startDelivery(delivery, store: store, global: global, environment: environment, bundleID: bundleID)
+      deliverer = try startDelivery(delivery, store: store, global: global, environment: environment, bundleID: bundleID)
     } catch {
       server.stop()
       throw error
@@ -128,7 +121,7 @@ final class ServeSession: Sendable {
       client: delivery.client)
     do throws(DeliveryError) {
       return try NotificationDeliverer(
-        directory: store.directory, signer: store.authority.signer(environment: environment), configuration: configuration,
+        source: store.location.deliverySource, signer: store.authority.signer(environment: environment), configuration: configuration,
         proposedNamespace: global.seed.map(NotificationUUID.namespace(seed:)) ?? NotificationUUID.randomNamespace(),
         log: delivery.log)
     } catch {
