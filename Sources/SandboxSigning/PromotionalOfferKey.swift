@@ -21,7 +21,7 @@ public struct PromotionalOfferKey: PromotionalOfferSigner, OfferSignatureVerifie
 
   /// Loads the key from `directory` (the CA directory), or from `storage` when the CA is kept
   /// elsewhere (a shared database), creating it on first use.
-  public static func open(in directory: URL, storage: (any CAStorage)? = nil) throws -> PromotionalOfferKey {
+  public static func open(in directory: URL, storage: (any SecretStorage)? = nil) throws -> PromotionalOfferKey {
     let storage = try storage ?? CADirectoryStorage(directory: directory)
     return try storage.withLock {
       if try !storage.present([fileName]).isEmpty {

@@ -70,7 +70,7 @@ public struct SandboxCertificateAuthority: Sendable {
   ///   - regenerate: replace whatever is there with a new chain (the user's explicit say-so).
   /// - Throws: ``SandboxCAError`` for damaged, partial or unsafe directories; ``OpenSSLError``.
   public static func open(
-    in directory: URL, storage: (any CAStorage)? = nil, validFrom: Date, lifetimes: Lifetimes = .standard,
+    in directory: URL, storage: (any SecretStorage)? = nil, validFrom: Date, lifetimes: Lifetimes = .standard,
     regenerate: Bool = false
   ) throws -> SandboxCertificateAuthority {
     let local = try CADirectoryStorage(directory: directory)
@@ -91,7 +91,7 @@ public struct SandboxCertificateAuthority: Sendable {
   /// its files (for `storefront verify` without `--root`, where a new root could verify nothing).
   ///
   /// - Throws: ``SandboxCAError`` for damaged or partial directories; ``OpenSSLError``.
-  public static func existing(in directory: URL, storage: (any CAStorage)? = nil) throws -> SandboxCertificateAuthority? {
+  public static func existing(in directory: URL, storage: (any SecretStorage)? = nil) throws -> SandboxCertificateAuthority? {
     let present =
       try storage?.present(FileName.all) ?? FileName.all.filter { CAFiles.exists(directory.appendingPathComponent($0)) }
     if present.isEmpty { return nil }
@@ -124,7 +124,7 @@ public struct SandboxCertificateAuthority: Sendable {
   // MARK: - Creating and loading
 
   private static func generate(
-    in directory: URL, storage: any CAStorage, validFrom: Date, lifetimes: Lifetimes
+    in directory: URL, storage: any SecretStorage, validFrom: Date, lifetimes: Lifetimes
   ) throws -> SandboxCertificateAuthority {
     let start = Date(timeIntervalSince1970: validFrom.timeIntervalSince1970.rounded(.down))
     let organization = ("O", "Storefront local sandbox (not Apple)")
@@ -163,7 +163,7 @@ public struct SandboxCertificateAuthority: Sendable {
       leafKey: leafKey, rootKey: rootKey)
   }
 
-  private static func load(from directory: URL, storage: any CAStorage) throws -> SandboxCertificateAuthority {
+  private static func load(from directory: URL, storage: any SecretStorage) throws -> SandboxCertificateAuthority {
     // A storage's own errors (a lost database, a wrong key-encryption key) pass through as they are.
     func certificate(_ name: String) throws -> Certificate {
       let pem = try storage.read(name)

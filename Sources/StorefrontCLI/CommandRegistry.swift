@@ -15,6 +15,7 @@ enum CommandRegistry {
     KeysImportCommand.descriptor,
     KeysListCommand.descriptor,
     KeysRevokeCommand.descriptor,
+    KeysExportCommand.descriptor,
     KeysSharedSecretCommand.descriptor,
     ReceiptCommand.descriptor,
     NotificationsCommand.descriptor,

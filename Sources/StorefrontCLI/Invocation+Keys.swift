@@ -3,9 +3,15 @@ import StoreEngine
 import StoreServer
 
 extension Invocation {
-  /// The API keys of the data directory.
-  var keyStore: APIKeyStore {
-    APIKeyStore(directory: URL(fileURLWithPath: global.dataDirectory(environment: environment), isDirectory: true))
+  /// The API keys of the data directory, kept in the shared database on a PostgreSQL ledger.
+  func keyStore() throws(APIKeyStoreError) -> APIKeyStore {
+    let directory = URL(fileURLWithPath: global.dataDirectory(environment: environment), isDirectory: true)
+    do {
+      return APIKeyStore(directory: directory, storage: try SharedSecretStorage.resolve(global, environment: environment))
+    } catch {
+      let ledger = (try? LedgerLocation.resolve(global, environment: environment))?.displayName ?? "the shared ledger"
+      throw .unreadable(path: ledger, reason: "\(error)")
+    }
   }
 
   /// `--seed` makes key ids and the issuer id repeat (tests); otherwise they come from the system generator.

@@ -3,7 +3,8 @@ import SandboxSigning
 import StoreEngine
 
 /// The keys a running server trusts, re-read whenever `api-keys.json` changes (checked on every
-/// request, one `stat`), so a key made or revoked by another `storefront keys` process counts at once.
+/// request: one `stat`, or on a shared storage one read of the registry), so a key made or revoked
+/// by another `storefront keys` process, on any machine of a shared ledger, counts at once.
 public final class APIKeyRing: Sendable {
   /// A registered key with its parsed public half.
   struct Entry {
@@ -11,16 +12,16 @@ public final class APIKeyRing: Sendable {
     var publicKey: ES256PublicKey?
   }
 
-  /// What identifies one version of the file: a rename gives a new inode, a rewrite a new mtime.
-  private struct FileStamp: Equatable {
-    var inode: UInt
-    var seconds: Int
-    var nanoseconds: Int
-    var size: Int
+  /// What identifies one version of the registry.
+  private enum Stamp: Equatable {
+    /// A file: a rename gives a new inode, a rewrite a new mtime.
+    case file(inode: UInt, seconds: Int, nanoseconds: Int, size: Int)
+    /// A shared storage's registry: its bytes (a few KB), read per request.
+    case contents(Data)
   }
 
   private struct Loaded {
-    var stamp: FileStamp?
+    var stamp: Stamp?
     var entries: [String: Entry] = [:]
   }
 
@@ -36,7 +37,7 @@ public final class APIKeyRing: Sendable {
       if state.stamp != stamp || stamp == nil {
         state.entries = [:]
         state.stamp = stamp
-        if stamp != nil, let registry = try? store.load() {
+        if let stamp, let registry = try? registry(stamp) {
           for key in registry.keys {
             state.entries[key.keyID] = Entry(key: key, publicKey: try? ES256PublicKey(pem: Data(key.publicKeyPEM.utf8)))
           }
@@ -46,10 +47,16 @@ public final class APIKeyRing: Sendable {
     }
   }
 
-  private func currentStamp() -> FileStamp? {
+  private func registry(_ stamp: Stamp) throws(APIKeyStoreError) -> APIKeyRegistry? {
+    guard case .contents(let data) = stamp else { return try store.load() }
+    return try APIKeyStore.decode(data, location: store.registryLocation)
+  }
+
+  private func currentStamp() -> Stamp? {
+    if store.storage != nil { return (try? store.registryData()).flatMap { $0 }.map(Stamp.contents) }
     var info = stat()
     guard stat(store.registryURL.path, &info) == 0 else { return nil }
-    return FileStamp(
+    return .file(
       inode: UInt(info.st_ino), seconds: Int(info.st_mtim.tv_sec), nanoseconds: Int(info.st_mtim.tv_nsec), size: Int(info.st_size))
   }
 }

@@ -13,7 +13,7 @@ public enum APIKeyStoreError: Error, Equatable, CustomStringConvertible {
     switch self {
     case .unreadable(let path, let reason): return "cannot read '\(path)': \(reason)"
     case .unwritable(let path, let reason): return "cannot write '\(path)': \(reason)"
-    case .unknownKey(let id): return "no API key '\(id)' in this data directory; `storefront keys list` shows them"
+    case .unknownKey(let id): return "no API key '\(id)' is registered here (this data directory, or the shared ledger's keys); `storefront keys list` shows them"
     case .duplicateKey(let id): return "an API key '\(id)' is already registered"
     case .invalidKeyID(let id): return "'\(id)' is not a key id: App Store Connect's are 10 upper-case letters and digits"
     case .invalidIssuerID(let id): return "'\(id)' is not an issuer id: App Store Connect's is a UUID"

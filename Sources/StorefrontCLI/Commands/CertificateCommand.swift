@@ -34,7 +34,7 @@ enum CertificateCommand {
     do {
       let authority = try SandboxCertificateAuthority.open(
         in: directory.appendingPathComponent("ca", isDirectory: true),
-        storage: try SharedCAStorage.resolve(invocation.global, environment: invocation.environment),
+        storage: try SharedSecretStorage.resolve(invocation.global, environment: invocation.environment),
         validFrom: SandboxCertificateAuthority.defaultValidFrom(now: Date()),
         regenerate: invocation.arguments.flag("--regenerate-ca"))
       data = try authority.exportRoot(format: der ? .der : .pem)

@@ -90,11 +90,13 @@ enum InteractiveCommand {
     let loop = MainActor.assumeIsolated { TerminalRunLoop<Wake>(terminal: terminal, tick: .seconds(1)) }
     var server: ServeSession?
     if let serveAddress {
+      let keys: APIKeyStore
+      do throws(APIKeyStoreError) { keys = try invocation.keyStore() } catch { return invocation.report(error) }
       // Started before the terminal is taken over, so a failure reads as serve's would. Requests are
       // handed to the main queue as engine events are; the loop delivers them once it runs.
       do throws(ServeSession.Failure) {
         server = try ServeSession.start(
-          catalog: catalog, global: invocation.global, processEnvironment: invocation.environment, keys: invocation.keyStore,
+          catalog: catalog, global: invocation.global, processEnvironment: invocation.environment, keys: keys,
           configuration: HTTPServerConfiguration(address: serveAddress), environment: "Sandbox",
           bundleID: invocation.global.bundleID ?? LiveStore.defaultBundleID, recordsDetails: true,
           log: { entry in loop.post(.serverRequest(ServerRequest(entry))) })

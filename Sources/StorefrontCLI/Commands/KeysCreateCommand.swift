@@ -27,7 +27,7 @@ enum KeysCreateCommand {
     var generator = invocation.keyIdentifierGenerator
     let created: CreatedAPIKey
     do {
-      created = try invocation.keyStore.create(name: invocation.arguments.value("--name"), now: Date(), generator: &generator)
+      created = try invocation.keyStore().create(name: invocation.arguments.value("--name"), now: Date(), generator: &generator)
     } catch {
       return invocation.report(error)
     }

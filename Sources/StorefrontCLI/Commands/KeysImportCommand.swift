@@ -33,7 +33,7 @@ enum KeysImportCommand {
     }
     var generator = invocation.keyIdentifierGenerator
     do {
-      let key = try invocation.keyStore.importKey(
+      let key = try invocation.keyStore().importKey(
         from: URL(fileURLWithPath: path), keyID: keyID, issuerID: issuer, name: invocation.arguments.value("--name"), now: Date(),
         generator: &generator)
       invocation.io.line("Imported API key \(key.keyID) (issuer \(key.issuerID)).")

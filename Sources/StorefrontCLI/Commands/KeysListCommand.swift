@@ -16,7 +16,7 @@ enum KeysListCommand {
       return invocation.usageError("Unexpected argument '\(extra)': keys list takes no operands.", for: descriptor)
     }
     let registry: APIKeyRegistry?
-    do { registry = try invocation.keyStore.load() } catch { return invocation.report(error) }
+    do { registry = try invocation.keyStore().load() } catch { return invocation.report(error) }
     let keys = registry?.keys ?? []
     let formatter = ISO8601DateFormatter()
     if invocation.arguments.flag("--json") {

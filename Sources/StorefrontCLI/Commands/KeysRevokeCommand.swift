@@ -17,7 +17,7 @@ enum KeysRevokeCommand {
     case .failure(let exit): return exit.code
     }
     do {
-      let key = try invocation.keyStore.revoke(keyID, now: Date())
+      let key = try invocation.keyStore().revoke(keyID, now: Date())
       invocation.io.line("Revoked API key \(key.keyID).")
       return ExitCode.success
     } catch {

@@ -57,7 +57,7 @@ enum ReceiptCommand {
       }
       let authority = try SandboxCertificateAuthority.open(
         in: directory.appendingPathComponent("ca", isDirectory: true),
-        storage: try SharedCAStorage.resolve(invocation.global, environment: invocation.environment), validFrom: SandboxCertificateAuthority.defaultValidFrom(now: Date()))
+        storage: try SharedSecretStorage.resolve(invocation.global, environment: invocation.environment), validFrom: SandboxCertificateAuthority.defaultValidFrom(now: Date()))
       let now = snapshot.clock ?? Date()
       let builder = AppReceiptBuilder(
         ledger: ledger, authority: authority, bundleID: invocation.global.bundleID ?? LiveStore.defaultBundleID,

@@ -31,7 +31,7 @@ extension ServeCommand {
     do {
       let authority = try SandboxCertificateAuthority.open(
         in: directory.appendingPathComponent("ca", isDirectory: true),
-        storage: try SharedCAStorage.resolve(invocation.global, environment: invocation.environment),
+        storage: try SharedSecretStorage.resolve(invocation.global, environment: invocation.environment),
         validFrom: SandboxCertificateAuthority.defaultValidFrom(now: Date()))
       return try authority.tlsServerIdentity(now: Date())
     } catch {

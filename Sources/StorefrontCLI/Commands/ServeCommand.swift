@@ -77,10 +77,12 @@ enum ServeCommand {
     let output = SerializedOutput(invocation.io)
     delivery.log = { report in output.line(ServeDelivery.line(report, json: json)) }
     let stop = SignalWait(signals: [SIGTERM, SIGINT])
+    let keys: APIKeyStore
+    do throws(APIKeyStoreError) { keys = try invocation.keyStore() } catch { return invocation.report(error) }
     let server: ServeSession
     do throws(ServeSession.Failure) {
       server = try ServeSession.start(
-        catalog: catalog, global: invocation.global, processEnvironment: invocation.environment, keys: invocation.keyStore,
+        catalog: catalog, global: invocation.global, processEnvironment: invocation.environment, keys: keys,
         configuration: configuration, environment: environment, bundleID: bundleID, delivery: delivery,
         log: { entry in output.line(json ? entry.jsonLine : entry.line) })
     } catch {

@@ -89,7 +89,7 @@ enum VerifyCommand {
     }
     let directory = URL(fileURLWithPath: invocation.global.dataDirectory(environment: invocation.environment))
     guard let authority = try SandboxCertificateAuthority.existing(
-      in: directory.appendingPathComponent("ca"), storage: SharedCAStorage.resolve(invocation.global, environment: invocation.environment)) else {
+      in: directory.appendingPathComponent("ca"), storage: SharedSecretStorage.resolve(invocation.global, environment: invocation.environment)) else {
       throw RootError(message: "No sandbox CA in '\(directory.path)' yet, so there is no default root. Pass --root CERT, or --data-dir of the storefront that signed the data.", exitCode: ExitCode.noInput)
     }
     return authority.root

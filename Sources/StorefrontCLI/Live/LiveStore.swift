@@ -28,6 +28,8 @@ struct LiveStore {
   let authority: SandboxCertificateAuthority
   /// The promotional-offer key the storefront issued (B51): signs `buy … signed`, checks payments.
   let offerKey: PromotionalOfferKey
+  /// The shared ledger's credential table (the CA, API keys, the shared secret); nil for a data directory.
+  let secrets: (any SecretStorage)?
   let warnings: [String]
 
   /// What went wrong opening the store, with a message that names the file and says what to do.
@@ -53,9 +55,10 @@ struct LiveStore {
     }
     let authority: SandboxCertificateAuthority
     let offerKey: PromotionalOfferKey
+    let storage: SharedSecretStorage?
     do {
       // On a shared ledger the chain is the database's, so every machine signs with the same root.
-      let storage = try SharedCAStorage.resolve(global, environment: environment)
+      storage = try SharedSecretStorage.resolve(global, environment: environment)
       authority = try SandboxCertificateAuthority.open(
         in: directory.appendingPathComponent("ca", isDirectory: true), storage: storage,
         validFrom: SandboxCertificateAuthority.defaultValidFrom(now: Date()), regenerate: regenerateCA)
@@ -97,7 +100,7 @@ struct LiveStore {
     }
     return LiveStore(
       queue: queue, ledger: ledger, location: location, directory: directory, authority: authority, offerKey: offerKey,
-      warnings: ledger.warnings)
+      secrets: storage, warnings: ledger.warnings)
   }
 
   static func exitCode(for error: LedgerError) -> Int32 {

@@ -46,7 +46,7 @@ extension ServeEndpoints {
   /// only (the service's lock); receipts are verified and answers encoded in parallel.
   static func verifyReceipt(store: LiveStore, environment: String, bundleID: String) throws(LedgerError) -> VerifyReceiptHandler {
     let ledger = try store.location.open(readOnly: true)
-    let secret = SharedSecretFile(directory: store.directory)
+    let secret = SharedSecretStore(directory: store.directory, storage: store.secrets)
     let faults = FaultPlanFile(directory: store.directory)
     let service = VerifyReceiptService(
       ledger: ledger, authority: store.authority, bundleID: bundleID, environment: environment,

@@ -6,7 +6,7 @@ import StoreEngine
 /// The sandbox CA and the promotional-offer key in the shared database (``PostgreSQLSecretTable``),
 /// so every machine on the ledger signs with the same chain; private keys are sealed with the
 /// team's key-encryption key (AES-256-GCM) before they leave the machine.
-struct SharedCAStorage: CAStorage {
+struct SharedSecretStorage: SecretStorage {
   /// Why the shared CA cannot be used.
   struct Failure: Error, CustomStringConvertible {
     var description: String
@@ -77,12 +77,12 @@ struct SharedCAStorage: CAStorage {
   var location: String { table.name }
 }
 
-extension SharedCAStorage {
+extension SharedSecretStorage {
   /// The CA storage of the ledger `global` and `environment` select: nil for a data directory's own
   /// SQLite ledger (the CA stays in its `ca/` files), the shared table for a PostgreSQL ledger.
-  static func resolve(_ global: GlobalOptions, environment: [String: String]) throws -> SharedCAStorage? {
+  static func resolve(_ global: GlobalOptions, environment: [String: String]) throws -> SharedSecretStorage? {
     guard case .postgresql(let address) = try LedgerLocation.resolve(global, environment: environment) else { return nil }
     let sealer = try sealer(global, environment: environment, ledger: address.description)
-    return SharedCAStorage(table: try PostgreSQLSecretTable(address: address), sealer: sealer)
+    return SharedSecretStorage(table: try PostgreSQLSecretTable(address: address), sealer: sealer)
   }
 }

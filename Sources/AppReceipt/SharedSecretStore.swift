@@ -1,41 +1,63 @@
 import Foundation
+import SandboxSigning
 
 #if canImport(Glibc)
   import Glibc
 #endif
 
 /// The app-specific shared secret `verifyReceipt` checks `password` against: 32 lower-case hex
-/// digits in the data directory's `shared-secret` file (mode 0600), made on first use. Kept out of
-/// the ledger: it is a credential like the API keys, not store state.
-public struct SharedSecretFile: Sendable {
+/// digits in the data directory's `shared-secret` file (mode 0600), made on first use; on a shared
+/// ledger an item of the team's ``SecretStorage`` instead (sealed), so every machine's serve checks
+/// the same one. Kept out of the ledger: it is a credential like the API keys, not store state.
+public struct SharedSecretStore: Sendable {
   public static let fileName = "shared-secret"
-  /// The file's path.
+  /// The file's path (unused with a shared storage).
   public let path: String
+  /// The shared storage, or nil for the file.
+  public let storage: (any SecretStorage)?
 
   /// Why the secret could not be written, naming the file.
   public struct WriteError: Error, CustomStringConvertible {
     public var description: String
   }
 
-  public init(directory: URL) {
+  public init(directory: URL, storage: (any SecretStorage)? = nil) {
     path = directory.appendingPathComponent(Self.fileName).path
+    self.storage = storage
   }
 
-  /// The secret on file, or nil when none was made (or the file holds no secret).
+  /// Where the secret is, as messages name it.
+  public var location: String { storage?.describe(Self.fileName) ?? path }
+
+  /// The secret stored, or nil when none was made (or none can be read).
   public func read() -> String? {
-    guard let data = FileManager.default.contents(atPath: path) else { return nil }
+    let data = if let storage { Self.stored(in: storage) } else { FileManager.default.contents(atPath: path) }
+    guard let data else { return nil }
     let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     return text.isEmpty ? nil : text
   }
 
-  /// The secret on file, made from `randomBytes` (16 bytes) when there is none.
+  /// The secret stored, made from `randomBytes` (16 bytes) when there is none (once, when two
+  /// machines ask at the same time on a shared storage).
   public func readOrCreate(randomBytes: () -> [UInt8]) throws(WriteError) -> String {
-    if let secret = read() { return secret }
-    return try rotate(randomBytes: randomBytes)
+    guard let storage else {
+      if let secret = read() { return secret }
+      return try rotate(randomBytes: randomBytes)
+    }
+    do {
+      return try storage.withLock {
+        if let secret = read() { return secret }
+        return try rotate(randomBytes: randomBytes)
+      }
+    } catch let error as WriteError {
+      throw error
+    } catch {
+      throw WriteError(description: "Cannot write \(location): \(error)")
+    }
   }
 
   /// Replaces the secret with a new one from `randomBytes` (16 bytes); the old one stops working at
-  /// once, for every serve on the data directory.
+  /// once, for every serve on the data directory (or the shared ledger).
   @discardableResult
   public func rotate(randomBytes: () -> [UInt8]) throws(WriteError) -> String {
     let secret = randomBytes().map { byte in
@@ -46,8 +68,21 @@ public struct SharedSecretFile: Sendable {
     return secret
   }
 
-  /// Writes with mode 0600 from the first byte and renames into place.
+  private static func stored(in storage: any SecretStorage) -> Data? {
+    guard let present = try? storage.present([fileName]), !present.isEmpty else { return nil }
+    return try? storage.read(fileName)
+  }
+
+  /// Writes with mode 0600 from the first byte and renames into place (or seals it into the storage).
   private func write(_ data: Data) throws(WriteError) {
+    if let storage {
+      do {
+        try storage.writeAll([(Self.fileName, data)], keys: [Self.fileName])
+      } catch {
+        throw WriteError(description: "Cannot write \(location): \(error)")
+      }
+      return
+    }
     let directory = (path as NSString).deletingLastPathComponent
     try? FileManager.default.createDirectory(
       atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])

@@ -1,17 +1,19 @@
 import Foundation
 
-/// Where the sandbox CA's items (certificates, private keys, the promotional-offer key) are kept:
-/// the data directory's `ca/` (``CADirectoryStorage``), or tables of a shared database so that every
-/// machine signs with the same chain.
+/// Where credentials are kept: the sandbox CA's items (certificates, private keys, the
+/// promotional-offer key) in the data directory's `ca/` (``CADirectoryStorage``), or these and the
+/// API keys and the verifyReceipt shared secret in a table of a shared database, so that every
+/// machine signs with the same chain and trusts the same keys.
 ///
-/// Items are whole PEM files by name (``SandboxCertificateAuthority/FileName``); a storage that
-/// keeps them away from the machine encrypts the private keys itself.
-public protocol CAStorage: Sendable {
-  /// Runs `body` with other clients of the same storage shut out, so two first runs create one CA.
+/// Items are whole files by name (``SandboxCertificateAuthority/FileName``, `api-keys.json`, …); a
+/// storage that keeps them away from the machine encrypts the private ones (`keys`) itself.
+public protocol SecretStorage: Sendable {
+  /// Runs `body` with other clients of the same storage shut out, so two first runs create one CA
+  /// and two machines adding API keys at once keep both.
   func withLock<Result>(_ body: () throws -> Result) throws -> Result
   /// The items among `names` that are stored.
   func present(_ names: [String]) throws -> [String]
-  /// Item `name`'s contents (the plaintext PEM of a private key).
+  /// Item `name`'s contents (the plaintext of a private item); throws when it is not stored.
   func read(_ name: String) throws -> Data
   /// Stores `items` all at once (all or none; replacing those of the same names); `keys` are the
   /// private keys among them.
@@ -23,7 +25,7 @@ public protocol CAStorage: Sendable {
 }
 
 /// The CA in a directory of files (today's `ca/`): keys 0600 in a 0700 directory, an `flock` for the lock.
-public struct CADirectoryStorage: CAStorage {
+public struct CADirectoryStorage: SecretStorage {
   public let directory: URL
 
   /// Uses `directory`, creating it (0700) or tightening it.
