@@ -34,7 +34,7 @@ extension NotificationDeliverer {
 
     private let queue = DispatchQueue(label: "notification-deliverer-ledger")
     // Touched only by work on `queue` (serial); the lock makes that checkable, it is never contended.
-    // Nil after the connection was lost, until the next work opens a new one (``reopen``).
+    // Its store is nil after the connection was lost, until the next work opens a new one (``reopen``).
     private let ledger: Locked<Connection>
     private let reopen: @Sendable () throws(LedgerError) -> any DeliveryStore
     private let failure = Locked<LedgerError?>(nil)
