@@ -24,7 +24,7 @@ final class PostgreSQLConnection {
   /// string's own values, listed after these, win.
   static let keepaliveDefaults: [(String, String)] = [
     ("keepalives", "1"), ("keepalives_idle", "10"), ("keepalives_interval", "3"), ("keepalives_count", "3"),
-    ("tcp_user_timeout", "20000"),
+    ("tcp_user_timeout", "20000"), ("connect_timeout", "10"),
     ("options", "-c tcp_keepalives_idle=10 -c tcp_keepalives_interval=3 -c tcp_keepalives_count=3 -c tcp_user_timeout=20000"),
   ]
 

@@ -1,0 +1,89 @@
+import Foundation
+import StoreEngine
+
+/// Gets a lost connection back by ``PostgreSQLReconnectPolicy``, reporting each step as a
+/// ``LedgerConnectionState``. Generic over the connection so the schedule is tested without a server.
+///
+/// The attempt count and the next due time survive a call that gave up (or, with no patience, one
+/// that found no attempt due), so the back-off goes on across calls until a connect succeeds.
+final class PostgreSQLReconnector<Connection> {
+  /// Monotonic time and a way to wait, injected so tests neither sleep nor read the clock.
+  struct Timing {
+    var now: () -> ContinuousClock.Instant
+    var sleep: (Duration) -> Void
+
+    static var real: Timing {
+      Timing(now: { ContinuousClock.now }, sleep: { duration in Thread.sleep(forTimeInterval: duration.seconds) })
+    }
+  }
+
+  let policy: PostgreSQLReconnectPolicy
+  private let timing: Timing
+  private let connect: () throws(PostgreSQLFailure) -> Connection
+  private let report: (LedgerConnectionState) -> Void
+  /// Attempts that failed since the connection was lost.
+  private(set) var failedAttempts = 0
+  private var due: ContinuousClock.Instant?
+  private var lastError: PostgreSQLFailure?
+
+  init(
+    policy: PostgreSQLReconnectPolicy, timing: Timing = .real, report: @escaping (LedgerConnectionState) -> Void,
+    connect: @escaping () throws(PostgreSQLFailure) -> Connection
+  ) {
+    self.policy = policy
+    self.timing = timing
+    self.report = report
+    self.connect = connect
+  }
+
+  /// Whether the connection is being got back (a loss was seen and no connect succeeded since).
+  var isReconnecting: Bool { lastError != nil }
+
+  /// A new connection after `failure` lost the old one.
+  ///
+  /// - Throws: the last failure when the patience ran out (reported as ``LedgerConnectionState/gaveUp(attempts:lastError:)``),
+  ///   when no attempt is due and the policy may not wait, and at once when the failure is one a
+  ///   reconnect cannot mend (a refused login, a missing database).
+  func reconnect(after failure: PostgreSQLFailure) throws(PostgreSQLFailure) -> Connection {
+    lastError = failure
+    let start = timing.now()
+    while true {
+      let last = lastError ?? failure
+      guard !last.isPermanentConnectFailure else {
+        lastError = nil
+        throw last
+      }
+      let attempt = failedAttempts + 1
+      let dueAt: ContinuousClock.Instant
+      if let due {
+        dueAt = due
+      } else {
+        let delay = policy.delay(before: attempt)
+        dueAt = timing.now() + delay
+        due = dueAt
+        report(.reconnecting(attempt: attempt, nextIn: delay, lastError: last.description))
+      }
+      let wait = dueAt - timing.now()
+      if wait > .zero {
+        guard let patience = policy.patience else { throw last }
+        if timing.now() + wait - start > patience {
+          report(.gaveUp(attempts: failedAttempts, lastError: last.description))
+          throw last
+        }
+        timing.sleep(wait)
+      }
+      do {
+        let connection = try connect()
+        failedAttempts = 0
+        due = nil
+        lastError = nil
+        report(.connected)
+        return connection
+      } catch {
+        lastError = error
+        failedAttempts += 1
+        due = nil
+      }
+    }
+  }
+}
