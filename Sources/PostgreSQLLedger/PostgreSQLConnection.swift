@@ -137,6 +137,7 @@ final class PostgreSQLConnection {
   private static func trimmed(_ message: UnsafeMutablePointer<CChar>?) -> String {
     guard let message else { return "unknown error" }
     let text = String(cString: message).trimmingCharacters(in: .whitespacesAndNewlines)
-    return text.replacingOccurrences(of: "\n", with: "; ")
+    // libpq indents a hint on a line of its own ("\n\tIs the server running…?").
+    return text.replacingOccurrences(of: "\n\t", with: " ").replacingOccurrences(of: "\n", with: "; ")
   }
 }

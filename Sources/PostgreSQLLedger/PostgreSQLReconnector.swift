@@ -59,6 +59,10 @@ final class PostgreSQLReconnector<Connection> {
         dueAt = due
       } else {
         let delay = policy.delay(before: attempt)
+        if let patience = policy.patience, timing.now() + delay - start > patience {
+          report(.gaveUp(attempts: failedAttempts, lastError: last.description))
+          throw last
+        }
         dueAt = timing.now() + delay
         due = dueAt
         report(.reconnecting(attempt: attempt, nextIn: delay, lastError: last.description))

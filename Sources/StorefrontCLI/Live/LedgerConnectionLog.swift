@@ -44,7 +44,7 @@ final class LedgerConnectionLog: @unchecked Sendable {
       defer { attempts = 0 }
       return "storefront: the ledger \(name) is back; reconnected after \(attempts) attempt\(attempts == 1 ? "" : "s")"
     case .gaveUp(let count, let lastError):
-      return "storefront: the ledger \(name) is still unreachable after \(count) attempt\(count == 1 ? "" : "s") (\(lastError)); this step fails uncommitted"
+      return "storefront: the ledger \(name) is still unreachable after \(count) attempt\(count == 1 ? "" : "s") (\(lastError)); giving up"
     }
   }
 

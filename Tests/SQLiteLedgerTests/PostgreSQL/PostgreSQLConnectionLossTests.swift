@@ -91,4 +91,22 @@ final class PostgreSQLConnectionLossTests: XCTestCase {
     owner.release()
     XCTAssertFalse(asker.isAlive(owner.id))
   }
+
+  /// A server that stays away: opening waits out the patience, then names the database (never the
+  /// password), the attempts, and what to do.
+  func testGivingUpNamesTheDatabaseAndSaysWhatToDo() {
+    let uri = "postgresql://tester:s3cret-pw@127.0.0.1:1/team?connect_timeout=5"
+    let states = Locked<[LedgerConnectionState]>([])
+    let options = PostgreSQLLedgerStore.Options(
+      reconnect: PostgreSQLReconnectPolicy(patience: .milliseconds(350)),
+      onConnectionChange: { state in states.withLock { $0.append(state) } }, waitsAtOpen: true)
+    XCTAssertThrowsError(try PostgreSQLLedgerStore(uri, options: options)) { error in
+      guard case .unreachable(let server, let reason)? = error as? LedgerError else { return XCTFail("\(error)") }
+      XCTAssertEqual(server, "postgresql://tester@127.0.0.1:1/team")
+      XCTAssertTrue(reason.contains("gave up after 2 attempts: start the database or restore the network"), reason)
+      XCTAssertFalse("\(error)".contains("s3cret"), "\(error)")
+    }
+    XCTAssertEqual(states.withLock { $0.count }, 3, "two attempts told, then giving up")
+    guard case .gaveUp(attempts: 2, _)? = states.withLock({ $0.last }) else { return XCTFail("\(states.withLock { $0 })") }
+  }
 }
