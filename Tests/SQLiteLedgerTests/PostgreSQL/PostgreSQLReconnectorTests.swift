@@ -13,7 +13,7 @@ final class PostgreSQLReconnectorTests: XCTestCase {
     var elapsed = Duration.zero
     var sleeps: [Duration] = []
     var timing: PostgreSQLReconnector<Int>.Timing {
-      .init(now: { self.origin + self.elapsed }, sleep: { self.sleeps.append($0); self.elapsed += $0 })
+      .init(now: { self.origin + self.elapsed }, sleep: { self.sleeps.append($0); self.elapsed += $0 }, spawn: { $0() })
     }
   }
 
@@ -32,15 +32,16 @@ final class PostgreSQLReconnectorTests: XCTestCase {
 
   func testItWaitsOutTheScheduleAndReportsEachAttemptThenTheReconnect() throws {
     let clock = FakeClock()
-    var failuresLeft = 3
+    let failuresLeft = Locked(3)
     var states: [LedgerConnectionState] = []
     let reconnector = PostgreSQLReconnector<Int>(
       policy: .commandLine, timing: clock.timing, report: { states.append($0) }
     ) { () throws(PostgreSQLFailure) in
-      if failuresLeft > 0 {
-        failuresLeft -= 1
-        throw PostgreSQLFailure(sqlState: nil, message: "connection refused")
+      let fails = failuresLeft.withLock { left in
+        defer { left = max(0, left - 1) }
+        return left > 0
       }
+      if fails { throw PostgreSQLFailure(sqlState: nil, message: "connection refused") }
       return 42
     }
     XCTAssertEqual(try reconnector.reconnect(after: lost), 42)
@@ -60,18 +61,18 @@ final class PostgreSQLReconnectorTests: XCTestCase {
 
   func testItGivesUpBeforeThePatienceRunsOutAndGoesOnFromThereNextCall() throws {
     let clock = FakeClock()
-    var connects = 0
+    let connects = Locked(0)
     var states: [LedgerConnectionState] = []
     let reconnector = PostgreSQLReconnector<Int>(
       policy: PostgreSQLReconnectPolicy(patience: .seconds(1)), timing: clock.timing, report: { states.append($0) }
     ) { () throws(PostgreSQLFailure) in
-      connects += 1
+      connects.withLock { $0 += 1 }
       throw PostgreSQLFailure(sqlState: nil, message: "connection refused")
     }
     XCTAssertThrowsError(try reconnector.reconnect(after: lost))
     // 0.1 + 0.2 + 0.4 waited; the fourth attempt's 0.8 s would end past the second.
     XCTAssertEqual(clock.sleeps, [.milliseconds(100), .milliseconds(200), .milliseconds(400)])
-    XCTAssertEqual(connects, 3)
+    XCTAssertEqual(connects.withLock { $0 }, 3)
     XCTAssertEqual(states.last, .gaveUp(attempts: 3, lastError: "connection refused"))
     XCTAssertTrue(reconnector.isReconnecting)
     clock.sleeps = []
@@ -79,39 +80,45 @@ final class PostgreSQLReconnectorTests: XCTestCase {
     XCTAssertEqual(clock.sleeps.first, .milliseconds(800), "the back-off goes on where it stopped")
   }
 
-  func testWithoutPatienceItNeverWaitsAndTriesOnlyWhenAnAttemptIsDue() throws {
+  /// The TUI's thread never waits: an attempt runs elsewhere when due, and a later call takes its result.
+  func testWithoutPatienceItNeverWaitsAndTriesElsewhereOnlyWhenAnAttemptIsDue() throws {
     let clock = FakeClock()
-    var connects = 0
+    let outcomes = Locked<[Result<Int, PostgreSQLFailure>]>([.failure(PostgreSQLFailure(sqlState: nil, message: "refused")), .success(7)])
     var states: [LedgerConnectionState] = []
     let reconnector = PostgreSQLReconnector<Int>(
       policy: .interactive, timing: clock.timing, report: { states.append($0) }
     ) { () throws(PostgreSQLFailure) in
-      connects += 1
-      return 7
+      try outcomes.withLock { $0.removeFirst() }.get()
     }
     XCTAssertThrowsError(try reconnector.reconnect(after: lost), "the first attempt is not due yet")
     XCTAssertThrowsError(try reconnector.reconnect(after: lost))
-    XCTAssertEqual(connects, 0)
-    XCTAssertEqual(clock.sleeps, [])
-    XCTAssertEqual(states, [.reconnecting(attempt: 1, nextIn: .milliseconds(100), lastError: lost.description)], "reported once")
+    XCTAssertEqual(outcomes.withLock { $0.count }, 2, "no attempt yet")
+    XCTAssertEqual(states, [.reconnecting(attempt: 1, nextIn: .milliseconds(100), lastError: lost.description)], "told once")
     clock.elapsed += .milliseconds(100)
-    XCTAssertEqual(try reconnector.reconnect(after: lost), 7)
+    XCTAssertThrowsError(try reconnector.reconnect(after: lost), "attempt 1 starts elsewhere; this call does not wait for it")
+    XCTAssertEqual(outcomes.withLock { $0.count }, 1)
+    XCTAssertThrowsError(try reconnector.reconnect(after: lost), "attempt 1 failed; attempt 2 is scheduled")
+    XCTAssertEqual(states.last, .reconnecting(attempt: 2, nextIn: .milliseconds(200), lastError: "refused"))
+    clock.elapsed += .milliseconds(200)
+    XCTAssertThrowsError(try reconnector.reconnect(after: lost), "attempt 2 starts")
+    XCTAssertEqual(try reconnector.reconnect(after: lost), 7, "and its connection is taken")
     XCTAssertEqual(states.last, .connected)
+    XCTAssertEqual(clock.sleeps, [], "never slept")
   }
 
   func testARefusedLoginIsNotRetried() {
     let clock = FakeClock()
-    var connects = 0
+    let connects = Locked(0)
     let reconnector = PostgreSQLReconnector<Int>(policy: .commandLine, timing: clock.timing, report: { _ in }) {
       () throws(PostgreSQLFailure) in
-      connects += 1
+      connects.withLock { $0 += 1 }
       return 1
     }
     let refused = PostgreSQLFailure(sqlState: nil, message: "FATAL:  password authentication failed for user \"qa\"")
     XCTAssertThrowsError(try reconnector.reconnect(after: refused)) { error in
       XCTAssertEqual((error as? PostgreSQLFailure)?.message, refused.message)
     }
-    XCTAssertEqual(connects, 0)
+    XCTAssertEqual(connects.withLock { $0 }, 0)
     XCTAssertEqual(clock.sleeps, [])
   }
 
