@@ -12,7 +12,10 @@ import StoreEngine
 /// A notification can be missed (the connection dropped and came back), so a waiter treats the
 /// time-out as "look anyway": the fallback poll.
 public final class PostgreSQLChangeListener: @unchecked Sendable {
-  private let connection: Locked<PostgreSQLConnection>
+  let connection: Locked<PostgreSQLConnection>
+  let address: PostgreSQLAddress
+  /// Reconnect attempts that failed since the connection was lost (the back-off's position).
+  let failedAttempts = Locked(0)
   private let name: String
   /// The store's server process, whose own notifications are not news to it; 0 hears all.
   private let ignoredSender: Int32
@@ -28,6 +31,7 @@ public final class PostgreSQLChangeListener: @unchecked Sendable {
     } catch {
       throw .unreachable(server: address.description, reason: error.description)
     }
+    self.address = address
     name = opened.connectedName
     connection = Locked(opened)
     ignoredSender = store?.connection.backendPID ?? 0
@@ -51,18 +55,37 @@ public final class PostgreSQLChangeListener: @unchecked Sendable {
   /// Blocks until another client's commit is heard, an interrupt, or `timeout`; says whether a
   /// commit was heard.
   ///
-  /// - Throws: ``LedgerError/unreachable(server:reason:)`` when the connection is lost (the waiter
-  ///   then polls until it opens a new listener).
+  /// When the connection is lost it reconnects within `timeout` (back-off, DECISIONS §27),
+  /// listens again and returns true: a commit may have gone unheard, so the waiter looks anyway.
+  ///
+  /// - Throws: ``LedgerError/unreachable(server:reason:)`` only if `timeout` ran out without a
+  ///   connection (the waiter then polls, and the next wait tries again).
   @discardableResult
   public func wait(timeout: Duration) throws(LedgerError) -> Bool {
-    if try heard() { return true }
+    if !connection.withLock({ $0.isOpen }) { return try relisten(within: timeout) }
+    do throws(LedgerError) {
+      if try heard() { return true }
+    } catch {
+      return try relisten(within: timeout)
+    }
     let socket = connection.withLock { $0.socket }
     var fds = [pollfd(fd: socket, events: Int16(POLLIN), revents: 0), pollfd(fd: pipeRead, events: Int16(POLLIN), revents: 0)]
     let milliseconds = Int32(clamping: timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
     _ = poll(&fds, 2, max(0, milliseconds))
     var buffer = [UInt8](repeating: 0, count: 64)
     while read(pipeRead, &buffer, buffer.count) > 0 {}
-    return try heard()
+    do throws(LedgerError) {
+      return try heard()
+    } catch {
+      return try relisten(within: timeout)
+    }
+  }
+
+  /// Waits up to `duration` for ``interrupt()``; true when interrupted.
+  func pause(_ duration: Duration) -> Bool {
+    var fds = [pollfd(fd: pipeRead, events: Int16(POLLIN), revents: 0)]
+    let milliseconds = Int32(clamping: duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000)
+    return poll(&fds, 1, max(0, milliseconds)) > 0
   }
 
   /// Wakes the waiter now (and the next wait, if none is waiting).

@@ -24,7 +24,7 @@ final class PostgreSQLConnection {
   /// string's own values, listed after these, win.
   static let keepaliveDefaults: [(String, String)] = [
     ("keepalives", "1"), ("keepalives_idle", "10"), ("keepalives_interval", "3"), ("keepalives_count", "3"),
-    ("tcp_user_timeout", "20000"),
+    ("tcp_user_timeout", "20000"), ("connect_timeout", "10"),
     ("options", "-c tcp_keepalives_idle=10 -c tcp_keepalives_interval=3 -c tcp_keepalives_count=3 -c tcp_user_timeout=20000"),
   ]
 
@@ -137,6 +137,7 @@ final class PostgreSQLConnection {
   private static func trimmed(_ message: UnsafeMutablePointer<CChar>?) -> String {
     guard let message else { return "unknown error" }
     let text = String(cString: message).trimmingCharacters(in: .whitespacesAndNewlines)
-    return text.replacingOccurrences(of: "\n", with: "; ")
+    // libpq indents a hint on a line of its own ("\n\tIs the server running…?").
+    return text.replacingOccurrences(of: "\n\t", with: " ").replacingOccurrences(of: "\n", with: "; ")
   }
 }

@@ -43,6 +43,7 @@ extension PostgreSQLLedgerStore {
       try connection.execute("BEGIN")
       return
     }
+    pendingStamp = stamp
     try connection.execute("SELECT pg_notify($1, $2)", [.text(PostgreSQLSchema.channel), .text(String(stamp))])
   }
 

@@ -25,10 +25,22 @@ public final class PostgreSQLLedgerStore: LedgerStore {
     /// How often a transaction that lost a serialization race or a deadlock runs again before
     /// ``LedgerError/busy(path:)``.
     public var retries: Int
+    /// How a lost connection is got back (DECISIONS §27).
+    public var reconnect: PostgreSQLReconnectPolicy
+    /// Told each change of the connection's state (on the thread using the store).
+    public var onConnectionChange: (@Sendable (LedgerConnectionState) -> Void)?
+    /// Whether opening waits for a server that is away (by ``reconnect``) instead of failing at once.
+    public var waitsAtOpen: Bool
 
-    public init(readOnly: Bool = false, retries: Int = 8) {
+    public init(
+      readOnly: Bool = false, retries: Int = 8, reconnect: PostgreSQLReconnectPolicy = .commandLine,
+      onConnectionChange: (@Sendable (LedgerConnectionState) -> Void)? = nil, waitsAtOpen: Bool = false
+    ) {
+      self.waitsAtOpen = waitsAtOpen
       self.readOnly = readOnly
       self.retries = retries
+      self.reconnect = reconnect
+      self.onConnectionChange = onConnectionChange
     }
   }
 
@@ -40,7 +52,15 @@ public final class PostgreSQLLedgerStore: LedgerStore {
   /// Always empty: a database has no file modes to fix. For symmetry with ``SQLiteLedgerStore``.
   public let warnings: [String] = []
 
-  let connection: PostgreSQLConnection
+  /// Replaced by a new one when it is lost (``recover(from:)``).
+  var connection: PostgreSQLConnection
+  let reconnector: PostgreSQLReconnector<PostgreSQLConnection>
+  /// The stamp (transaction id) of the open transaction's writes, once ``write(_:on:)`` made them:
+  /// asked about when the connection is lost after COMMIT was sent.
+  var pendingStamp: Int64?
+  /// How many connections this store has had (1, then one more per reconnect): session-level locks
+  /// such as the delivery lease went with each lost one, so their holders ask again.
+  public internal(set) var connectionNumber = 1
   let options: Options
   let coder = LedgerJSONCoder()
   let recordCoder = LedgerJSONCoder(millisecondDates: true)
@@ -54,10 +74,14 @@ public final class PostgreSQLLedgerStore: LedgerStore {
   ///   newer storefront, and the errors of a failed migration.
   public init(address: PostgreSQLAddress, options: Options = Options()) throws(LedgerError) {
     self.options = options
+    let observer = options.onConnectionChange
+    reconnector = PostgreSQLReconnector(policy: options.reconnect, report: { observer?($0) }) { () throws(PostgreSQLFailure) in
+      try PostgreSQLConnection(address)
+    }
     do {
-      connection = try PostgreSQLConnection(address)
+      connection = try Self.connect(address, reconnector, waiting: options.waitsAtOpen)
     } catch {
-      throw .unreachable(server: address.description, reason: error.description)
+      throw .unreachable(server: address.description, reason: error.description + Self.advice(after: reconnector))
     }
     name = connection.connectedName
     try migrate()
@@ -83,10 +107,14 @@ public final class PostgreSQLLedgerStore: LedgerStore {
   /// Runs `body` outside a transaction block, mapping a failure to the user's error.
   @discardableResult
   func run<Value>(_ body: (PostgreSQLConnection) throws(PostgreSQLFailure) -> Value) throws(LedgerError) -> Value {
-    do {
-      return try body(connection)
-    } catch {
-      throw LedgerError(error, name: name)
+    while true {
+      do {
+        return try body(connection)
+      } catch {
+        // A statement outside a transaction block is a read or an idempotent write: run it again.
+        guard error.isConnectionLoss else { throw LedgerError(error, name: name) }
+        try recover(from: error)
+      }
     }
   }
 
@@ -99,12 +127,20 @@ public final class PostgreSQLLedgerStore: LedgerStore {
   ) throws(LedgerError) -> Value {
     var attempt = 0
     while true {
+      pendingStamp = nil
+      var sent: Value?
       do {
         try connection.execute(begin)
         let value = try body(connection)
+        sent = value
         try connection.execute("COMMIT")
         return value
       } catch {
+        if error.isConnectionLoss {
+          // Reconnects; the value when the lost COMMIT landed after all, else the batch runs again.
+          if let landed = try resolveLoss(error, committing: sent) { return landed }
+          continue
+        }
         if connection.isOpen { _ = try? connection.execute("ROLLBACK") }
         if error.isRetryable, attempt < options.retries {
           attempt += 1

@@ -14,13 +14,18 @@ import StoreEngine
 public final class PostgreSQLSessionLock: Sendable {
   /// This client's session id (the engine's ``AppSession/id``).
   public let id: String
-  private let connection: Locked<PostgreSQLConnection>
+  private let keeper: PostgreSQLSessionKeeper
+  private var connection: Locked<PostgreSQLConnection> { keeper.connection }
+  private let released = Locked(false)
 
   /// Connects to `address` and takes the lock of session `id`.
   ///
   /// - Throws: ``LedgerError/unreachable(server:reason:)`` when the server can't be reached, and
   ///   ``LedgerError/busy(path:)`` when another live client holds the same session id.
-  public init(address: PostgreSQLAddress, id: String) throws(LedgerError) {
+  ///
+  /// A lost connection is got back and the lock taken again by itself; `onProblem` hears when that
+  /// cannot be done.
+  public init(address: PostgreSQLAddress, id: String, onProblem: @escaping @Sendable (String) -> Void = { _ in }) throws(LedgerError) {
     self.id = id
     let opened: PostgreSQLConnection
     do {
@@ -41,21 +46,29 @@ public final class PostgreSQLSessionLock: Sendable {
     } catch {
       throw .cannotOpen(path: opened.connectedName, reason: "\(error)")
     }
-    connection = Locked(opened)
+    keeper = PostgreSQLSessionKeeper(connection: opened, address: address, key: Self.key(of: id), report: onProblem)
   }
+
+  deinit { keeper.stop() }
 
   /// The locks this process holds, by connection string and session id.
   private static let held = Locked<[String: PostgreSQLSessionLock]>([:])
 
   /// The lock of session `id` on `address`, taken once per process: a second store of the same
   /// process (the TUI's own server) shares the first's, where a second lock would find it taken.
-  public static func acquire(address: PostgreSQLAddress, id: String) throws(LedgerError) -> PostgreSQLSessionLock {
+  public static func acquire(
+    address: PostgreSQLAddress, id: String, onProblem: @escaping @Sendable (String) -> Void = { _ in }
+  ) throws(LedgerError) -> PostgreSQLSessionLock {
     let key = address.conninfo + "\u{0}" + id
-    if let lock = held.withLock({ $0[key] }), lock.isHeld { return lock }
-    let lock = try PostgreSQLSessionLock(address: address, id: id)
+    // Reused while reconnecting too: its keeper takes the lock again.
+    if let lock = held.withLock({ $0[key] }), !lock.released.withLock({ $0 }) { return lock }
+    let lock = try PostgreSQLSessionLock(address: address, id: id, onProblem: onProblem)
     held.withLock { $0[key] = lock }
     return lock
   }
+
+  /// The server process holding the lock now (a new one after a reconnect).
+  var backendPID: Int32 { connection.withLock { $0.backendPID } }
 
   /// Whether this lock's connection is still open (it holds the lock).
   public var isHeld: Bool { connection.withLock { $0.isOpen } }
@@ -80,6 +93,8 @@ public final class PostgreSQLSessionLock: Sendable {
 
   /// Ends the session: its lock is released, so its purchases count as abandoned.
   public func release() {
+    released.withLock { $0 = true }
+    keeper.stop()
     connection.withLock { connection in
       // Unlocked before the connection closes: a closed connection's backend lets go only once it
       // has read the goodbye, a moment later.

@@ -12,6 +12,8 @@ protocol DeliveryStore: AnyObject {
   /// Whether this connection may deliver `environment`'s notifications: true once it holds the
   /// environment's lease (a shared ledger has one deliverer per environment), always on a local one.
   func takeDeliveryLease(environment: String) throws(LedgerError) -> Bool
+  /// Changes when the store replaced a lost connection by itself (a lease taken before is gone).
+  var connectionNumber: Int { get }
   func notificationURL(environment: String) throws(LedgerError) -> String?
   func virtualClock() throws(LedgerError) -> Date?
   func dueNotifications(at now: Date, environment: String, limit: Int) throws(LedgerError) -> [OutboxEntry]

@@ -43,10 +43,12 @@ extension NotificationDeliverer {
     private let namespace: UInt128
     let log: @Sendable (Report) -> Void
 
-    /// The open connection, and whether it holds the environment's delivery lease.
+    /// The open connection, and whether it holds the environment's delivery lease: taken on the
+    /// store's connection `leaseConnection`, so a store that reconnected by itself must ask again.
     private struct Connection {
       var store: (any DeliveryStore)?
       var leading = false
+      var leaseConnection = 0
     }
 
     init(
@@ -144,7 +146,11 @@ extension NotificationDeliverer {
           store = try reopen()
           connection.store = store
         }
-        if !connection.leading { connection.leading = try store.takeDeliveryLease(environment: configuration.environment) }
+        if connection.leading, connection.leaseConnection != store.connectionNumber { connection.leading = false }
+        if !connection.leading {
+          connection.leading = try store.takeDeliveryLease(environment: configuration.environment)
+          connection.leaseConnection = store.connectionNumber
+        }
         return .success(try body(store, connection.leading))
       } catch {
         if case .unreachable = error {

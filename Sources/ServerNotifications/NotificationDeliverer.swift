@@ -50,13 +50,13 @@ public final class NotificationDeliverer: Sendable {
     let ledger: any DeliveryStore
     let namespace: UInt128
     do throws(LedgerError) {
-      ledger = try source.open()
+      ledger = try source.open(log: log)
       namespace = try ledger.notificationNamespace(proposing: proposedNamespace)
     } catch {
       throw .ledger("Error: \(error)")
     }
     let deliveryLedger = DeliveryLedger(
-      ledger: ledger, reopen: { () throws(LedgerError) in try source.open() }, signer: signer, configuration: configuration,
+      ledger: ledger, reopen: { () throws(LedgerError) in try source.open(log: log) }, signer: signer, configuration: configuration,
       namespace: namespace, log: log)
     worker = Locked(Worker(ledger: deliveryLedger, configuration: configuration, client: WebhookClient(configuration: configuration.client)))
     let thread = Thread { [self] in run() }

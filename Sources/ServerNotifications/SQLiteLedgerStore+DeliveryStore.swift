@@ -9,4 +9,6 @@ extension SQLiteLedgerStore: DeliveryStore {
 
   /// One machine's data directory: every serving process there may deliver (SQLite's locks order them).
   func takeDeliveryLease(environment: String) throws(LedgerError) -> Bool { true }
+
+  var connectionNumber: Int { 1 }
 }

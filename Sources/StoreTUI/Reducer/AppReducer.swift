@@ -34,6 +34,9 @@ public func reduce(into state: inout AppState, action: AppAction) -> [AppCommand
   case .serverListening(let url):
     state.server = ServerLog(url: url)
     return []
+  case .ledgerConnectionChanged(let connection):
+    state.ledgerConnection = connection
+    return []
   case .serverRequest(let request):
     AppReducer.serverRequest(request, &state)
     return []

@@ -94,6 +94,8 @@ public enum AppAction: Equatable, Sendable {
   case serverListening(url: String)
   /// The in-process server answered a request.
   case serverRequest(ServerRequest)
+  /// The shared ledger's connection was lost, is being got back, or is back (the header shows it).
+  case ledgerConnectionChanged(LedgerConnectionState)
   /// Outbox entries read from the ledger: new notifications, and known ones whose delivery moved on.
   case notificationsRead([OutboxEntry])
   /// The notification URL of the store's environment, as read (another process may set it).

@@ -56,6 +56,8 @@ public struct AppState: Equatable {
   public var storeKit2View = StoreKit2View()
   /// The in-process App Store Server API (`--serve`); nil without it, and then there is no Server pane.
   public var server: ServerLog?
+  /// The shared ledger's connection; the header warns while it is not ``LedgerConnectionState/connected``.
+  public var ledgerConnection: LedgerConnectionState = .connected
   /// The app's server's notification URL for the store's environment (nil: none, no notifications).
   public var notificationURL: String?
   /// When the simulated app finishes transactions, and the purchases it is asking its server about.

@@ -16,8 +16,17 @@ enum HeaderView {
 
   static func info(_ state: AppState, in canvas: inout Canvas) {
     let rate = TimeRate.preset(rawValue: state.controls.timeRate) ?? .realTime
-    let clock = " Clock \(DateText.full(state.clock))   Time rate: \(rate.name)"
+    var clock = " Clock \(DateText.full(state.clock))   Time rate: \(rate.name)"
+    let ledger = ledgerText(state.ledgerConnection)
+    // The ledger's state must be read whole, so the time rate gives way on a narrow terminal.
+    if let ledger, clock.displayWidth + ledger.displayWidth + 2 > canvas.size.width { clock = " Clock \(DateText.full(state.clock))" }
     canvas.text(clock, x: 0, y: 0, style: .muted)
+    // Over the purchase spinner: while the ledger is away no step commits.
+    if let ledger {
+      let width = min(ledger.displayWidth, max(0, canvas.size.width - clock.displayWidth - 2))
+      canvas.text(ledger, x: canvas.size.width - width - 1, y: 0, width: width, style: .error)
+      return
+    }
     guard state.isBusy else { return }
     let frame = spinnerFrames[state.spinnerFrame % spinnerFrames.count]
     let activity: String
@@ -30,6 +39,17 @@ enum HeaderView {
     }
     let width = min(activity.displayWidth, max(0, canvas.size.width - clock.displayWidth - 2))
     canvas.text(activity, x: canvas.size.width - width - 1, y: 0, width: width, style: .warning)
+  }
+}
+
+extension HeaderView {
+  /// "ledger: reconnecting (attempt N)…" while the shared ledger is away; nil when connected.
+  static func ledgerText(_ connection: LedgerConnectionState) -> String? {
+    switch connection {
+    case .connected: nil
+    case .reconnecting(let attempt, _, _): "ledger: reconnecting (attempt \(attempt))…"
+    case .gaveUp(let attempts, _): "ledger: unreachable (\(attempts) attempts)"
+    }
   }
 }
 

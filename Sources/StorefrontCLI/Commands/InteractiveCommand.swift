@@ -65,10 +65,13 @@ enum InteractiveCommand {
     case .failure(let error): return CatalogSource.report(error, io: invocation.io)
     }
     let store: LiveStore
+    // The run loop that shows the ledger's connection in the header comes after the store.
+    let ledgerConnection = Locked<(@Sendable (LedgerConnectionState) -> Void)?>(nil)
     do {
       store = try LiveStore.open(
         catalog: catalog, global: invocation.global, environment: invocation.environment, start: .now,
-        regenerateCA: invocation.arguments.flag("--regenerate-ca"))
+        regenerateCA: invocation.arguments.flag("--regenerate-ca"),
+        ledgerConnection: .interactive(onChange: { state in ledgerConnection.withLock { $0 }?(state) }))
     } catch {
       invocation.io.errorLine(error.description)
       return error.exitCode
@@ -88,6 +91,7 @@ enum InteractiveCommand {
     }
     let terminal = MainActor.assumeIsolated { NcursesTerminal() }
     let loop = MainActor.assumeIsolated { TerminalRunLoop<Wake>(terminal: terminal, tick: .seconds(1)) }
+    ledgerConnection.withLock { $0 = { state in loop.post(.ledgerConnection(state)) } }
     var server: ServeSession?
     if let serveAddress {
       let keys: APIKeyStore
@@ -130,6 +134,7 @@ enum InteractiveCommand {
     case engine
     case ledger
     case serverRequest(ServerRequest)
+    case ledgerConnection(LedgerConnectionState)
     case appServerAnswered(AppServerAnswer)
   }
 
@@ -181,6 +186,7 @@ enum InteractiveCommand {
           case .tick(let date): runtime.tick(now: date)
           case .external(.serverRequest(let request)): runtime.send(.serverRequest(request))
           case .external(.appServerAnswered(let answer)): runtime.send(.appServerAnswered(answer))
+          case .external(.ledgerConnection(let state)): runtime.send(.ledgerConnectionChanged(state))
           case .external(.engine): break
           // An early tick: it refreshes from the ledger (and moves the clock by the time elapsed).
           case .external(.ledger): runtime.tick(now: Date())

@@ -92,7 +92,7 @@ enum RunCommand {
       store = try LiveStore.open(
         catalog: catalog, global: invocation.global, environment: invocation.environment,
         start: .fixed(LiveStore.scenarioEpoch), signingEnvironment: signing,
-        regenerateCA: invocation.arguments.flag("--regenerate-ca"))
+        regenerateCA: invocation.arguments.flag("--regenerate-ca"), ledgerConnection: .log(invocation.io))
     } catch {
       invocation.io.errorLine(error.description)
       return error.exitCode

@@ -84,7 +84,7 @@ enum ServeCommand {
       server = try ServeSession.start(
         catalog: catalog, global: invocation.global, processEnvironment: invocation.environment, keys: keys,
         configuration: configuration, environment: environment, bundleID: bundleID, delivery: delivery,
-        log: { entry in output.line(json ? entry.jsonLine : entry.line) })
+        ledgerConnection: .log(invocation.io), log: { entry in output.line(json ? entry.jsonLine : entry.line) })
     } catch {
       return report(error, invocation)
     }

@@ -77,25 +77,31 @@ enum LedgerLocation: Equatable {
     }
   }
 
-  /// Opens the ledger (a SQLite ledger's directory is made, 0700, if missing).
-  func open(readOnly: Bool = false) throws(LedgerError) -> any OpenLedger {
+  /// Opens the ledger (a SQLite ledger's directory is made, 0700, if missing). A shared one
+  /// reconnects by `reconnect` when its connection is lost, telling `onConnectionChange`.
+  func open(
+    readOnly: Bool = false, reconnect: PostgreSQLReconnectPolicy = .commandLine,
+    onConnectionChange: (@Sendable (LedgerConnectionState) -> Void)? = nil, waitsAtOpen: Bool = false
+  ) throws(LedgerError) -> any OpenLedger {
     switch self {
     case .sqlite(let directory):
       readOnly
         ? try SQLiteLedgerStore(fileURL: URL(fileURLWithPath: displayName), options: .init(readOnly: true))
         : try SQLiteLedgerStore(directory: directory)
     case .postgresql(let address):
-      try PostgreSQLLedgerStore(address: address, options: .init(readOnly: readOnly))
+      try PostgreSQLLedgerStore(
+        address: address, options: .init(readOnly: readOnly, reconnect: reconnect, onConnectionChange: onConnectionChange, waitsAtOpen: waitsAtOpen))
     }
   }
 
   /// This process's owner session: on SQLite liveness from `/proc` (one machine); on PostgreSQL a
   /// session advisory lock held for the life of the process (any machine, DECISIONS §24).
-  func session() throws(LedgerError) -> AppSession {
+  func session(onProblem: @escaping @Sendable (String) -> Void = { _ in }) throws(LedgerError) -> AppSession {
     let local = ProcessSession().current()
     switch self {
     case .sqlite: return local
-    case .postgresql(let address): return try PostgreSQLSessionLock.acquire(address: address, id: local.id).session
+    case .postgresql(let address):
+      return try PostgreSQLSessionLock.acquire(address: address, id: local.id, onProblem: onProblem).session
     }
   }
 }

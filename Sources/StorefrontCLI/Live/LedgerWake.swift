@@ -4,7 +4,7 @@ import StoreEngine
 
 /// Calls `wake` on its own thread whenever another client commits to a shared PostgreSQL ledger
 /// (`LISTEN`), so the TUI refreshes at once instead of at its next one-second tick, which stays the
-/// fallback poll for a missed notification or a lost listener connection. On SQLite it does nothing:
+/// fallback poll for a missed notification or while the listener reconnects. On SQLite it does nothing:
 /// the tick reads the change feed.
 final class LedgerWake: Sendable {
   private let listener: PostgreSQLChangeListener?
@@ -21,11 +21,9 @@ final class LedgerWake: Sendable {
     let thread = Thread { [self] in
       defer { finished.signal() }
       while !stopped.withLock({ $0 }) {
-        do throws(LedgerError) {
-          if try listener.wait(timeout: .seconds(30)) { wake() }
-        } catch {
-          return
-        }
+        // A lost connection is listened on again inside `wait`; one it could not get back within
+        // the wait is tried again by the next (the tick polls meanwhile).
+        if (try? listener.wait(timeout: .seconds(30))) == true { wake() }
       }
     }
     thread.name = "ledger-wake"

@@ -40,7 +40,7 @@ struct LiveStore {
 
   static func open(
     catalog: Catalog, global: GlobalOptions, environment: [String: String], start: Start,
-    signingEnvironment: String = "Sandbox", regenerateCA: Bool = false
+    signingEnvironment: String = "Sandbox", regenerateCA: Bool = false, ledgerConnection: LedgerConnectionWatch = .quiet
   ) throws(OpenError) -> LiveStore {
     let directory = URL(fileURLWithPath: global.dataDirectory(environment: environment), isDirectory: true)
     let location: LedgerLocation
@@ -48,8 +48,9 @@ struct LiveStore {
     let session: AppSession
     do throws(LedgerError) {
       location = try LedgerLocation.resolve(global, environment: environment)
-      ledger = try location.open()
-      session = try location.session()
+      let watch = ledgerConnection.resolved(name: location.displayName)
+      ledger = try location.open(reconnect: watch.policy, onConnectionChange: watch.onChange, waitsAtOpen: watch.waitsAtOpen)
+      session = try location.session(onProblem: watch.onProblem)
     } catch {
       throw OpenError(description: "Error: \(error)", exitCode: exitCode(for: error))
     }

@@ -52,10 +52,12 @@ final class ServeSession: Sendable {
   ///   - configuration: Where and how to listen (TLS, limits).
   ///   - recordsDetails: Whether log entries carry ``RequestDetails`` (the decoded token, the response body).
   ///   - log: Called once per request, on the server's threads.
+  ///   - ledgerConnection: Who hears about a shared ledger's lost connection (`serve`: its standard error).
   static func start(
     catalog: Catalog, global: GlobalOptions, processEnvironment: [String: String], keys: APIKeyStore,
     configuration: HTTPServerConfiguration, environment: String, bundleID: String, recordsDetails: Bool = false,
-    delivery: ServeDelivery = ServeDelivery(), log: @escaping @Sendable (RequestLogEntry) -> Void
+    delivery: ServeDelivery = ServeDelivery(), ledgerConnection: LedgerConnectionWatch = .quiet,
+    log: @escaping @Sendable (RequestLogEntry) -> Void
   ) throws(Failure) -> ServeSession {
     let store: LiveStore
     do throws(LiveStore.OpenError) {
@@ -63,7 +65,7 @@ final class ServeSession: Sendable {
       // ledger's: the server never moves it on its own.
       store = try LiveStore.open(
         catalog: catalog, global: global, environment: processEnvironment, start: .fixed(LiveStore.scenarioEpoch),
-        signingEnvironment: environment)
+        signingEnvironment: environment, ledgerConnection: ledgerConnection)
     } catch {
       throw .store(error)
     }
