@@ -73,8 +73,8 @@ final class MultiHostLedgerTests: XCTestCase {
   /// A tester's storefront on host A (the TUI in a terminal there) starts a purchase and leaves its
   /// sheet on screen. Launches on host B leave the purchase alone while A runs, and while A's link is
   /// cut but its database session is still alive; the server ends that session once TCP keepalives
-  /// give up (bounded), and only then does host B take the purchase over. Then the same with the
-  /// TUI's process killed with SIGKILL instead of a cut.
+  /// give up (bounded), and only then does host B take the purchase over; A's answer once its link
+  /// is back changes nothing. Then the same with the TUI's process killed with SIGKILL instead of a cut.
   func testAPurchaseMidSheetOnHostAIsTakenOverOnHostBOnlyAfterItsSessionIsGone() throws {
     let (database, local) = try makeLedger("takeover")
     let directory = try TemporaryDirectory(self)
@@ -97,7 +97,14 @@ final class MultiHostLedgerTests: XCTestCase {
     XCTAssertEqual(
       try launchOnB(as: "jake", "confirm\nfinish last\n", database: database, directory: directory).taken, [cut.id],
       "taken over once the session is gone")
+    // The partitioned TUI says what it cannot reach; its late answer, once the link is back, changes nothing.
+    try cut.terminal.waitFor("Cannot reach the ledger database", timeout: 60)
+    let completedOnB = try XCTUnwrap(try stored(cut.id, in: local))
+    XCTAssertTrue(completedOnB.state == .purchased && completedOnB.isFinished, "B completed the purchase it took over")
     try hosts.restore(.a)
+    try cut.terminal.send("Enter")
+    try cut.terminal.waitUntil("A's sheet closes", timeout: 30) { !(try cut.terminal.screen().contains("Do you want to buy")) }
+    XCTAssertEqual(try stored(cut.id, in: local), completedOnB, "the purchase stays as B completed it")
     cut.terminal.stop()
 
     // SIGKILL of the TUI's process (not of tmux): the server sees the connection close and ends the session.
