@@ -18,6 +18,7 @@ final class HostTerminal {
   private let tmux: String
   private let environment: [String: String]
   private let server: RunningProcess
+  private var socketPath: String { "\(environment["TMUX_TMPDIR"] ?? "/tmp")/tmux-\(getuid())/\(socket)" }
   private var stopped = false
 
   /// A tmux server in `namespace` with one pane running `executable arguments…` with exactly
@@ -36,7 +37,7 @@ final class HostTerminal {
     // In the foreground (-D): a server that daemonizes would keep the client's output pipes open.
     server = try ChildProcess.start(
       NetworkHosts.ip, ["netns", "exec", namespace, tmux, "-L", socket, "-f", "/dev/null", "-D"], environment: environment)
-    let socketPath = "\(environment["TMUX_TMPDIR"] ?? "/tmp")/tmux-\(getuid())/\(socket)"
+    let socketPath = socketPath
     try waitUntil("the tmux server in \(namespace) listens", timeout: 10) { FileManager.default.fileExists(atPath: socketPath) }
     // Before the session: a storefront that exits at once still leaves its screen to read.
     try command(["set-option", "-g", "remain-on-exit", "on"])
@@ -55,6 +56,8 @@ final class HostTerminal {
     stopped = true
     _ = try? command(["kill-server"])
     if (try? server.wait(timeout: 10)) == nil { kill(server.processIdentifier, SIGKILL) }
+    // The server leaves its socket file behind when it ends.
+    try? FileManager.default.removeItem(atPath: socketPath)
   }
 
   /// Runs a tmux client command against this server and returns its output.
