@@ -22,25 +22,34 @@ public final class PostgreSQLSecretTable: @unchecked Sendable {
   /// The advisory lock under which a first client creates what others must not create twice.
   private static let creationLock: Int64 = 0x5346_4B59
 
-  /// Connects to `address` and creates the table if it is missing.
+  /// Connects to `address` and creates the table if it is missing; a server that is away (a
+  /// restart) is waited for by `reconnect`, as the ledger's own connection is.
   public init(address: PostgreSQLAddress, reconnect: PostgreSQLReconnectPolicy = .commandLine) throws(LedgerError) {
-    reconnector = PostgreSQLReconnector(policy: reconnect, report: { _ in }) { () throws(PostgreSQLFailure) in
+    let reconnector = PostgreSQLReconnector(policy: reconnect, report: { _ in }) { () throws(PostgreSQLFailure) in
       try PostgreSQLConnection(address)
     }
-    do {
-      connection = try PostgreSQLConnection(address)
+    self.reconnector = reconnector
+    do throws(PostgreSQLFailure) {
+      do throws(PostgreSQLFailure) {
+        connection = try PostgreSQLConnection(address)
+      } catch {
+        guard error.isConnectionLoss, reconnect.patience != nil else { throw error }
+        connection = try reconnector.reconnect(after: error)
+      }
     } catch {
       throw .unreachable(server: address.description, reason: error.description)
     }
     name = connection.connectedName
-    do throws(PostgreSQLFailure) {
-      try connection.execute("BEGIN")
-      try connection.execute("SELECT pg_advisory_xact_lock($1)", [.int(PostgreSQLSchema.migrationLock)])
-      try connection.execute("CREATE TABLE IF NOT EXISTS storefront_secrets (name text PRIMARY KEY, value text NOT NULL)")
-      try connection.execute("COMMIT")
-    } catch {
-      if connection.isOpen { _ = try? connection.execute("ROLLBACK") }
-      throw LedgerError(error, name: name)
+    try running { connection throws(PostgreSQLFailure) in
+      do throws(PostgreSQLFailure) {
+        try connection.execute("BEGIN")
+        try connection.execute("SELECT pg_advisory_xact_lock($1)", [.int(PostgreSQLSchema.migrationLock)])
+        try connection.execute("CREATE TABLE IF NOT EXISTS storefront_secrets (name text PRIMARY KEY, value text NOT NULL)")
+        try connection.execute("COMMIT")
+      } catch {
+        if connection.isOpen { _ = try? connection.execute("ROLLBACK") }
+        throw error
+      }
     }
   }
 

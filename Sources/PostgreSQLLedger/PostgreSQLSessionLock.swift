@@ -27,24 +27,41 @@ public final class PostgreSQLSessionLock: Sendable {
   /// cannot be done.
   public init(address: PostgreSQLAddress, id: String, onProblem: @escaping @Sendable (String) -> Void = { _ in }) throws(LedgerError) {
     self.id = id
-    let opened: PostgreSQLConnection
-    do {
-      opened = try PostgreSQLConnection(address)
+    // Opened just after the ledger's own connection: a server going down in between (a restart)
+    // is waited for as the ledger's is, rather than failing the launch.
+    let reconnector = PostgreSQLReconnector(policy: .commandLine, report: { _ in }) { () throws(PostgreSQLFailure) in
+      try PostgreSQLConnection(address)
+    }
+    var opened: PostgreSQLConnection
+    do throws(PostgreSQLFailure) {
+      do throws(PostgreSQLFailure) {
+        opened = try PostgreSQLConnection(address)
+      } catch {
+        guard error.isConnectionLoss else { throw error }
+        opened = try reconnector.reconnect(after: error)
+      }
     } catch {
       throw .unreachable(server: address.description, reason: error.description)
     }
-    do {
-      let taken = try opened.execute("SELECT pg_try_advisory_lock($1)", [.int(Self.key(of: id))]).text(0, 0) == "t"
-      guard taken else {
-        throw LedgerError.cannotOpen(
-          path: opened.connectedName, reason: "another running storefront already holds session '\(id)'; close it and try again")
+    var taken = false
+    var recoveries = 0
+    while true {
+      do throws(PostgreSQLFailure) {
+        taken = try opened.execute("SELECT pg_try_advisory_lock($1)", [.int(Self.key(of: id))]).text(0, 0) == "t"
+        break
+      } catch {
+        guard error.isConnectionLoss, recoveries < 3 else { throw LedgerError(error, name: opened.connectedName) }
+        recoveries += 1
+        opened.close()
+        do throws(PostgreSQLFailure) {
+          opened = try reconnector.reconnect(after: error)
+        } catch {
+          throw .unreachable(server: address.description, reason: error.description)
+        }
       }
-    } catch let error as PostgreSQLFailure {
-      throw LedgerError(error, name: opened.connectedName)
-    } catch let error as LedgerError {
-      throw error
-    } catch {
-      throw .cannotOpen(path: opened.connectedName, reason: "\(error)")
+    }
+    guard taken else {
+      throw .cannotOpen(path: opened.connectedName, reason: "another running storefront already holds session '\(id)'; close it and try again")
     }
     keeper = PostgreSQLSessionKeeper(connection: opened, address: address, key: Self.key(of: id), report: onProblem)
   }

@@ -70,76 +70,111 @@ final class MultiHostLedgerTests: XCTestCase {
     XCTAssertEqual(Set(stored.map(\.id.description)), Set(reported.keys))
   }
 
-  /// A purchase owned by a storefront on host A (a running `serve`, which holds its owner session)
-  /// is left alone by launches on host B while A runs, and while A's link is cut but its database
-  /// session is still alive; the server ends that session once TCP keepalives give up (bounded),
-  /// and only then does host B take the purchase over. Then the same with SIGKILL instead of a cut.
-  func testAPurchaseOnHostAIsTakenOverOnHostBOnlyAfterItsSessionIsGone() throws {
+  /// A tester's storefront on host A (the TUI in a terminal there) starts a purchase and leaves its
+  /// sheet on screen. Launches on host B leave the purchase alone while A runs, and while A's link is
+  /// cut but its database session is still alive; the server ends that session once TCP keepalives
+  /// give up (bounded), and only then does host B take the purchase over; A's answer once its link
+  /// is back changes nothing. Then the same with the TUI's process killed with SIGKILL instead of a cut.
+  func testAPurchaseMidSheetOnHostAIsTakenOverOnHostBOnlyAfterItsSessionIsGone() throws {
     let (database, local) = try makeLedger("takeover")
     let directory = try TemporaryDirectory(self)
     let hosts = try XCTUnwrap(hosts)
     let asker = try PostgreSQLSessionLock(address: PostgreSQLAddress(local.connectionString), id: "test-asker")
     defer { asker.release() }
-    var launches = 0
-    func launchOnB(_ script: String = "") throws -> [String] {
-      launches += 1
-      let result = try start(
-        on: .b, ["run", "-", "--json", "--data-dir", directory.path("b\(launches)"), "--ledger", database(.b), "--account", "jake"],
-        stdin: script, in: directory
-      ).wait(timeout: 120)
-      XCTAssertEqual(result.status, 0, result.summary)
-      return EventLine.parse(result.stdout, source: "launch \(launches) on B").filter { $0.event == "sheetPresented" }.compactMap(\.transactionID)
-    }
-    func stored(_ id: String) throws -> PaymentTransaction? {
-      try local.store.transactions([try XCTUnwrap(PaymentTransaction.ID(id))]).first
-    }
-    func ownedByServeOnA(_ label: String) throws -> (id: String, serve: RunningProcess, session: String) {
-      let first = try start(
-        on: .a, ["run", "-", "--json", "--data-dir", directory.path("a-\(label)"), "--ledger", database(.a), "--account", "jake"],
-        stdin: "set dialogs on\nbuy \(shopping)\n", in: directory
-      ).wait(timeout: 120)
-      XCTAssertEqual(first.status, 0, first.summary)
-      let id = try XCTUnwrap(
-        EventLine.parse(first.stdout, source: "host A").first { $0.event == "sheetPresented" }?.transactionID, "host A shows its sheet")
-      let fifo = directory.path("ready-\(label)")
-      XCTAssertEqual(mkfifo(fifo, 0o600), 0)
-      let serve = try start(
-        on: .a, ["serve", "--listen", "127.0.0.1:0", "--ready-file", fifo, "--data-dir", directory.path("serve-\(label)"), "--ledger", database(.a)],
-        stdin: "", in: directory)
-      _ = try ReadyFile.address(fromFIFO: fifo)
-      let session = try Self.session(of: serve.processIdentifier)
-      var transaction = try XCTUnwrap(try stored(id))
-      transaction.ownerSession = session
-      try local.store.commit([.putTransaction(transaction)])
-      XCTAssertTrue(asker.isAlive(session))
-      XCTAssertEqual(try launchOnB(), [], "a live owner on host A keeps its purchase")
-      return (id, serve, session)
-    }
 
     // The link is cut: A's session lives on at the server until keepalives give up.
-    let cut = try ownedByServeOnA("cut")
+    let cut = try sheetOnA(account: "jake", database: database, local: local, asker: asker, directory: directory)
+    defer { cut.terminal.stop() }
     try hosts.cut(.a)
     XCTAssertTrue(asker.isAlive(cut.session), "cutting the link does not end the session at once")
-    XCTAssertEqual(try launchOnB(), [], "a partitioned owner whose session is alive keeps its purchase")
-    XCTAssertEqual(try stored(cut.id)?.ownerSession, cut.session)
+    XCTAssertEqual(try launchOnB(as: "jake", database: database, directory: directory).taken, [], "a partitioned owner whose session is alive keeps its purchase")
+    XCTAssertEqual(try stored(cut.id, in: local)?.ownerSession, cut.session)
     let cutAt = ContinuousClock.now
     XCTAssertTrue(wait(seconds: 90) { !asker.isAlive(cut.session) }, "the server ends a partitioned client's session (keepalives)")
     let gone = ContinuousClock.now - cutAt
     XCTAssertLessThan(gone, .seconds(60), "keepalives end the session in bounded time, took \(gone)")
-    XCTAssertEqual(try launchOnB("confirm\nfinish last\n"), [cut.id], "taken over once the session is gone")
+    XCTAssertFalse(try cut.terminal.hasExited(), "the partitioned TUI still runs; only its session is gone")
+    XCTAssertEqual(
+      try launchOnB(as: "jake", "confirm\nfinish last\n", database: database, directory: directory).taken, [cut.id],
+      "taken over once the session is gone")
+    // The partitioned TUI says what it cannot reach; its late answer, once the link is back, changes nothing.
+    try cut.terminal.waitFor("Cannot reach the ledger database", timeout: 60)
+    let completedOnB = try XCTUnwrap(try stored(cut.id, in: local))
+    XCTAssertTrue(completedOnB.state == .purchased && completedOnB.isFinished, "B completed the purchase it took over")
     try hosts.restore(.a)
-    kill(cut.serve.processIdentifier, SIGKILL)
-    _ = try cut.serve.wait(timeout: 30)
+    try cut.terminal.send("Enter")
+    try cut.terminal.waitUntil("A's sheet closes", timeout: 30) { !(try cut.terminal.screen().contains("Do you want to buy")) }
+    XCTAssertEqual(try stored(cut.id, in: local), completedOnB, "the purchase stays as B completed it")
+    cut.terminal.stop()
 
-    // SIGKILL: the server sees the connection close and ends the session.
-    let killed = try ownedByServeOnA("kill")
-    kill(killed.serve.processIdentifier, SIGKILL)
-    _ = try killed.serve.wait(timeout: 30)
+    // SIGKILL of the TUI's process (not of tmux): the server sees the connection close and ends the session.
+    let killed = try sheetOnA(account: "mina", database: database, local: local, asker: asker, directory: directory)
+    defer { killed.terminal.stop() }
+    XCTAssertEqual(kill(killed.pid, SIGKILL), 0)
+    try killed.terminal.waitUntil("the killed storefront is gone", timeout: 30) { try killed.terminal.hasExited() }
     XCTAssertTrue(wait(seconds: 30) { !asker.isAlive(killed.session) }, "the killed client's session ends")
-    XCTAssertEqual(try launchOnB("confirm\nfinish last\n"), [killed.id], "the killed owner's purchase is taken over")
-    let bought = try local.store.allTransactions().filter { $0.productID.rawValue == shopping && $0.state == .purchased }
+    XCTAssertEqual(try stored(killed.id, in: local)?.ownerSession, killed.session, "nobody took it before its session was gone")
+    XCTAssertEqual(
+      try launchOnB(as: "mina", "confirm\nfinish last\n", database: database, directory: directory).taken, [killed.id],
+      "the killed owner's purchase is taken over")
+    let bought = try local.allTransactions().filter { $0.productID.rawValue == shopping && $0.state == .purchased }
     XCTAssertEqual(Set(bought.map(\.id.description)), [cut.id, killed.id], "each taken-over purchase granted once")
+    XCTAssertEqual(bought.count, 2)
     XCTAssertTrue(bought.allSatisfy(\.isFinished))
+  }
+
+  /// A live owner is never taken over: the TUI on host A keeps its sheet up for longer than a dead
+  /// session takes to be noticed (keepalives, about 19 s) while host B launches again and again; B
+  /// never shows the sheet nor hears of the purchase. A then confirms, and the purchase completes on
+  /// A, once.
+  func testALiveOwnerMidSheetIsNeverTakenOver() throws {
+    let (database, local) = try makeLedger("liveowner")
+    let directory = try TemporaryDirectory(self)
+    let asker = try PostgreSQLSessionLock(address: PostgreSQLAddress(local.connectionString), id: "test-asker")
+    defer { asker.release() }
+    let owner = try sheetOnA(account: "tess", database: database, local: local, asker: asker, directory: directory)
+    defer { owner.terminal.stop() }
+    let started = ContinuousClock.now
+    var launches = 0
+    // Bounded: a launch, then 5 s of watching the session stay alive, until the span passed (at most 20 rounds).
+    while ContinuousClock.now - started < Self.longerThanTakeover, launches < 20 {
+      launches += 1
+      let seen = try launchOnB(as: "tess", database: database, directory: directory)
+      XCTAssertEqual(seen.taken, [], "launch \(launches) on B took the live owner's purchase")
+      XCTAssertFalse(seen.mentioned.contains(owner.id), "launch \(launches) on B heard of the live owner's purchase")
+      XCTAssertFalse(wait(seconds: 5) { !asker.isAlive(owner.session) }, "the live owner's session ended")
+    }
+    XCTAssertGreaterThanOrEqual(ContinuousClock.now - started, Self.longerThanTakeover)
+    XCTAssertTrue(try owner.terminal.screen().contains("Do you want to buy one Remove Ads"), "A's sheet is still up")
+    XCTAssertEqual(try stored(owner.id, in: local)?.ownerSession, owner.session)
+
+    try owner.terminal.send("Enter")
+    try owner.terminal.waitFor("owned")
+    try owner.terminal.waitUntil("the purchase is in the ledger", timeout: 30) { try self.stored(owner.id, in: local)?.state == .purchased }
+    let tess = try local.allTransactions().filter { $0.productID.rawValue == shopping }
+    XCTAssertEqual(tess.map(\.id.description), [owner.id], "one purchase, no other taken over or made")
+    XCTAssertEqual(tess.first?.ownerSession, nil, "a completed purchase has no owner")
+    owner.terminal.stop()
+  }
+
+  /// Headless: a `storefront run` that exits with its sheet open leaves the purchase owned by a
+  /// session that ends with the process, so the next launch anywhere takes it over.
+  func testARunThatExitsWithItsSheetOpenReleasesItsPurchase() throws {
+    let (database, local) = try makeLedger("runexit")
+    let directory = try TemporaryDirectory(self)
+    let asker = try PostgreSQLSessionLock(address: PostgreSQLAddress(local.connectionString), id: "test-asker")
+    defer { asker.release() }
+    let first = try start(
+      on: .a, ["run", "-", "--json", "--data-dir", directory.path("a-run"), "--ledger", database(.a), "--account", "jake"],
+      stdin: "set dialogs on\nbuy \(shopping)\n", in: directory
+    ).wait(timeout: 120)
+    XCTAssertEqual(first.status, 0, first.summary)
+    let id = try XCTUnwrap(
+      EventLine.parse(first.stdout, source: "host A").first { $0.event == "sheetPresented" }?.transactionID, "host A shows its sheet")
+    let owner = try XCTUnwrap(try stored(id, in: local)?.ownerSession, "the open sheet's purchase has an owner")
+    XCTAssertTrue(wait(seconds: 30) { !asker.isAlive(owner) }, "the run's session ends with it")
+    XCTAssertEqual(try launchOnB(as: "jake", "confirm\nfinish last\n", database: database, directory: directory).taken, [id])
+    XCTAssertEqual(try stored(id, in: local)?.state, .purchased)
   }
 
   /// Both hosts buy in rounds while PostgreSQL is restarted (immediate stop: every session cut) and
@@ -215,6 +250,58 @@ final class MultiHostLedgerTests: XCTestCase {
 
   // MARK: - Helpers
 
+  /// Longer than a dead owner's session takes to end at the server (keepalives: 10 + 3 × 3 s).
+  private static let longerThanTakeover: Duration = .seconds(25)
+
+  /// The TUI on host A signed in as `account`, with the sheet of a new Remove Ads purchase on screen
+  /// (checked on the pane), its purchase in the shared ledger owned by the TUI's session, alive, and
+  /// left alone by a launch on host B.
+  private func sheetOnA(
+    account: String, database: (NetworkHosts.Host) -> String, local: LocalLedger, asker: PostgreSQLSessionLock,
+    directory: TemporaryDirectory
+  ) throws -> (terminal: HostTerminal, id: String, pid: pid_t, session: String) {
+    let hosts = try XCTUnwrap(hosts)
+    let binary = try StorefrontBinary.isolated(in: directory.url).executable.path
+    let terminal = try HostTerminal(
+      namespace: hosts.namespace(.a), executable: binary,
+      arguments: ["--data-dir", directory.path("tui-\(account)"), "--ledger", database(.a), "--account", account],
+      environment: Self.environment(directory))
+    try terminal.waitFor("[ Restore Purchases ]", timeout: 60)
+    try terminal.waitFor(account)
+    try terminal.send("Enter")  // Remove Ads is the first row
+    try terminal.waitFor("Do you want to buy one Remove Ads")
+    let pid = try terminal.storefrontPID()
+    let session = try Self.session(of: pid)
+    // Commit before announce: the sheet on screen means its purchase is in the ledger.
+    let open = try local.allTransactions().filter { $0.productID.rawValue == shopping && $0.state == .purchasing && $0.account == account }
+    let purchase = try XCTUnwrap(open.first, "the sheet's purchase is in the shared ledger")
+    XCTAssertEqual(open.count, 1)
+    XCTAssertEqual(purchase.ownerSession, session, "the TUI's session owns the purchase its sheet shows")
+    XCTAssertTrue(asker.isAlive(session), "the TUI holds its session")
+    XCTAssertEqual(try launchOnB(as: account, database: database, directory: directory).taken, [], "a live owner on host A keeps its purchase")
+    XCTAssertTrue(try terminal.screen().contains("Do you want to buy one Remove Ads"), "the sheet stays on A")
+    return (terminal, purchase.id.description, pid, session)
+  }
+
+  /// `storefront run` on host B as `account` with `script` (a fresh data directory each time): the
+  /// purchases whose sheet it showed (taken over), and every transaction id it mentioned.
+  private func launchOnB(
+    as account: String, _ script: String = "", database: (NetworkHosts.Host) -> String, directory: TemporaryDirectory
+  ) throws -> (taken: [String], mentioned: Set<String>) {
+    let label = "b-\(UUID().uuidString.prefix(8))"
+    let result = try start(
+      on: .b, ["run", "-", "--json", "--data-dir", directory.path(label), "--ledger", database(.b), "--account", account],
+      stdin: script, in: directory
+    ).wait(timeout: 120)
+    XCTAssertEqual(result.status, 0, result.summary)
+    let events = EventLine.parse(result.stdout, source: "launch \(label) on B")
+    return (events.filter { $0.event == "sheetPresented" }.compactMap(\.transactionID), Set(events.compactMap(\.transactionID)))
+  }
+
+  private func stored(_ id: String, in local: LocalLedger) throws -> PaymentTransaction? {
+    try local.store.transactions([try XCTUnwrap(PaymentTransaction.ID(id))]).first
+  }
+
   /// A shared ledger on a new database: its URI on each host's link, and a store the test reads it
   /// with over the Unix socket.
   private func makeLedger(_ label: String) throws -> ((NetworkHosts.Host) -> String, LocalLedger) {
@@ -246,6 +333,7 @@ final class MultiHostLedgerTests: XCTestCase {
       environment: environment, workingDirectory: directory.url)
   }
 
+  /// The one environment of every storefront these tests start (`run`, `serve` and the TUI).
   private static func environment(_ directory: TemporaryDirectory) -> [String: String] {
     var environment = StorefrontBinary.isolatedEnvironment(home: directory.url)
     environment["NO_COLOR"] = "1"
