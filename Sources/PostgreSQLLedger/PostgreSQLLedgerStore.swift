@@ -91,18 +91,19 @@ public final class PostgreSQLLedgerStore: LedgerStore {
   }
 
   /// Runs `body` between `begin` and `COMMIT`, again from the start (up to ``Options/retries``
-  /// times) when it lost a serialization race or a deadlock. `body` may end the transaction itself
-  /// (a commit with nothing to change rolls back); anything it throws rolls it back.
+  /// times) when it lost a serialization race or a deadlock; anything it throws rolls it back.
+  /// With `begin` nil, `body` opens and ends the transaction itself (in the round trips of its
+  /// statements: ``PostgreSQLConnection/pipeline(_:)``).
   @discardableResult
   func transaction<Value>(
-    _ begin: String = "BEGIN", _ body: (PostgreSQLConnection) throws(PostgreSQLFailure) -> Value
+    _ begin: String? = "BEGIN", _ body: (PostgreSQLConnection) throws(PostgreSQLFailure) -> Value
   ) throws(LedgerError) -> Value {
     var attempt = 0
     while true {
       do {
-        try connection.execute(begin)
+        if let begin { try connection.execute(begin) }
         let value = try body(connection)
-        try connection.execute("COMMIT")
+        if begin != nil { try connection.execute("COMMIT") }
         return value
       } catch {
         if connection.isOpen { _ = try? connection.execute("ROLLBACK") }
