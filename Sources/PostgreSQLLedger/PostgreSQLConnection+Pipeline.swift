@@ -9,15 +9,16 @@ extension PostgreSQLConnection {
   ///
   /// A statement that fails makes the server skip the rest up to the end of the batch; the first
   /// failure is thrown once every result was read, and an open transaction is then in the failed
-  /// state (the caller rolls it back, as after a failed ``execute(_:_:)``).
+  /// state (the caller rolls it back, as after a failed ``execute(_:_:)``). A failure of one of the
+  /// last `optional` statements, after all before them succeeded, is not thrown (what comes after a
+  /// `COMMIT` cannot undo it); their results are then missing.
   @discardableResult
-  func pipeline(_ statements: [(String, [PostgreSQLValue])]) throws(PostgreSQLFailure) -> [PostgreSQLResult] {
+  func pipeline(_ statements: [(String, [PostgreSQLValue])], optional: Int = 0) throws(PostgreSQLFailure) -> [PostgreSQLResult] {
     guard let handle else { throw PostgreSQLFailure(sqlState: nil, message: "the connection was closed") }
     guard !statements.isEmpty else { return [] }
     guard PQenterPipelineMode(handle) == 1 else { throw lost(handle) }
     defer { leavePipeline(handle) }
-    var sent: [Bool] = []  // per result to read: true for a statement's, false for a Parse of ours
-    var parsing: [String] = []
+    var sent: [String?] = []  // per result to read: nil for a statement's, the SQL for a Parse of ours
     for (sql, parameters) in statements {
       let name: String
       if let known = prepared.name(of: sql, on: handle) {
@@ -28,19 +29,22 @@ extension PostgreSQLConnection {
           prepared.forget(sql)
           throw lost(handle)
         }
-        sent.append(false)
-        parsing.append(sql)
+        sent.append(sql)
       }
       let queued = Self.withWire(parameters) { count, values, lengths, formats in
         PQsendQueryPrepared(handle, name, count, values, lengths, formats, 0)
       }
       guard queued == 1 else { throw lost(handle) }
-      sent.append(true)
+      sent.append(nil)
     }
     guard PQpipelineSync(handle) == 1 else { throw lost(handle) }
     var results: [PostgreSQLResult] = []
     var failure: PostgreSQLFailure?
-    for isStatement in sent {
+    let required = statements.count - optional
+    var index = 0  // the statement this result belongs to (a Parse's: the one it prepares)
+    for parsed in sent {
+      let isStatement = parsed == nil
+      defer { if isStatement { index += 1 } }
       // Each statement's results end with a null; a null first means the connection went.
       guard let result = PQgetResult(handle) else { throw lost(handle) }
       while let extra = PQgetResult(handle) { PQclear(extra) }
@@ -49,17 +53,15 @@ extension PostgreSQLConnection {
         if isStatement { results.append(PostgreSQLResult(result)) } else { PQclear(result) }
         continue
       }
-      if status != PGRES_PIPELINE_ABORTED, failure == nil { failure = failed(result) }
+      // A Parse that never ran leaves no statement behind; make it again next time.
+      if let parsed { prepared.forget(parsed) }
+      if status != PGRES_PIPELINE_ABORTED, failure == nil, index < required { failure = failed(result) }
       PQclear(result)
     }
     guard let sync = PQgetResult(handle) else { throw lost(handle) }
     let synced = PQresultStatus(sync) == PGRES_PIPELINE_SYNC
     PQclear(sync)
-    if let failure {
-      // A Parse that never ran leaves no statement behind; make it again next time.
-      for sql in parsing { prepared.forget(sql) }
-      throw failure
-    }
+    if let failure { throw failure }
     guard synced else { throw lost(handle) }
     return results
   }

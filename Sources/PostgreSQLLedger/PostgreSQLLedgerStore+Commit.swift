@@ -43,15 +43,17 @@ extension PostgreSQLLedgerStore {
   /// (``PostgreSQLFeedMark``).
   ///
   /// One round trip when the server can tell whether a row changed (every statement ``Effect/changes``
-  /// or ``Effect/stamps``): `BEGIN`, the writes, the `NOTIFY` and `COMMIT` go together. Otherwise
-  /// two: the counts come back first, then the follow-ups, `NOTIFY` and `COMMIT`, or `ROLLBACK`.
+  /// or ``Effect/stamps``): `BEGIN`, the writes, `COMMIT` and the `NOTIFY` after it go together.
+  /// Otherwise two: the counts come back first, then the follow-ups, `COMMIT` and `NOTIFY`, or
+  /// `ROLLBACK`. The `NOTIFY` is sent only once the commit is (``PostgreSQLSchema/announce``); when
+  /// it fails, the commit stands and listeners find it on their fallback poll.
   func write(_ statements: [Statement], after begin: String?, on connection: PostgreSQLConnection) throws(PostgreSQLFailure) {
     let opening: [(String, [PostgreSQLValue])] = begin.map { [($0, [])] } ?? []
     let writes = statements.map { ($0.sql, $0.parameters) }
     if statements.allSatisfy({ $0.effect != .unknown && $0.followUps.isEmpty }) {
       let certain = statements.contains { $0.effect == .changes }
-      let notify = certain ? PostgreSQLSchema.notify : PostgreSQLSchema.notifyIfStamped
-      try connection.pipeline(opening + writes + [(notify, []), ("COMMIT", [])])
+      let note = certain ? PostgreSQLSchema.noteAnnouncement : PostgreSQLSchema.noteAnnouncementIfStamped
+      try connection.pipeline(opening + writes + [(note, []), ("COMMIT", []), (PostgreSQLSchema.announce, [])], optional: 1)
       return
     }
     let results = try connection.pipeline(opening + writes).dropFirst(opening.count)
@@ -61,7 +63,8 @@ extension PostgreSQLLedgerStore {
       changed += result.affectedRows
       ending += statement.followUps
     }
-    try connection.pipeline(changed == 0 ? [("ROLLBACK", [])] : ending + [(PostgreSQLSchema.notify, []), ("COMMIT", [])])
+    let committing = ending + [(PostgreSQLSchema.noteAnnouncement, []), ("COMMIT", []), (PostgreSQLSchema.announce, [])]
+    try connection.pipeline(changed == 0 ? [("ROLLBACK", [])] : committing, optional: changed == 0 ? 0 : 1)
   }
 
   func encode(_ changes: [LedgerChange]) throws(LedgerError) -> [Statement] {

@@ -88,16 +88,26 @@ enum PostgreSQLSchema {
   /// The id of the writing transaction (assigned here if not yet), which stamps the rows it writes;
   /// written into the statements, so a commit needs no round trip to learn it first.
   static let stamp = "pg_current_xact_id()::text::bigint"
-  /// Sends the commit's stamp on ``channel`` (delivered when it commits).
-  static let notify = "SELECT pg_notify('\(channel)', pg_current_xact_id()::text)"
-  /// ``notify``, only when a row carries this transaction's stamp: the last statement of a commit
-  /// whose writes change rows only by stamping them (upserts that skip an identical row).
-  static let notifyIfStamped = """
-    SELECT pg_notify('\(channel)', s::text) FROM (SELECT pg_current_xact_id_if_assigned()::text::bigint AS s) AS x
-    WHERE s IS NOT NULL AND (EXISTS (SELECT 1 FROM transactions WHERE changed = s)
-      OR EXISTS (SELECT 1 FROM subscriptions WHERE changed = s) OR EXISTS (SELECT 1 FROM ask_to_buy WHERE changed = s)
-      OR EXISTS (SELECT 1 FROM kv WHERE changed = s))
+  /// Inside a commit: notes its stamp for ``announce`` in a session setting (which reverts when
+  /// the transaction fails).
+  static let noteAnnouncement = "SELECT set_config('\(announcementSetting)', pg_current_xact_id()::text, false)"
+  /// ``noteAnnouncement``, only when a row carries this transaction's stamp (else nothing to
+  /// announce): for a commit whose writes change rows only by stamping them (upserts that skip an
+  /// identical row).
+  static let noteAnnouncementIfStamped = """
+    SELECT set_config('\(announcementSetting)', coalesce((SELECT s::text
+      FROM (SELECT pg_current_xact_id_if_assigned()::text::bigint AS s) AS x
+      WHERE EXISTS (SELECT 1 FROM transactions WHERE changed = s) OR EXISTS (SELECT 1 FROM subscriptions WHERE changed = s)
+        OR EXISTS (SELECT 1 FROM ask_to_buy WHERE changed = s) OR EXISTS (SELECT 1 FROM kv WHERE changed = s)), ''), false)
     """
+  /// Right after `COMMIT`, in a transaction of its own: `NOTIFY` with the noted stamp, if any. Not
+  /// inside the commit: a notifying transaction holds a lock every other notifying transaction of
+  /// the server waits for until its commit is flushed, which made commits queue for the disk one
+  /// at a time (DECISIONS §26). This one writes no WAL, so it waits for no flush.
+  static let announce = """
+    SELECT pg_notify('\(channel)', current_setting('\(announcementSetting)')) WHERE current_setting('\(announcementSetting)', true) <> ''
+    """
+  static let announcementSetting = "storefront.announce"
   /// A read's snapshot and its xmin; the first statement of the read's transaction.
   static let selectSnapshot = "SELECT pg_current_snapshot()::text, pg_snapshot_xmin(pg_current_snapshot())::text"
   /// The largest stamp a snapshot sees: a read's position.
