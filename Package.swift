@@ -66,7 +66,7 @@ let package = Package(
       name: "storefront-bench",
       dependencies: [
         "StoreEngine", "SQLiteLedger", "SandboxSigning", "StoreTUI", "NcursesTerminal", "CSQLite", "StorefrontTestSupport",
-        "StorefrontProcessTestSupport", "CMicroHTTPD", "CCurl",
+        "StorefrontProcessTestSupport", "CMicroHTTPD", "CCurl", "PostgreSQLLedger", "StoreScenario",
       ],
       path: "Benchmarks/storefront-bench"
     ),

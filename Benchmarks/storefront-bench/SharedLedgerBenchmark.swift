@@ -1,17 +1,24 @@
 import Foundation
+import SandboxSigning
+import StoreEngine
 import StorefrontProcessTestSupport
 
-/// Issue 16's figures: purchase cycles/s (buy, then finish) of real `storefront run` processes on
-/// one PostgreSQL ledger with `synchronous_commit=on`, for 1, 2, 4 and 8 processes at once, against
-/// `pgbench -N` (simple-update) transactions/s on the same server in the same run.
+/// Issue 16's figures: purchase cycles/s (buy, then finish) on one PostgreSQL ledger with
+/// `synchronous_commit=on`, for 1, 2, 4 and 8 clients at once, against `pgbench -N` (simple-update)
+/// transactions/s on the same server in the same run (before, between and after the storefronts'
+/// series; the median, since the shared disk's flush time drifts within minutes).
+/// Two kinds of client: whole `storefront run` processes (launch, connect, CA and load included),
+/// and long-running storefronts timed from their first cycle to their last (``SharedLedgerDriver``).
 ///
 /// The server is `$STOREFRONT_BENCH_POSTGRES` (a maintenance database URI) when set, else a
 /// throwaway cluster this run starts (``PostgreSQLCluster``: fsync on, loopback TCP).
 enum SharedLedgerBenchmark {
   static let clientCounts = [1, 2, 4, 8]
   static let keys =
-    clientCounts.map { "pg_cycles_per_s_\($0)" } + ["pgbench_simple_update_tps_1", "pgbench_simple_update_tps_8"]
+    clientCounts.map { "pg_cycles_per_s_\($0)" } + clientCounts.map { "pg_running_cycles_per_s_\($0)" }
+    + ["pgbench_simple_update_tps_1", "pgbench_simple_update_tps_8"]
     + ["pg_cycles_vs_pgbench_1", "pg_cycles_vs_pgbench_8", "pg_cycles_8_vs_1"]
+    + ["pg_running_vs_pgbench_1", "pg_running_vs_pgbench_8", "pg_running_8_vs_1"]
 
   struct Plan {
     /// Purchase cycles each process runs, and the repetitions of each client count.
@@ -20,8 +27,19 @@ enum SharedLedgerBenchmark {
     /// Seconds of each pgbench run.
     var pgbenchSeconds: Int
 
-    static let quick = Plan(cyclesPerClient: 30, repeats: 1, pgbenchSeconds: 2)
-    static let full = Plan(cyclesPerClient: 200, repeats: 3, pgbenchSeconds: 10)
+    /// Cycles each long-running storefront runs after its warm-up.
+    var runningCycles: Int
+
+    static let quick = Plan(cyclesPerClient: 30, repeats: 1, pgbenchSeconds: 2, runningCycles: 100)
+    static let full = Plan(cyclesPerClient: 200, repeats: 3, pgbenchSeconds: 10, runningCycles: 500)
+  }
+
+  /// The environment of every `storefront` this benchmark starts: isolated from the user's, with
+  /// the team key a PostgreSQL ledger's CA is sealed with.
+  static func environment(home: URL) -> [String: String] {
+    var environment = StorefrontBinary.isolatedEnvironment(home: home)
+    environment["STOREFRONT_KEY_ENCRYPTION_KEY"] = String(repeating: "5eed", count: 16)
+    return environment
   }
 
   static func run(binary: String, plan: Plan, scratch: URL, into report: Report) throws {
@@ -34,13 +52,15 @@ enum SharedLedgerBenchmark {
     report.extra("pg_server", settings.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
 
     let coins = "com.jake.sample.ExInAppPurchase.coins100"
+    let bench = try server.makeDatabase("sfpgbench_\(getpid())")
+    let initialized = try server.tool("pgbench", ["-i", "-q", "-s", "1", bench])
+    guard initialized.status == 0 else { throw BenchError.failed("pgbench -i failed: \(initialized.stderr)") }
+    var pgbenchRuns: [Int: [Double]] = [:]
+    for clients in [1, 8] { pgbenchRuns[clients, default: []].append(try pgbench(server, bench, clients: clients, seconds: plan.pgbenchSeconds)) }
     let script = (["set dialogs off"] + (0..<plan.cyclesPerClient).flatMap { _ in ["buy \(coins)", "finish last"] })
       .joined(separator: "\n") + "\n"
     var perClients: [Int: Double] = [:]
     var round = 0
-    var environment = StorefrontBinary.isolatedEnvironment(home: home)
-    // The shared CA's private keys are sealed with a team key (README, a shared sandbox).
-    environment["STOREFRONT_KEY_ENCRYPTION_KEY"] = String(repeating: "5eed", count: 16)
     for clients in clientCounts {
       var rates: [Double] = []
       for _ in 0..<plan.repeats {
@@ -51,7 +71,7 @@ enum SharedLedgerBenchmark {
           try ChildProcess.start(
             binary,
             ["run", "-", "--data-dir", home.appendingPathComponent("r\(round)c\(index)").path, "--ledger", ledger, "--account", "buyer\(index)"],
-            stdin: Data(script.utf8), environment: environment)
+            stdin: Data(script.utf8), environment: environment(home: home))
         }
         for process in processes {
           let result = try process.wait(timeout: 600)
@@ -67,24 +87,66 @@ enum SharedLedgerBenchmark {
       perClients[clients] = sample.median
     }
 
-    let bench = try server.makeDatabase("sfpgbench_\(getpid())")
-    let initialized = try server.tool("pgbench", ["-i", "-q", "-s", "1", bench])
-    guard initialized.status == 0 else { throw BenchError.failed("pgbench -i failed: \(initialized.stderr)") }
+    for clients in [1, 8] { pgbenchRuns[clients, default: []].append(try pgbench(server, bench, clients: clients, seconds: plan.pgbenchSeconds)) }
+    let running = try runLongRunning(server: server, plan: plan, home: home, product: coins, into: report)
+
+    for clients in [1, 8] { pgbenchRuns[clients, default: []].append(try pgbench(server, bench, clients: clients, seconds: plan.pgbenchSeconds)) }
     for clients in [1, 8] {
-      let result = try server.tool(
-        "pgbench", ["-N", "-c", String(clients), "-j", String(clients), "-T", String(plan.pgbenchSeconds), bench],
-        timeout: TimeInterval(plan.pgbenchSeconds + 120))
-      guard result.status == 0, let tps = tps(in: result.stdout) else {
-        throw BenchError.failed("pgbench -N -c \(clients) failed: \(result.stderr) \(result.stdout)")
-      }
-      report.record("pgbench -N (simple-update) tps, \(clients) client(s), \(plan.pgbenchSeconds) s", Sample(values: [tps], unit: "tps"))
+      let runs = Sample(values: pgbenchRuns[clients] ?? [], unit: "tps")
+      let tps = runs.median
+      report.record("pgbench -N (simple-update) tps, \(clients) client(s), \(plan.pgbenchSeconds) s, before, between, after", runs)
       report.set("pgbench_simple_update_tps_\(clients)", tps)
       if let cycles = perClients[clients] { report.set("pg_cycles_vs_pgbench_\(clients)", cycles / tps) }
+      if let cycles = running[clients] { report.set("pg_running_vs_pgbench_\(clients)", cycles / tps) }
     }
     if let one = perClients[1], let eight = perClients[8] { report.set("pg_cycles_8_vs_1", eight / one) }
+    if let one = running[1], let eight = running[8] { report.set("pg_running_8_vs_1", eight / one) }
     report.note(
       "pg_cycles_per_s_1",
-      "Wall time of whole processes (launch and connect included); a cycle is buy + finish (2 commits and a claim-free id block).")
+      "Wall time of whole processes (launch, connect, a new data directory's CA included); a cycle is buy + finish (2 commits).")
+    report.note(
+      "pg_running_cycles_per_s_1",
+      "Long-running storefronts in the bench's process (one thread, ledger connection and session lock each; PaymentQueue + "
+        + "ScenarioRunner + PostgreSQLLedgerStore + the ES256 signer), timed from the first cycle to the last after a warm-up cycle.")
+  }
+
+  /// The long-running figure for each client count, on a fresh database each.
+  private static func runLongRunning(
+    server: Server, plan: Plan, home: URL, product: String, into report: Report
+  ) throws -> [Int: Double] {
+    let catalogURL = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent().appendingPathComponent("Catalog/Default.storekit")
+    let catalog = try CatalogDecoder().decode(try Data(contentsOf: catalogURL), path: catalogURL.path)
+    let ca = home.appendingPathComponent("running-ca", isDirectory: true)
+    let authority = try SandboxCertificateAuthority.open(in: ca, validFrom: SandboxCertificateAuthority.defaultValidFrom(now: Date()))
+    let offerKey = try PromotionalOfferKey.open(in: ca)
+    var rates: [Int: Double] = [:]
+    for clients in clientCounts {
+      var samples: [Double] = []
+      for attempt in 0..<plan.repeats {
+        let ledger = try server.makeDatabase("sfrun_\(getpid())_\(clients)_\(attempt)")
+        samples.append(
+          try SharedLedgerDriver.cyclesPerSecond(
+            ledger: ledger, clients: clients, cycles: plan.runningCycles, catalog: catalog, authority: authority,
+            offerKey: offerKey, product: product))
+      }
+      let sample = Sample(values: samples, unit: "cycles/s")
+      report.record("PostgreSQL purchase cycles/s, \(clients) long-running storefront(s) × \(plan.runningCycles)", sample)
+      report.set("pg_running_cycles_per_s_\(clients)", sample.median)
+      rates[clients] = sample.median
+    }
+    return rates
+  }
+
+  /// One `pgbench -N` run's transactions/s.
+  private static func pgbench(_ server: Server, _ database: String, clients: Int, seconds: Int) throws -> Double {
+    let result = try server.tool(
+      "pgbench", ["-N", "-c", String(clients), "-j", String(clients), "-T", String(seconds), database],
+      timeout: TimeInterval(seconds + 120))
+    guard result.status == 0, let tps = tps(in: result.stdout) else {
+      throw BenchError.failed("pgbench -N -c \(clients) failed: \(result.stderr) \(result.stdout)")
+    }
+    return tps
   }
 
   /// pgbench's `tps = N (without initial connection time)`.

@@ -7,7 +7,9 @@ import Foundation
 /// A connection belongs to one thread at a time, like the store that owns it.
 final class PostgreSQLConnection {
   let address: PostgreSQLAddress
-  private var handle: OpaquePointer?
+  private(set) var handle: OpaquePointer?
+  /// What ``pipeline(_:)`` has prepared on this connection.
+  var prepared = PostgreSQLPreparedStatements()
 
   /// A notification another session sent with `NOTIFY`.
   struct Notification: Equatable {
@@ -59,6 +61,7 @@ final class PostgreSQLConnection {
   func close() {
     if let handle { PQfinish(handle) }
     handle = nil
+    prepared.reset()
   }
 
   var isOpen: Bool { handle.map { PQstatus($0) == CONNECTION_OK } ?? false }
@@ -80,20 +83,9 @@ final class PostgreSQLConnection {
   @discardableResult
   func execute(_ sql: String, _ parameters: [PostgreSQLValue] = []) throws(PostgreSQLFailure) -> PostgreSQLResult {
     guard let handle else { throw PostgreSQLFailure(sqlState: nil, message: "the connection was closed") }
-    let wires = parameters.map(\.wire)
-    let buffers: [UnsafeMutablePointer<CChar>?] = wires.map { wire in
-      guard let wire else { return nil }
-      // Text parameters are read up to their NUL (libpq ignores their length); binary ones by length.
-      let buffer = UnsafeMutablePointer<CChar>.allocate(capacity: wire.bytes.count + 1)
-      for (offset, byte) in wire.bytes.enumerated() { (buffer + offset).initialize(to: CChar(bitPattern: byte)) }
-      (buffer + wire.bytes.count).initialize(to: 0)
-      return buffer
+    let result = Self.withWire(parameters) { count, values, lengths, formats in
+      PQexecParams(handle, sql, count, nil, values, lengths, formats, 0)
     }
-    defer { for buffer in buffers { buffer?.deallocate() } }
-    let values: [UnsafePointer<CChar>?] = buffers.map { $0.map { UnsafePointer($0) } }
-    let lengths = wires.map { Int32($0?.bytes.count ?? 0) }
-    let formats = wires.map { Int32(($0?.isBinary ?? false) ? 1 : 0) }
-    let result = PQexecParams(handle, sql, Int32(wires.count), nil, values, lengths, formats, 0)
     return try check(result)
   }
 
@@ -134,7 +126,7 @@ final class PostgreSQLConnection {
     return PostgreSQLResult(result)
   }
 
-  private static func trimmed(_ message: UnsafeMutablePointer<CChar>?) -> String {
+  static func trimmed(_ message: UnsafeMutablePointer<CChar>?) -> String {
     guard let message else { return "unknown error" }
     let text = String(cString: message).trimmingCharacters(in: .whitespacesAndNewlines)
     // libpq indents a hint on a line of its own ("\n\tIs the server running…?").

@@ -16,20 +16,28 @@ extension PostgreSQLLedgerStore {
       /// The claimed row could not be encoded; nothing was written.
       case failed(LedgerError)
     }
-    let outcome: Outcome = try transaction { connection throws(PostgreSQLFailure) in
-      let row = try connection.execute(
-        "SELECT json FROM transactions WHERE id = $1 FOR UPDATE", [.int(Int64(bitPattern: id.rawValue))])
-      guard row.rowCount > 0 else { return .lost }
-      guard var claimed = decodeTransaction(row.text(0, 0)) else { return .undecodable }
-      guard claimed.state == .purchasing, !claimed.isFinished, claimed.ownerSession == expectedOwner else { return .lost }
+    let outcome: Outcome = try transaction(nil) { connection throws(PostgreSQLFailure) in
+      let locked = try connection.pipeline([
+        ("BEGIN", []), ("SELECT json FROM transactions WHERE id = $1 FOR UPDATE", [.int(Int64(bitPattern: id.rawValue))]),
+      ])
+      func rollBack(_ outcome: Outcome) throws(PostgreSQLFailure) -> Outcome {
+        try connection.execute("ROLLBACK")
+        return outcome
+      }
+      guard let row = locked.last, row.rowCount > 0 else { return try rollBack(.lost) }
+      guard var claimed = decodeTransaction(row.text(0, 0)) else { return try rollBack(.undecodable) }
+      guard claimed.state == .purchasing, !claimed.isFinished else { return try rollBack(.lost) }
+      // Already ours: this claim landed before a lost connection hid its COMMIT (DECISIONS §27).
+      if claimed.ownerSession == session, session != expectedOwner { return try rollBack(.claimed(claimed)) }
+      guard claimed.ownerSession == expectedOwner else { return try rollBack(.lost) }
       claimed.ownerSession = session
       let statements: [Statement]
       do throws(LedgerError) {
         statements = try encode([.putTransaction(claimed)])
       } catch {
-        return .failed(error)
+        return try rollBack(.failed(error))
       }
-      try write(statements, on: connection)
+      try write(statements, after: nil, on: connection)
       return .claimed(claimed)
     }
     switch outcome {
@@ -41,19 +49,21 @@ extension PostgreSQLLedgerStore {
   }
 
   /// Reserves `count` transaction ids no other client will use: the next free id lives in `kv`,
-  /// read and moved under its row lock.
+  /// read and moved under its row lock, in two round trips (read under the lock; write and commit).
   public func reserveTransactionIDs(count: UInt64, atLeast floor: UInt64) throws(LedgerError) -> UInt64 {
     guard !options.readOnly else { throw .readOnly(path: name) }
-    return try transaction { connection throws(PostgreSQLFailure) in
-      try connection.execute(
-        "INSERT INTO kv (key, value) VALUES ($1, '0') ON CONFLICT (key) DO NOTHING", [.text(PostgreSQLSchema.nextIDKey)])
-      let stored = try connection.execute(
-        "SELECT value::numeric::text FROM kv WHERE key = $1 FOR UPDATE", [.text(PostgreSQLSchema.nextIDKey)]
-      ).text(0, 0).flatMap { UInt64($0) } ?? 0
-      let largest = try connection.execute("SELECT coalesce(max(id), 0) FROM transactions").int64(0, 0) ?? 0
+    let key = PostgreSQLValue.text(PostgreSQLSchema.nextIDKey)
+    return try transaction(nil) { connection throws(PostgreSQLFailure) in
+      let read = try connection.pipeline([
+        ("BEGIN", []),
+        ("INSERT INTO kv (key, value) VALUES ($1, '0') ON CONFLICT (key) DO NOTHING", [key]),
+        ("SELECT value::numeric::text FROM kv WHERE key = $1 FOR UPDATE", [key]),
+        ("SELECT coalesce(max(id), 0) FROM transactions", []),
+      ])
+      let stored = read.dropLast().last?.text(0, 0).flatMap { UInt64($0) } ?? 0
+      let largest = read.last?.int64(0, 0) ?? 0
       let start = max(stored, UInt64(clamping: largest) + 1, floor)
-      try connection.execute(
-        "UPDATE kv SET value = $2 WHERE key = $1", [.text(PostgreSQLSchema.nextIDKey), .text(String(start + count))])
+      try connection.pipeline([("UPDATE kv SET value = $2 WHERE key = $1", [key, .text(String(start + count))]), ("COMMIT", [])])
       return start
     }
   }

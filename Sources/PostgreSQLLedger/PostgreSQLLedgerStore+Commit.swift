@@ -6,8 +6,21 @@ extension PostgreSQLLedgerStore {
   struct Statement {
     var sql: String
     var parameters: [PostgreSQLValue]
-    /// Statements that keep `chains` in step with a transaction row, run only when the row changed.
+    var effect: Effect
+    /// Statements to run only when this one changed a row, which takes a second round trip.
     var followUps: [(String, [PostgreSQLValue])] = []
+  }
+
+  /// What a statement's affected rows say, which decides whether a commit needs their count back
+  /// before it can end (DECISIONS §29).
+  enum Effect {
+    /// It always changes a row (an outbox insert, an account put).
+    case changes
+    /// It changes rows only by stamping them with the commit's transaction id (an upsert that skips
+    /// an identical row, or a statement that runs only after one did), so the server can tell.
+    case stamps
+    /// It may change nothing, and leaves no stamp (a delete): its count must come back first.
+    case unknown
   }
 
   /// Applies `changes` in order as one transaction, committed on return.
@@ -20,35 +33,46 @@ extension PostgreSQLLedgerStore {
     guard !options.readOnly else { throw .readOnly(path: name) }
     guard !changes.isEmpty else { return }
     let statements = try encode(changes)
-    try transaction { connection throws(PostgreSQLFailure) in try write(statements, on: connection) }
+    try transaction(nil, ifLanded: ()) { connection throws(PostgreSQLFailure) in try write(statements, after: "BEGIN", on: connection) }
   }
 
-  /// Runs `statements` inside the open transaction, its rows stamped with the transaction's id;
-  /// notifies listeners only when a row really changed, else rolls back (a replayed batch moves
-  /// nothing). No global lock: commits of different rows overlap (and share WAL flushes); the feed
-  /// orders them by snapshot (``PostgreSQLFeedMark``).
-  func write(_ statements: [Statement], on connection: PostgreSQLConnection) throws(PostgreSQLFailure) {
-    let stamp = try connection.execute(PostgreSQLSchema.selectStamp).int64(0, 0) ?? 0
-    var changed = 0
-    for statement in statements {
-      let parameters = statement.parameters.map { $0 == Self.stampPlaceholder ? .int(stamp) : $0 }
-      let affected = try connection.execute(statement.sql, parameters).affectedRows
-      changed += affected
-      if affected > 0 {
-        for (sql, followUp) in statement.followUps { try connection.execute(sql, followUp) }
-      }
-    }
-    if changed == 0 {
-      try connection.execute("ROLLBACK")
-      try connection.execute("BEGIN")
+  /// Runs `statements` in a transaction, its rows stamped with the transaction's id, and ends it:
+  /// `begin` (when given) opens it. Notifies listeners only when a row really changed (a replayed
+  /// batch moves nothing and wakes nobody). No global lock: commits of different rows overlap (and
+  /// share WAL flushes); the feed orders them by snapshot (``PostgreSQLFeedMark``).
+  ///
+  /// Two round trips when the server can tell whether a row changed (every statement
+  /// ``Effect/changes`` or ``Effect/stamps``): `BEGIN` with the stamp read back (``pendingStamp``,
+  /// so a COMMIT lost in flight can be looked up, DECISIONS §27), then the writes, `COMMIT` and the
+  /// `NOTIFY` after it together. Otherwise three: the counts come back before the follow-ups,
+  /// `COMMIT` and `NOTIFY`, or `ROLLBACK`. The `NOTIFY` is sent only once the commit is
+  /// (``PostgreSQLSchema/announce``); when it fails, the commit stands and listeners find it on
+  /// their fallback poll.
+  func write(_ statements: [Statement], after begin: String?, on connection: PostgreSQLConnection) throws(PostgreSQLFailure) {
+    let opening: [(String, [PostgreSQLValue])] = (begin.map { [($0, [])] } ?? []) + [(PostgreSQLSchema.selectStamp, [])]
+    pendingStamp = try connection.pipeline(opening).last?.int64(0, 0)
+    let writes = statements.map { ($0.sql, $0.parameters) }
+    if statements.allSatisfy({ $0.effect != .unknown && $0.followUps.isEmpty }) {
+      let certain = statements.contains { $0.effect == .changes }
+      let note = certain ? PostgreSQLSchema.noteAnnouncement : PostgreSQLSchema.noteAnnouncementIfStamped
+      commitSent = true
+      try connection.pipeline(writes + [(note, []), ("COMMIT", []), (PostgreSQLSchema.announce, [])], optional: 1)
       return
     }
-    pendingStamp = stamp
-    try connection.execute("SELECT pg_notify($1, $2)", [.text(PostgreSQLSchema.channel), .text(String(stamp))])
+    let results = try connection.pipeline(writes)
+    var changed = 0
+    var ending: [(String, [PostgreSQLValue])] = []
+    for (statement, result) in zip(statements, results) where result.affectedRows > 0 {
+      changed += result.affectedRows
+      ending += statement.followUps
+    }
+    guard changed > 0 else {
+      try connection.pipeline([("ROLLBACK", [])])
+      return
+    }
+    commitSent = true
+    try connection.pipeline(ending + [(PostgreSQLSchema.noteAnnouncement, []), ("COMMIT", []), (PostgreSQLSchema.announce, [])], optional: 1)
   }
-
-  /// Stands for the commit's stamp (its transaction id) among a statement's parameters until it is known.
-  static let stampPlaceholder = PostgreSQLValue.text("\u{0}stamp")
 
   func encode(_ changes: [LedgerChange]) throws(LedgerError) -> [Statement] {
     var statements: [Statement] = []
@@ -64,43 +88,49 @@ extension PostgreSQLLedgerStore {
         }
         let id = PostgreSQLValue.int(Int64(bitPattern: transaction.id.rawValue))
         let original = PostgreSQLValue.int(Int64(bitPattern: transaction.originalID.rawValue))
-        var statement = Statement(
+        let statement = Statement(
           sql: PostgreSQLSchema.upsertTransaction,
           parameters: [
             id, .text(transaction.account), .text(transaction.productID.rawValue), .int(Int64(transaction.state.rawValue)),
             .bool(transaction.isFinished), original, .double(transaction.purchaseDate.timeIntervalSince1970),
-            .text(transaction.productKind.rawValue), .bool(transaction.expiresDate != nil), Self.stampPlaceholder, .text(json),
-          ])
-        if transaction.productKind != .consumable {
-          statement.followUps = [
-            (PostgreSQLSchema.noteChain, [original, id, .bool(transaction.state == .purchased && transaction.expiresDate != nil)])
-          ]
-        }
+            .text(transaction.productKind.rawValue), .bool(transaction.expiresDate != nil), .text(json),
+          ], effect: .stamps)
         statements.append(statement)
+        if transaction.productKind != .consumable {
+          statements.append(
+            Statement(
+              sql: PostgreSQLSchema.noteChain,
+              parameters: [original, id, .bool(transaction.state == .purchased && transaction.expiresDate != nil)], effect: .stamps))
+        }
       case .putAccount(let account):
         do {
-          statements.append(Statement(sql: PostgreSQLSchema.upsertAccount, parameters: [.text(account.name), .text(try coder.encode(account))]))
+          statements.append(
+            Statement(sql: PostgreSQLSchema.upsertAccount, parameters: [.text(account.name), .text(try coder.encode(account))], effect: .changes))
         } catch {
           throw .writeFailed(path: name, reason: "account '\(account.name)' could not be encoded (\(error)); report this bug")
         }
       case .clearHistory(let account):
-        statements.append(Statement(sql: PostgreSQLSchema.clearChains, parameters: [.text(account)]))
-        statements.append(Statement(sql: PostgreSQLSchema.clearHistory, parameters: [.text(account)]))
-        statements.append(Statement(sql: PostgreSQLSchema.clearRequests, parameters: [.text(account)]))
+        statements.append(Statement(sql: PostgreSQLSchema.clearChains, parameters: [.text(account)], effect: .unknown))
+        statements.append(Statement(sql: PostgreSQLSchema.clearHistory, parameters: [.text(account)], effect: .unknown))
+        statements.append(Statement(sql: PostgreSQLSchema.clearRequests, parameters: [.text(account)], effect: .unknown))
       case .putSubscription(let record):
         let id = PostgreSQLValue.int(Int64(bitPattern: record.originalID.rawValue))
         do {
           statements.append(
             Statement(
-              sql: PostgreSQLSchema.upsertSubscription,
-              parameters: [id, .text(record.account), .text(try recordCoder.encode(record)), Self.stampPlaceholder],
-              followUps: [(PostgreSQLSchema.markChainEnded, [id, .bool(record.status == .expired || record.status == .revoked)])]))
+              sql: PostgreSQLSchema.upsertSubscription, parameters: [id, .text(record.account), .text(try recordCoder.encode(record))],
+              effect: .stamps))
+          statements.append(
+            Statement(
+              sql: PostgreSQLSchema.markChainEnded, parameters: [id, .bool(record.status == .expired || record.status == .revoked)],
+              effect: .stamps))
         } catch {
           throw .writeFailed(
             path: name, reason: "the subscription record of \(record.originalID) could not be encoded (\(error)); report this bug")
         }
       case .removeSubscription(let id):
-        statements.append(Statement(sql: PostgreSQLSchema.deleteSubscription, parameters: [.int(Int64(bitPattern: id.rawValue))]))
+        statements.append(
+          Statement(sql: PostgreSQLSchema.deleteSubscription, parameters: [.int(Int64(bitPattern: id.rawValue))], effect: .unknown))
       case .putAskToBuyRequest(let request):
         do {
           statements.append(
@@ -108,22 +138,23 @@ extension PostgreSQLLedgerStore {
               sql: PostgreSQLSchema.upsertRequest,
               parameters: [
                 .int(Int64(bitPattern: request.id.rawValue)), .text(request.account), .bool(request.isOpen),
-                .text(try recordCoder.encode(request)), Self.stampPlaceholder,
-              ]))
+                .text(try recordCoder.encode(request)),
+              ], effect: .stamps))
         } catch {
           throw .writeFailed(path: name, reason: "the Ask to Buy request \(request.id) could not be encoded (\(error)); report this bug")
         }
       case .deleteTransaction(let id):
         statements.append(
           Statement(
-            sql: PostgreSQLSchema.deleteTransaction, parameters: [.int(Int64(bitPattern: id.rawValue))],
+            sql: PostgreSQLSchema.deleteTransaction, parameters: [.int(Int64(bitPattern: id.rawValue))], effect: .unknown,
             followUps: [(PostgreSQLSchema.repairChains, []), (PostgreSQLSchema.dropEmptyChains, [])]))
       case .putMassExtension(let request):
         do {
           statements.append(
             Statement(
               sql: PostgreSQLSchema.upsertMassExtension,
-              parameters: [.text(request.productID.rawValue), .text(request.requestID), .text(try recordCoder.encode(request))]))
+              parameters: [.text(request.productID.rawValue), .text(request.requestID), .text(try recordCoder.encode(request))],
+              effect: .unknown))
         } catch {
           throw .writeFailed(path: name, reason: "the mass extension '\(request.requestID)' could not be encoded (\(error)); report this bug")
         }
@@ -136,7 +167,7 @@ extension PostgreSQLLedgerStore {
                 notification.originalTransactionID.map { .int(Int64(bitPattern: $0.rawValue)) } ?? .null,
                 notification.environment.map { .text($0) } ?? .null, .text(try recordCoder.encode(notification)),
                 .double(notification.date.timeIntervalSince1970),
-              ]))
+              ], effect: .changes))
         } catch {
           throw .writeFailed(
             path: name,
@@ -154,6 +185,6 @@ extension PostgreSQLLedgerStore {
   }
 
   private func value(_ key: String, _ value: String) -> Statement {
-    Statement(sql: PostgreSQLSchema.upsertValue, parameters: [.text(key), .text(value), Self.stampPlaceholder])
+    Statement(sql: PostgreSQLSchema.upsertValue, parameters: [.text(key), .text(value)], effect: .stamps)
   }
 }

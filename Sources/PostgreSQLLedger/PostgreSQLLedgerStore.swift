@@ -58,6 +58,8 @@ public final class PostgreSQLLedgerStore: LedgerStore {
   /// The stamp (transaction id) of the open transaction's writes, once ``write(_:on:)`` made them:
   /// asked about when the connection is lost after COMMIT was sent.
   var pendingStamp: Int64?
+  /// Whether the open transaction's COMMIT went out (what a loss then leaves in doubt).
+  var commitSent = false
   /// How many connections this store has had (1, then one more per reconnect): session-level locks
   /// such as the delivery lease went with each lost one, so their holders ask again.
   public internal(set) var connectionNumber = 1
@@ -119,26 +121,36 @@ public final class PostgreSQLLedgerStore: LedgerStore {
   }
 
   /// Runs `body` between `begin` and `COMMIT`, again from the start (up to ``Options/retries``
-  /// times) when it lost a serialization race or a deadlock. `body` may end the transaction itself
-  /// (a commit with nothing to change rolls back); anything it throws rolls it back.
+  /// times) when it lost a serialization race or a deadlock; anything it throws rolls it back.
+  /// With `begin` nil, `body` opens and ends the transaction itself (in the round trips of its
+  /// statements: ``PostgreSQLConnection/pipeline(_:)``).
   @discardableResult
+  ///
+  /// A `body` that ends the transaction itself sets ``commitSent`` as it sends `COMMIT`; when the
+  /// connection is lost after that, the transaction is looked up by its stamp and `ifLanded` is
+  /// returned when it committed (nil: `body` runs again, and must then see its own landed writes
+  /// for what they are, as a claim does).
   func transaction<Value>(
-    _ begin: String = "BEGIN", _ body: (PostgreSQLConnection) throws(PostgreSQLFailure) -> Value
+    _ begin: String? = "BEGIN", ifLanded landedValue: Value? = nil, _ body: (PostgreSQLConnection) throws(PostgreSQLFailure) -> Value
   ) throws(LedgerError) -> Value {
     var attempt = 0
     while true {
       pendingStamp = nil
+      commitSent = false
       var sent: Value?
       do {
-        try connection.execute(begin)
+        if let begin { try connection.execute(begin) }
         let value = try body(connection)
-        sent = value
-        try connection.execute("COMMIT")
+        if begin != nil {
+          sent = value
+          commitSent = true
+          try connection.execute("COMMIT")
+        }
         return value
       } catch {
         if error.isConnectionLoss {
           // Reconnects; the value when the lost COMMIT landed after all, else the batch runs again.
-          if let landed = try resolveLoss(error, committing: sent) { return landed }
+          if let landed = try resolveLoss(error, committing: commitSent ? sent ?? landedValue : nil) { return landed }
           continue
         }
         if connection.isOpen { _ = try? connection.execute("ROLLBACK") }

@@ -85,8 +85,32 @@ enum PostgreSQLSchema {
     """,
   ]
 
-  /// The id of the writing transaction (assigned here if not yet), which stamps the rows it writes.
+  /// The id of the writing transaction (assigned here if not yet), which stamps the rows it writes;
+  /// written into the statements, so a commit needs no round trip to learn it first.
+  static let stamp = "pg_current_xact_id()::text::bigint"
+  /// The stamp, read by the client before its writes, so that a COMMIT lost in flight can be looked
+  /// up by it after a reconnect (`pg_xact_status`, DECISIONS §27).
   static let selectStamp = "SELECT pg_current_xact_id()::text::bigint"
+  /// Inside a commit: notes its stamp for ``announce`` in a session setting (which reverts when
+  /// the transaction fails).
+  static let noteAnnouncement = "SELECT set_config('\(announcementSetting)', pg_current_xact_id()::text, false)"
+  /// ``noteAnnouncement``, only when a row carries this transaction's stamp (else nothing to
+  /// announce): for a commit whose writes change rows only by stamping them (upserts that skip an
+  /// identical row).
+  static let noteAnnouncementIfStamped = """
+    SELECT set_config('\(announcementSetting)', coalesce((SELECT s::text
+      FROM (SELECT pg_current_xact_id_if_assigned()::text::bigint AS s) AS x
+      WHERE EXISTS (SELECT 1 FROM transactions WHERE changed = s) OR EXISTS (SELECT 1 FROM subscriptions WHERE changed = s)
+        OR EXISTS (SELECT 1 FROM ask_to_buy WHERE changed = s) OR EXISTS (SELECT 1 FROM kv WHERE changed = s)), ''), false)
+    """
+  /// Right after `COMMIT`, in a transaction of its own: `NOTIFY` with the noted stamp, if any. Not
+  /// inside the commit: a notifying transaction holds a lock every other notifying transaction of
+  /// the server waits for until its commit is flushed, which made commits queue for the disk one
+  /// at a time (DECISIONS §29). This one writes no WAL, so it waits for no flush.
+  static let announce = """
+    SELECT pg_notify('\(channel)', current_setting('\(announcementSetting)')) WHERE current_setting('\(announcementSetting)', true) <> ''
+    """
+  static let announcementSetting = "storefront.announce"
   /// A read's snapshot and its xmin; the first statement of the read's transaction.
   static let selectSnapshot = "SELECT pg_current_snapshot()::text, pg_snapshot_xmin(pg_current_snapshot())::text"
   /// The largest stamp a snapshot sees: a read's position.
@@ -100,7 +124,7 @@ enum PostgreSQLSchema {
   static let upsertTransaction = """
     INSERT INTO transactions
       (id, account, product_id, state, is_finished, original_id, purchase_date, product_kind, has_expiry, changed, json)
-    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, \(stamp), $10)
     ON CONFLICT (id) DO UPDATE SET
       account = excluded.account, product_id = excluded.product_id, state = excluded.state,
       is_finished = excluded.is_finished, original_id = excluded.original_id, purchase_date = excluded.purchase_date,
@@ -108,10 +132,10 @@ enum PostgreSQLSchema {
     WHERE transactions.json IS DISTINCT FROM excluded.json
     """
   /// Records a non-consumable's row in its chain: the first row stays first; a purchased row with
-  /// an expiry becomes the chain's current period.
+  /// an expiry becomes the chain's current period. Only when this commit wrote the row (its stamp).
   static let noteChain = """
     INSERT INTO chains (original_id, first_seq, current_seq)
-      SELECT $1, seq, CASE WHEN $3::boolean THEN seq END FROM transactions WHERE id = $2
+      SELECT $1, seq, CASE WHEN $3::boolean THEN seq END FROM transactions WHERE id = $2 AND changed = \(stamp)
     ON CONFLICT (original_id) DO UPDATE SET
       current_seq = CASE WHEN $3::boolean THEN greatest(coalesce(chains.current_seq, 0), excluded.first_seq)
         ELSE chains.current_seq END
@@ -124,14 +148,18 @@ enum PostgreSQLSchema {
   static let clearHistory = "DELETE FROM transactions WHERE account = $1"
   static let clearRequests = "DELETE FROM ask_to_buy WHERE account = $1"
   static let upsertSubscription = """
-    INSERT INTO subscriptions (original_id, account, json, changed) VALUES ($1, $2, $3, $4)
+    INSERT INTO subscriptions (original_id, account, json, changed) VALUES ($1, $2, $3, \(stamp))
     ON CONFLICT (original_id) DO UPDATE SET account = excluded.account, json = excluded.json, changed = excluded.changed
     WHERE subscriptions.json IS DISTINCT FROM excluded.json
     """
-  static let markChainEnded = "UPDATE chains SET ended = $2 WHERE original_id = $1 AND ended IS DISTINCT FROM $2"
+  /// Only when this commit wrote the subscription record (its stamp).
+  static let markChainEnded = """
+    UPDATE chains SET ended = $2 WHERE original_id = $1 AND ended IS DISTINCT FROM $2
+      AND EXISTS (SELECT 1 FROM subscriptions WHERE original_id = $1 AND changed = \(stamp))
+    """
   static let deleteSubscription = "DELETE FROM subscriptions WHERE original_id = $1"
   static let upsertRequest = """
-    INSERT INTO ask_to_buy (id, account, open, json, changed) VALUES ($1, $2, $3, $4, $5)
+    INSERT INTO ask_to_buy (id, account, open, json, changed) VALUES ($1, $2, $3, $4, \(stamp))
     ON CONFLICT (id) DO UPDATE SET account = excluded.account, open = excluded.open, json = excluded.json,
       changed = excluded.changed
     WHERE ask_to_buy.json IS DISTINCT FROM excluded.json
@@ -155,7 +183,7 @@ enum PostgreSQLSchema {
     """
   static let insertNotification = "INSERT INTO outbox (original_id, environment, json, next_attempt) VALUES ($1, $2, $3, $4)"
   static let upsertValue = """
-    INSERT INTO kv (key, value, changed) VALUES ($1, $2, $3)
+    INSERT INTO kv (key, value, changed) VALUES ($1, $2, \(stamp))
     ON CONFLICT (key) DO UPDATE SET value = excluded.value, changed = excluded.changed
     WHERE kv.value IS DISTINCT FROM excluded.value
     """

@@ -41,9 +41,8 @@ final class PostgreSQLConnectionLossTests: XCTestCase {
     let uri = try PostgreSQLTestDatabase.make(label: "landed")
     let store = try PostgreSQLLedgerStore(uri)
     let connection = store.connection
-    try connection.execute("BEGIN")
-    try store.write(try store.encode([.setClock(Date(timeIntervalSince1970: 1_800_000_000))]), on: connection)
-    try connection.execute("COMMIT")
+    try store.write(try store.encode([.setClock(Date(timeIntervalSince1970: 1_800_000_000))]), after: "BEGIN", on: connection)
+    XCTAssertTrue(store.commitSent)
     try terminate(connection.backendPID, on: uri)
     let lost = PostgreSQLFailure(sqlState: nil, message: "server closed the connection unexpectedly")
     XCTAssertEqual(try store.resolveLoss(lost, committing: "sent"), "sent")
@@ -55,8 +54,12 @@ final class PostgreSQLConnectionLossTests: XCTestCase {
     let uri = try PostgreSQLTestDatabase.make(label: "rolled")
     let store = try PostgreSQLLedgerStore(uri)
     let connection = store.connection
+    // What `write` does up to its last round trip: the stamp learnt, the writes sent, no COMMIT yet.
     try connection.execute("BEGIN")
-    try store.write(try store.encode([.setClock(Date(timeIntervalSince1970: 1_800_000_000))]), on: connection)
+    store.pendingStamp = try connection.execute(PostgreSQLSchema.selectStamp).int64(0, 0)
+    for statement in try store.encode([.setClock(Date(timeIntervalSince1970: 1_800_000_000))]) {
+      try connection.execute(statement.sql, statement.parameters)
+    }
     XCTAssertNotNil(store.pendingStamp)
     try terminate(connection.backendPID, on: uri)
     let lost = PostgreSQLFailure(sqlState: nil, message: "server closed the connection unexpectedly")
