@@ -337,7 +337,7 @@ final class MultiHostLedgerTests: XCTestCase {
   private static func environment(_ directory: TemporaryDirectory) -> [String: String] {
     var environment = StorefrontBinary.isolatedEnvironment(home: directory.url)
     environment["NO_COLOR"] = "1"
-    // The shared CA's private keys are sealed with the team's key (DECISIONS §29).
+    // The shared CA's private keys are sealed with the team's key (DECISIONS §26).
     environment["STOREFRONT_KEY_ENCRYPTION_KEY"] = TeamKey.hex
     return environment
   }

@@ -4,7 +4,7 @@ import XCTest
 
 @testable import PostgreSQLLedger
 
-/// Commits in one round trip (DECISIONS §29): pipelined prepared statements, a failure in the middle
+/// Pipelined commits (DECISIONS §29): pipelined prepared statements, a failure in the middle
 /// of a batch, and the `NOTIFY` sent after `COMMIT` only when a row changed, on each commit path.
 final class PostgreSQLPipelineTests: XCTestCase {
   func testAFailedStatementMidBatchThrowsItsErrorAndTheConnectionGoesOn() throws {
