@@ -177,6 +177,106 @@ final class MultiHostLedgerTests: XCTestCase {
     XCTAssertEqual(try stored(id, in: local)?.state, .purchased)
   }
 
+  /// `serve` on host A delivers the notifications of purchases made on host B: the outbox is the
+  /// shared ledger's, and A's deliverer hears B's commits through `LISTEN/NOTIFY`. The app's server
+  /// is a small HTTP receiver inside host A's namespace (its loopback is A's own).
+  func testServeOnHostADeliversNotificationsForPurchasesOnHostB() throws {
+    let (database, local) = try makeLedger("notify")
+    let directory = try TemporaryDirectory(self)
+    let hosts = try XCTUnwrap(hosts)
+    let portFile = directory.path("receiver.port")
+    let bodies = directory.path("receiver.bodies")
+    let receiver = try ChildProcess.start(
+      NetworkHosts.ip, ["netns", "exec", hosts.namespace(.a), "python3", "-c", Self.receiverScript, portFile, bodies], stdin: Data(),
+      environment: Self.environment(directory), workingDirectory: directory.url)
+    defer {
+      kill(receiver.processIdentifier, SIGKILL)
+      _ = try? receiver.wait(timeout: 30)
+    }
+    XCTAssertTrue(wait(seconds: 30) { FileManager.default.fileExists(atPath: portFile) }, "the receiver on host A listens")
+    let port = try String(contentsOfFile: portFile, encoding: .utf8)
+    let url = "http://127.0.0.1:\(port)/hooks"
+    let set = try start(
+      on: .a, ["notifications", "url", url, "--data-dir", directory.path("a-setter"), "--ledger", database(.a)], stdin: "", in: directory
+    ).wait(timeout: 120)
+    XCTAssertEqual(set.status, 0, set.summary)
+    let fifo = directory.path("ready-notify")
+    XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+    let serve = try start(
+      on: .a, ["serve", "--listen", "127.0.0.1:0", "--ready-file", fifo, "--data-dir", directory.path("a-serve"), "--ledger", database(.a)],
+      stdin: "", in: directory)
+    defer {
+      kill(serve.processIdentifier, SIGTERM)
+      _ = try? serve.wait(timeout: 30)
+    }
+    _ = try ReadyFile.address(fromFIFO: fifo)
+
+    let purchases = 5
+    let script = (["set dialogs off"] + Array(repeating: "buy \(coins)\nfinish last", count: purchases)).joined(separator: "\n") + "\n"
+    let bought = try start(
+      on: .b, ["run", "-", "--json", "--data-dir", directory.path("b-buyer"), "--ledger", database(.b), "--account", "buyer-b"],
+      stdin: script, in: directory
+    ).wait(timeout: 120)
+    XCTAssertEqual(bought.status, 0, bought.summary)
+    let ids = Set(Self.purchasedIDs(bought, source: "host B"))
+    XCTAssertEqual(ids.count, purchases)
+
+    func received() -> [[String: Any]] {
+      let text = (try? String(contentsOfFile: bodies, encoding: .utf8)) ?? ""
+      return text.split(separator: "\n").compactMap { line in
+        guard let body = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+          let jws = body["signedPayload"] as? String
+        else { return nil }
+        return Self.payload(of: jws)
+      }
+    }
+    XCTAssertTrue(wait(seconds: 60) { received().count >= purchases }, "got \(received().count) of \(purchases) notifications on host A")
+    let payloads = received()
+    XCTAssertEqual(payloads.count, purchases, "each delivered once")
+    XCTAssertEqual(Set(payloads.compactMap { $0["notificationUUID"] as? String }).count, purchases)
+    let delivered = Set(payloads.compactMap { payload -> String? in
+      guard let data = payload["data"] as? [String: Any], let info = data["signedTransactionInfo"] as? String else { return nil }
+      return (Self.payload(of: info)?["transactionId"] as? String)
+    })
+    XCTAssertEqual(delivered, ids, "the notifications are for host B's purchases")
+    // The attempts are recorded just after the POSTs (in batches): wait for the record, bounded.
+    XCTAssertTrue(
+      wait(seconds: 30) { ((try? local.store.outbox()) ?? []).filter { $0.state == .delivered }.count == purchases },
+      "the shared outbox records the deliveries")
+    XCTAssertEqual(try local.store.outbox().count, purchases)
+  }
+
+  /// A JWS's payload as JSON.
+  private static func payload(of jws: String) -> [String: Any]? {
+    let parts = jws.split(separator: ".")
+    guard parts.count == 3 else { return nil }
+    var base64 = parts[1].replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+    while base64.count % 4 != 0 { base64 += "=" }
+    guard let data = Data(base64Encoded: base64) else { return nil }
+    return (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
+  }
+
+  /// The app's server in a host's namespace: answers each POST 200 and appends its body as a line to
+  /// `argv[2]`; writes its port to `argv[1]` once it listens.
+  private static let receiverScript = """
+    import http.server, os, sys
+    class Receiver(http.server.BaseHTTPRequestHandler):
+        def do_POST(self):
+            body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
+            with open(sys.argv[2], "ab") as out:
+                out.write(body + b"\\n")
+            self.send_response(200)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+        def log_message(self, *args):
+            pass
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Receiver)
+    with open(sys.argv[1] + ".tmp", "w") as port:
+        port.write(str(server.server_address[1]))
+    os.rename(sys.argv[1] + ".tmp", sys.argv[1])
+    server.serve_forever()
+    """
+
   /// Both hosts buy in rounds while PostgreSQL is restarted (immediate stop: every session cut) and
   /// host A's link is cut and restored: every round rides through (its steps reconnect with
   /// back-off, DECISIONS §27) and says so on standard error; every purchase a round reported
