@@ -7,14 +7,7 @@ import XCTest
 /// chain, the private keys are stored sealed (AES-256-GCM), and a missing or wrong key-encryption
 /// key is a clear error.
 final class SharedCATests: XCTestCase {
-  private func database(_ label: String) throws -> String {
-    do {
-      return try PostgreSQLTestServer.shared().makeDatabase(label: label)
-    } catch let unavailable as PostgreSQLTestServer.Unavailable {
-      if ProcessInfo.processInfo.environment["CI"] == "true" { XCTFail("CI must run the PostgreSQL tests: \(unavailable)") }
-      throw XCTSkip("PostgreSQL tests skipped: \(unavailable)")
-    }
-  }
+  private func database(_ label: String) throws -> String { try sharedLedgerDatabase(label) }
 
   func testTwoMachinesSignWithOneChainAndTheKeysAreSealed() throws {
     let uri = try database("sharedca")

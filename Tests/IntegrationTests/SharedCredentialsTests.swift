@@ -15,13 +15,17 @@ final class SharedCredentialsTests: XCTestCase {
     var bundleId: String
   }
 
-  private func database(_ label: String) throws -> String {
-    do {
-      return try PostgreSQLTestServer.shared().makeDatabase(label: label)
-    } catch let unavailable as PostgreSQLTestServer.Unavailable {
-      if ProcessInfo.processInfo.environment["CI"] == "true" { XCTFail("CI must run the PostgreSQL tests: \(unavailable)") }
-      throw XCTSkip("PostgreSQL tests skipped: \(unavailable)")
-    }
+  private func database(_ label: String) throws -> String { try sharedLedgerDatabase(label) }
+
+  /// `serve` on data directory `data` and the shared ledger, once it listens; the caller stops it.
+  private func startServe(on data: String, ledger uri: String, key: String, in directory: TemporaryDirectory) throws
+    -> (RunningProcess, String)
+  {
+    let fifo = directory.path("ready-\(UUID().uuidString.prefix(8))")
+    XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+    let serve = try StorefrontBinary.start(
+      ["serve", "--listen", "127.0.0.1:0", "--ready-file", fifo, "--data-dir", data, "--ledger", uri, "--key-file", key], in: directory)
+    return (serve, try ReadyFile.address(fromFIFO: fifo))
   }
 
   func testAKeyMadeOnOneMachineIsTrustedAndRevokedOnAnother() throws {
@@ -55,16 +59,11 @@ final class SharedCredentialsTests: XCTestCase {
     XCTAssertTrue(unknown.stderr.contains("no API key 'ZZZZZZZZZZ'"), unknown.stderr)
 
     // serve on machine B trusts A's key; A's revoke counts from B's next request.
-    let fifo = directory.path("ready")
-    XCTAssertEqual(mkfifo(fifo, 0o600), 0)
-    let serve = try StorefrontBinary.start(
-      ["serve", "--listen", "127.0.0.1:0", "--ready-file", fifo, "--data-dir", directory.path("machine-b"), "--ledger", uri, "--key-file", teamKey],
-      in: directory)
+    let (serve, address) = try startServe(on: directory.path("machine-b"), ledger: uri, key: teamKey, in: directory)
     defer {
       kill(serve.processIdentifier, SIGTERM)
       _ = try? serve.wait(timeout: 30)
     }
-    let address = try ReadyFile.address(fromFIFO: fifo)
     let privateKey = try PrivateKey(pem: Data(contentsOf: URL(fileURLWithPath: exported)))
     let token = try TestToken(keyID: key.keyId, issuerID: key.issuerId, bundleID: key.bundleId, expires: Date().timeIntervalSince1970 + 300)
       .signed(by: privateKey.signES256)
@@ -113,16 +112,11 @@ final class SharedCredentialsTests: XCTestCase {
     let exported = try StorefrontBinary.run(["receipt", "--data-dir", data, "--ledger", uri, "--account", "jake", "--key-file", teamKey], in: directory)
     XCTAssertEqual(exported.status, 0, exported.summary)
     let receipt = exported.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-    let fifo = directory.path("ready")
-    XCTAssertEqual(mkfifo(fifo, 0o600), 0)
-    let serve = try StorefrontBinary.start(
-      ["serve", "--listen", "127.0.0.1:0", "--ready-file", fifo, "--data-dir", directory.path("machine-b"), "--ledger", uri, "--key-file", teamKey],
-      in: directory)
+    let (serve, address) = try startServe(on: directory.path("machine-b"), ledger: uri, key: teamKey, in: directory)
     defer {
       kill(serve.processIdentifier, SIGTERM)
       _ = try? serve.wait(timeout: 30)
     }
-    let address = try ReadyFile.address(fromFIFO: fifo)
     let port = try XCTUnwrap(address.split(separator: ":").last.flatMap { UInt16($0) }, address)
     let good = try VerifyReceiptServeTests.call(port, body: try VerifyReceiptServeTests.body(receipt, password: rotated))
     XCTAssertEqual(good.json["status"] as? Int, 0, "\(good.json)")

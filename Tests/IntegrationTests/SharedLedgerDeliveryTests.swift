@@ -11,14 +11,7 @@ import XCTest
 final class SharedLedgerDeliveryTests: XCTestCase {
   private let coins = "com.jake.sample.ExInAppPurchase.coins100"
 
-  private func database(_ label: String) throws -> String {
-    do {
-      return try PostgreSQLTestServer.shared().makeDatabase(label: label)
-    } catch let unavailable as PostgreSQLTestServer.Unavailable {
-      if ProcessInfo.processInfo.environment["CI"] == "true" { XCTFail("CI must run the PostgreSQL tests: \(unavailable)") }
-      throw XCTSkip("PostgreSQL tests skipped: \(unavailable)")
-    }
-  }
+  private func database(_ label: String) throws -> String { try sharedLedgerDatabase(label) }
 
   private func setURL(_ url: String, uri: String, in directory: TemporaryDirectory) throws {
     let set = try StorefrontBinary.run(try ["notifications", "url", url, "--data-dir", directory.path("setter"), "--ledger", uri, "--key-file", TeamKey.file(in: directory)], in: directory)
