@@ -20,7 +20,12 @@ extension PostgreSQLLedgerStore {
     guard !options.readOnly else { throw .readOnly(path: name) }
     guard !changes.isEmpty else { return }
     let statements = try encode(changes)
-    try transaction { connection throws(PostgreSQLFailure) in try write(statements, on: connection) }
+    let violation = try transaction { connection throws(PostgreSQLFailure) -> LedgerError? in
+      if let violation = try ownerViolation(of: changes, on: connection) { return violation }
+      try write(statements, on: connection)
+      return nil
+    }
+    if let violation { throw violation }
   }
 
   /// Runs `statements` inside the open transaction, its rows stamped with the transaction's id;
@@ -148,6 +153,7 @@ extension PostgreSQLLedgerStore {
         statements.append(value(PostgreSQLSchema.accountKey, account ?? ""))
       case .setClock(let date):
         statements.append(value(PostgreSQLSchema.clockKey, String(date.timeIntervalSince1970)))
+      case .expectOwner: break  // A precondition: ownerViolation(of:on:) checks it before the writes.
       }
     }
     return statements
