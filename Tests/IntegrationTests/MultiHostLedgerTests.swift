@@ -104,6 +104,9 @@ final class MultiHostLedgerTests: XCTestCase {
     try hosts.restore(.a)
     try cut.terminal.send("Enter")
     try cut.terminal.waitUntil("A's sheet closes", timeout: 30) { !(try cut.terminal.screen().contains("Do you want to buy")) }
+    // Refused at commit (the row is no longer A's) or already known from the change feed: A says so.
+    try cut.terminal.waitFor("completed on another device", timeout: 30)
+    XCTAssertTrue(try cut.terminal.screen().contains("nothing was charged here"), "A says nothing was bought there")
     XCTAssertEqual(try stored(cut.id, in: local), completedOnB, "the purchase stays as B completed it")
     cut.terminal.stop()
 
