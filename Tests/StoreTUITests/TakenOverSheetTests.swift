@@ -32,6 +32,7 @@ import Testing
     here.observer.calls.removeAll()
     runtime.send(.key(.char("y")))
     #expect(runtime.state.sheet == nil)
+    #expect(!runtime.state.isBusy, "nothing is in flight here any more")
     #expect(runtime.state.notice?.text == "This purchase was completed on another device; nothing was charged here (transaction 1000000001).")
     #expect(runtime.render().plainText.contains("completed on another device"))
     #expect(here.observer.calls.isEmpty, "the app here hears of no purchase")
