@@ -19,13 +19,9 @@ extension PostgreSQLLedgerStore {
   public func commit(_ changes: [LedgerChange]) throws(LedgerError) {
     guard !options.readOnly else { throw .readOnly(path: name) }
     guard !changes.isEmpty else { return }
+    if changes.contains(where: { $0.ownerExpectation != nil }) { return try commitExpectingOwners(changes) }
     let statements = try encode(changes)
-    let violation = try transaction { connection throws(PostgreSQLFailure) -> LedgerError? in
-      if let violation = try ownerViolation(of: changes, on: connection) { return violation }
-      try write(statements, on: connection)
-      return nil
-    }
-    if let violation { throw violation }
+    try transaction { connection throws(PostgreSQLFailure) in try write(statements, on: connection) }
   }
 
   /// Runs `statements` inside the open transaction, its rows stamped with the transaction's id;

@@ -2,6 +2,25 @@ import Foundation
 import StoreEngine
 
 extension PostgreSQLLedgerStore {
+  /// ``commit(_:)`` of a batch with ``LedgerChange/expectOwner(_:session:)`` preconditions: checked
+  /// first in the transaction, under row locks, and the writes only when every one holds.
+  ///
+  /// - Throws: ``LedgerError/takenOver(path:transaction:owner:)`` (nothing written) and the errors of
+  ///   ``commit(_:)``.
+  func commitExpectingOwners(_ changes: [LedgerChange]) throws(LedgerError) {
+    enum Outcome {
+      case written
+      case refused(LedgerError)
+    }
+    let statements = try encode(changes)
+    let outcome: Outcome = try transaction { connection throws(PostgreSQLFailure) in
+      if let violation = try ownerViolation(of: changes, on: connection) { return .refused(violation) }
+      try write(statements, on: connection)
+      return .written
+    }
+    if case .refused(let violation) = outcome { throw violation }
+  }
+
   /// The error of the first ``LedgerChange/expectOwner(_:session:)`` of `changes` that the rows as
   /// stored do not meet, or nil when every one holds (or there is none). Runs first in the commit's
   /// transaction and locks the rows it reads (`FOR UPDATE`), so a claim by another client waits for
