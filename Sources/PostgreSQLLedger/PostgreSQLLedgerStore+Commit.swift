@@ -32,6 +32,7 @@ extension PostgreSQLLedgerStore {
   public func commit(_ changes: [LedgerChange]) throws(LedgerError) {
     guard !options.readOnly else { throw .readOnly(path: name) }
     guard !changes.isEmpty else { return }
+    if changes.contains(where: { $0.ownerExpectation != nil }) { return try commitExpectingOwners(changes) }
     let statements = try encode(changes)
     try transaction(nil, ifLanded: ()) { connection throws(PostgreSQLFailure) in try write(statements, after: "BEGIN", on: connection) }
   }
@@ -179,6 +180,7 @@ extension PostgreSQLLedgerStore {
         statements.append(value(PostgreSQLSchema.accountKey, account ?? ""))
       case .setClock(let date):
         statements.append(value(PostgreSQLSchema.clockKey, String(date.timeIntervalSince1970)))
+      case .expectOwner: break  // A precondition: ownerViolation(of:on:) checks it before the writes.
       }
     }
     return statements

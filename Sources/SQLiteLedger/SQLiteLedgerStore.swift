@@ -350,15 +350,22 @@ public final class SQLiteLedgerStore: LedgerStore {
     guard !changes.isEmpty else { return }
     // Encode before taking the write lock, so other processes wait as little as possible.
     let encoded = try encode(changes)
+    var violation: LedgerError?
     do {
       try statements.begin.run()
-      try apply(encoded, with: statements)
-      try statements.commit.run()
+      violation = try preconditionViolation(changes, with: statements)
+      if violation == nil {
+        try apply(encoded, with: statements)
+        try statements.commit.run()
+      } else {
+        try statements.rollback.run()
+      }
     } catch {
       // SQLite may already have rolled back (SQLITE_FULL, I/O errors); roll back only if not.
       if !connection.isAutocommit { try? statements.rollback.run() }
       throw LedgerError(error, path: path, while: .writing)
     }
+    if let violation { throw violation }
   }
 
   /// The result of `PRAGMA integrity_check`: `ok`, or one line per problem.

@@ -102,8 +102,16 @@ final class MultiHostLedgerTests: XCTestCase {
     let completedOnB = try XCTUnwrap(try stored(cut.id, in: local))
     XCTAssertTrue(completedOnB.state == .purchased && completedOnB.isFinished, "B completed the purchase it took over")
     try hosts.restore(.a)
+    // Answered once A is connected again (an answer while it still reconnects fails as unreachable).
+    try cut.terminal.waitUntil("A is connected again with its sheet up", timeout: 60) {
+      let screen = try cut.terminal.screen()
+      return !screen.contains("ledger: ") && screen.contains("Do you want to buy")
+    }
     try cut.terminal.send("Enter")
     try cut.terminal.waitUntil("A's sheet closes", timeout: 30) { !(try cut.terminal.screen().contains("Do you want to buy")) }
+    // Refused at commit (the row is no longer A's) or already known from the change feed: A says so.
+    try cut.terminal.waitFor("completed on another device", timeout: 30)
+    XCTAssertTrue(try cut.terminal.screen().contains("nothing was charged here"), "A says nothing was bought there")
     XCTAssertEqual(try stored(cut.id, in: local), completedOnB, "the purchase stays as B completed it")
     cut.terminal.stop()
 

@@ -55,4 +55,5 @@ final class SQLiteLedgerConformanceTests: XCTestCase {
   func testB15AskToBuyRequestsAreStoredAndLoadedWhileOpen() throws { try suite.askToBuyRequestsAreStoredAndLoadedWhileOpen() }
   func testMassExtensionsAreKeptByProductAndRequest() throws { try suite.massExtensionsAreKeptByProductAndRequest() }
   func testB71DeletingATransactionRemovesOnlyIt() throws { try suite.deletingATransactionRemovesOnlyIt() }
+  func testOwnerExpectationGuardsTheWholeBatch() throws { try suite.ownerExpectationGuardsTheWholeBatch() }
 }

@@ -220,12 +220,3 @@ final class ClaimingLedger: LedgerStore {
     return transaction
   }
 }
-
-extension PurchasePrompt {
-  fileprivate var transactionID: PaymentTransaction.ID? {
-    switch self {
-    case .confirm(let id, _, _, _, _), .signIn(.purchase(let id)): id
-    case .signIn(.restore): nil
-    }
-  }
-}

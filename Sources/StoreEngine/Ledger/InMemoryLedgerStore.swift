@@ -56,6 +56,13 @@ public final class InMemoryLedgerStore: LedgerStore {
       failNextCommit = nil
       throw failure
     }
+    let expectations = LedgerChange.ownerExpectations(in: changes)
+    if !expectations.isEmpty,
+      let violation = LedgerChange.violation(
+        of: expectations, stored: expectations.compactMap { byID[$0.id] }, path: "in-memory")
+    {
+      throw violation
+    }
     commitCount += 1
     for change in changes {
       switch change {
@@ -78,6 +85,7 @@ public final class InMemoryLedgerStore: LedgerStore {
         massExtensions[MassExtensionKey(productID: request.productID, requestID: request.requestID)] = request
       case .putNotification(let notification): outbox.append(notification)
       case .setNotificationURL(let environment, let url): notificationURLs[environment] = url
+      case .expectOwner: break  // Checked above, before anything was applied.
       }
     }
   }

@@ -102,6 +102,12 @@ public enum LedgerChange: Sendable, Equatable {
   case putNotification(ServerNotification)
   /// The app's server's notification URL for an environment (`Sandbox`, `Production`); nil removes it.
   case setNotificationURL(environment: String, url: String?)
+  /// A precondition, not a write: the batch commits only if transaction `id` is stored unfinished,
+  /// `purchasing` and owned by `session` when the batch begins; otherwise nothing of it is written
+  /// and the commit throws ``LedgerError/takenOver(path:transaction:owner:)``. The engine adds it
+  /// before a step moves its own purchase out of `purchasing`, so that an answer to a sheet that
+  /// another process took over meanwhile (a client cut off from a shared ledger) is never written.
+  case expectOwner(PaymentTransaction.ID, session: String)
 }
 
 /// What a ledger holds (for ``LedgerStore/load()``: what a launch needs).
@@ -163,6 +169,10 @@ public enum LedgerError: Error, Sendable, Equatable {
   case readOnly(path: String)
   /// A ledger database server could not be reached or refused the connection.
   case unreachable(server: String, reason: String)
+  /// A batch's ``LedgerChange/expectOwner(_:session:)`` did not hold: the purchase is no longer
+  /// this process's to answer. `owner` is the session that holds it now, nil when it is no longer
+  /// `purchasing` (answered elsewhere) or gone. Nothing of the batch was written.
+  case takenOver(path: String, transaction: PaymentTransaction.ID, owner: String?)
 }
 
 extension LedgerError: CustomStringConvertible {
@@ -182,6 +192,8 @@ extension LedgerError: CustomStringConvertible {
       "The ledger '\(path)' is read-only. Make the data directory writable or pass --data-dir."
     case .unreachable(let server, let reason):
       "Cannot reach the ledger database '\(server)': \(reason). Check that the server runs and the URI in --ledger or $STOREFRONT_LEDGER (a password goes in ~/.pgpass or $PGPASSWORD)."
+    case .takenOver(let path, let id, let owner):
+      "The purchase of transaction \(id) in the ledger '\(path)' was \(owner.map { "taken over by session \($0)" } ?? "answered") by another process; nothing was written. Launch again to see it as it is now."
     }
   }
 

@@ -37,6 +37,7 @@ extension StoreMachine {
   /// The user tapped Buy on the purchase sheet.
   mutating func confirm() throws(EngineError) {
     guard case .confirm(let id, _, _, _, _) = prompt else { throw .noPrompt }
+    try ensureStillOwned(id)
     prompt = nil
     step.emit(.promptDismissed)
     try complete(id)
@@ -47,6 +48,7 @@ extension StoreMachine {
   /// sign-in fails the restore).
   mutating func cancel() throws(EngineError) {
     guard let current = prompt else { throw .noPrompt }
+    if let id = current.transactionID { try ensureStillOwned(id) }
     prompt = nil
     step.emit(.promptDismissed)
     switch current {

@@ -200,6 +200,7 @@ public struct StoreMachine: Sendable {
   @discardableResult
   mutating func put(_ changed: PaymentTransaction) throws(EngineError) -> PaymentTransaction {
     var transaction = changed
+    if changed.state != .purchasing { expectOwnership(before: changed.id) }
     // Only a sheet still to be answered belongs to a session (checked first: no copy otherwise).
     if transaction.ownerSession != nil, transaction.state != .purchasing { transaction.ownerSession = nil }
     // Signed once when it becomes purchased or restored; a refund clears the JWS to re-sign it.

@@ -37,7 +37,7 @@ public struct StoreStep: Sendable, Equatable {
         seenTransactions = []
         seenRecords = []
         seenRequests = []
-      case .putAccount, .setCurrentAccount, .setClock, .putMassExtension, .putNotification, .setNotificationURL:
+      case .putAccount, .setCurrentAccount, .setClock, .putMassExtension, .putNotification, .setNotificationURL, .expectOwner:
         break
       }
       kept.append(change)

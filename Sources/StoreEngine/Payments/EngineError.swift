@@ -30,6 +30,11 @@ public enum EngineError: Error, Sendable, Equatable, CustomStringConvertible {
   case cannotExtend(PaymentTransaction.ID, because: ExtensionRefusal)
   /// A product id the catalog does not have as an auto-renewable subscription (a mass extension's).
   case notSubscriptionProduct(String)
+  /// The purchase sheet of this transaction was answered here, but another process had taken the
+  /// purchase over meanwhile (this one's session looked dead: a client cut off from a shared
+  /// ledger): `owner` holds it now, nil when it was already answered there. Nothing was written or
+  /// announced; the sheet is closed and the row shows the purchase as the ledger has it.
+  case purchaseTakenOver(PaymentTransaction.ID, owner: String?)
 
   /// Why a renewal-date extension was refused (Apple's 403 errors).
   public enum ExtensionRefusal: String, Sendable, Equatable {
@@ -71,6 +76,12 @@ public enum EngineError: Error, Sendable, Equatable, CustomStringConvertible {
       "'\(code)' is not an App Store storefront\(near.isEmpty ? "" : " (near: \(near.joined(separator: ", ")))"); use an ISO 3166-1 alpha-3 code such as USA, KOR or JPN."
     case .cannotExtend(let id, let why): "The renewal date of subscription \(id) cannot be extended: \(why.rawValue)."
     case .notSubscriptionProduct(let id): "The catalog has no auto-renewable subscription '\(id)'."
+    case .purchaseTakenOver(let id, let owner):
+      if let owner {
+        "The purchase of transaction \(id) was taken over on another device (session \(owner)); nothing was charged here."
+      } else {
+        "The purchase of transaction \(id) was completed on another device; nothing was charged here."
+      }
     }
   }
 
@@ -95,6 +106,7 @@ public enum EngineError: Error, Sendable, Equatable, CustomStringConvertible {
     case .unknownStorefront: "unknownStorefront"
     case .cannotExtend: "cannotExtend"
     case .notSubscriptionProduct: "notSubscriptionProduct"
+    case .purchaseTakenOver: "purchaseTakenOver"
     }
   }
 }

@@ -158,13 +158,30 @@ public final class PaymentQueue {
         let needed = (try? body(&probe)).map { _ in probe.ids.drawnInStep } ?? drawn * 2
         reserved.append(try reserveIDs(count: UInt64(max(Self.idBlock, needed + Self.idBlock)), into: &next))
         continue
+      } catch .purchaseTakenOver(let id, _) {
+        try settleTakeover(of: id)
       }
       if !step.changes.isEmpty {
-        do { try ledger.commit(step.compactedChanges) } catch { throw .ledger(error) }
+        do { try ledger.commit(step.compactedChanges) } catch {
+          if case .takenOver(_, let id, _) = error { try settleTakeover(of: id) }
+          throw .ledger(error)
+        }
       }
       machine = next
       return step
     }
+  }
+
+  /// After an answer to the sheet of `id` found the purchase taken over by another process (the
+  /// ledger refused the batch, or the change feed already showed it): the step is dropped and
+  /// nothing of it announced; a step of its own closes the sheet and takes the purchase in as the
+  /// ledger has it now. Always throws ``EngineError/purchaseTakenOver(_:owner:)`` for the front end.
+  private func settleTakeover(of id: PaymentTransaction.ID) throws(EngineError) -> Never {
+    let current: PaymentTransaction?
+    do { current = try ledger.transactions([id]).first } catch { throw .ledger(error) }
+    let step = try commit { machine throws(EngineError) in try machine.handleTakeover(of: id, current: current) }
+    announce(step)
+    throw .purchaseTakenOver(id, owner: current.flatMap { $0.state == .purchasing && !$0.isFinished ? $0.ownerSession : nil })
   }
 
   @discardableResult

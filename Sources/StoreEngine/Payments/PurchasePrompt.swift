@@ -11,3 +11,13 @@ public enum PurchasePrompt: Sendable, Equatable {
     case restore
   }
 }
+
+extension PurchasePrompt {
+  /// The transaction the sheet is for; nil for a restore's sign-in.
+  public var transactionID: PaymentTransaction.ID? {
+    switch self {
+    case .confirm(let id, _, _, _, _), .signIn(.purchase(let id)): id
+    case .signIn(.restore): nil
+    }
+  }
+}

@@ -72,7 +72,11 @@ extension AppReducer {
       affected.append(record.productID)
       state.notice = Notice("\(state.displayName(of: record.productID)): \(record.status.rawValue) (\(reason)).")
     case .transactionsAmended(let list):
-      for transaction in list where state.upsert(transaction) { affected.append(transaction.productID) }
+      for transaction in list where state.upsert(transaction) {
+        affected.append(transaction.productID)
+        // A purchase answered or taken over elsewhere is no longer this screen's to wait for.
+        if transaction.state != .purchasing || transaction.isFinished { state.inFlight.remove(transaction.id) }
+      }
     case .askToBuyAnswered(let request, let approved):
       affected.append(request.productID)
       state.notice = Notice(

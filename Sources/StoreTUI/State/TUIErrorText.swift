@@ -14,6 +14,9 @@ enum TUIErrorText {
       "\(AppCrash(error)?.description ?? "Transaction \(id) is still purchasing.") Answer its sheet first (Enter to buy, Esc to cancel)."
     case .unknownStorefront(let code, let near):
       "'\(code)' is not an App Store storefront.\(StorefrontSuggestion.didYouMean(near)) Pick one in Settings (3) → Storefront."
+    case .purchaseTakenOver(let id, let owner):
+      // The sheet is already closed; its row shows what the other device did.
+      "This purchase was \(owner.map { "taken over on another device (session \($0))" } ?? "completed on another device"); nothing was charged here (transaction \(id))."
     default: error.description
     }
   }

@@ -107,7 +107,7 @@ struct LiveStore {
   static func exitCode(for error: LedgerError) -> Int32 {
     switch error {
     case .corrupt, .newerSchema: ExitCode.dataError
-    case .busy: ExitCode.temporaryFailure
+    case .busy, .takenOver: ExitCode.temporaryFailure
     case .cannotOpen, .readOnly: ExitCode.cannotCreate
     case .writeFailed: ExitCode.ioError
     case .unreachable: ExitCode.unavailable

@@ -1,0 +1,26 @@
+import Foundation
+import StoreEngine
+
+extension SQLiteLedgerStore {
+  /// The error of the first ``LedgerChange/expectOwner(_:session:)`` of `changes` that the rows as
+  /// stored do not meet, or nil when every one holds (or there is none). Runs inside the open
+  /// `BEGIN IMMEDIATE` transaction: it holds the write lock, so nobody changes the rows between
+  /// this check and the batch's writes.
+  func preconditionViolation(_ changes: [LedgerChange], with statements: Statements) throws(SQLiteFailure) -> LedgerError? {
+    let expectations = LedgerChange.ownerExpectations(in: changes)
+    guard !expectations.isEmpty else { return nil }
+    var stored: [PaymentTransaction] = []
+    for expectation in expectations {
+      var json: (data: Data, isBlob: Bool)?
+      let select = statements.selectTransactionJSON
+      try select.bind(Int64(bitPattern: expectation.id.rawValue), at: 1)
+      try select.forEachRow { row in json = row.bytes(at: 0) }
+      guard let json else { continue }
+      guard let transaction = decodeTransaction(json) else {
+        return .corrupt(path: path, reason: "the stored transaction \(expectation.id) could not be decoded")
+      }
+      stored.append(transaction)
+    }
+    return LedgerChange.violation(of: expectations, stored: stored, path: path)
+  }
+}

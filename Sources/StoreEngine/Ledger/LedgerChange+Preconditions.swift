@@ -1,0 +1,29 @@
+extension LedgerChange {
+  /// The transaction and session of an ``expectOwner(_:session:)``, nil for a write.
+  public var ownerExpectation: (id: PaymentTransaction.ID, session: String)? {
+    if case .expectOwner(let id, let session) = self { (id, session) } else { nil }
+  }
+
+  /// Every ``expectOwner(_:session:)`` of `changes`, in order (usually none).
+  public static func ownerExpectations(in changes: [LedgerChange]) -> [(id: PaymentTransaction.ID, session: String)] {
+    changes.compactMap(\.ownerExpectation)
+  }
+
+  /// The error of the first expectation that `stored` (the rows as they are before the batch, in
+  /// any order; a missing row is a deleted one) does not meet, or nil when all hold. Every store
+  /// calls it with the rows read inside its write transaction, so that the check and the writes are
+  /// one atomic unit.
+  public static func violation(
+    of expectations: [(id: PaymentTransaction.ID, session: String)], stored: [PaymentTransaction], path: String
+  ) -> LedgerError? {
+    let byID = Dictionary(stored.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+    for expectation in expectations {
+      let row = byID[expectation.id]
+      guard let row, row.state == .purchasing, !row.isFinished, row.ownerSession == expectation.session else {
+        let owner = row.flatMap { $0.state == .purchasing && !$0.isFinished ? $0.ownerSession : nil }
+        return .takenOver(path: path, transaction: expectation.id, owner: owner)
+      }
+    }
+    return nil
+  }
+}
