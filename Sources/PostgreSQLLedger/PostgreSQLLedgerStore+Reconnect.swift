@@ -35,6 +35,7 @@ extension PostgreSQLLedgerStore {
       try prepareSession(fresh)
       connection = fresh
       connectionNumber += 1
+      serverStarted = try? fresh.execute(PostgreSQLSchema.selectServerStart).text(0, 0)
     } catch {
       guard error.isConnectionLoss else { throw LedgerError(error, name: name) }
       guard reconnector.policy.patience != nil else {
@@ -58,6 +59,7 @@ extension PostgreSQLLedgerStore {
   /// batch that did not land grants nothing twice.
   func resolveLoss<Value>(_ failure: PostgreSQLFailure, committing sent: Value?) throws(LedgerError) -> Value? {
     let lostBackend = connection.backendPID
+    let startedBefore = serverStarted
     try recover(from: failure)
     guard let sent, let stamp = pendingStamp else { return nil }
     var terminated = false
@@ -66,12 +68,19 @@ extension PostgreSQLLedgerStore {
       do {
         status = try connection.execute("SELECT pg_xact_status($1::xid8)", [.text(String(stamp))]).text(0, 0)
       } catch {
+        // 22023 "transaction ID … is in the future": a crash restart lost the id with its
+        // unflushed commit, so it did not land.
+        if error.sqlState == "22023" { return nil }
         guard error.isConnectionLoss else { throw LedgerError(error, name: name) }
         try recover(from: error)
         continue
       }
       switch status {
-      case "committed": return sent
+      case "committed":
+        // After a crash restart an id the crash lost may already be another client's: the commit is
+        // ours only if its id was logged before the crash (below the recovery checkpoint's next id).
+        if let startedBefore, serverStarted != startedBefore, try !loggedBeforeRestart(stamp) { return nil }
+        return sent
       case "in progress" where !terminated:
         // The old session is still open on the server (a cut link it has not noticed yet): end it,
         // so the transaction either finishes committing or rolls back, then ask again.
@@ -88,5 +97,19 @@ extension PostgreSQLLedgerStore {
       default: return nil
       }
     }
+  }
+
+  /// Whether transaction id `stamp` is below the next id of the server's last checkpoint (right after
+  /// a crash restart, the end-of-recovery checkpoint's): then the crash did not lose it.
+  private func loggedBeforeRestart(_ stamp: Int64) throws(LedgerError) -> Bool {
+    let text: String?
+    do {
+      text = try connection.execute(PostgreSQLSchema.selectCheckpointNextID).text(0, 0)
+    } catch {
+      throw LedgerError(error, name: name)
+    }
+    let parts = (text ?? "").split(separator: ":").compactMap { Int64($0) }
+    guard parts.count == 2 else { return false }
+    return stamp < (parts[0] << 32 | parts[1])
   }
 }

@@ -60,6 +60,9 @@ public final class PostgreSQLLedgerStore: LedgerStore {
   var pendingStamp: Int64?
   /// Whether the open transaction's COMMIT went out (what a loss then leaves in doubt).
   var commitSent = false
+  /// When the server this connection reached started (`pg_postmaster_start_time()`): a later value
+  /// after a reconnect means it restarted, so a lost transaction's id may have been handed out again.
+  var serverStarted: String?
   /// How many connections this store has had (1, then one more per reconnect): session-level locks
   /// such as the delivery lease went with each lost one, so their holders ask again.
   public internal(set) var connectionNumber = 1
@@ -86,6 +89,7 @@ public final class PostgreSQLLedgerStore: LedgerStore {
       throw .unreachable(server: address.description, reason: error.description + Self.advice(after: reconnector))
     }
     name = connection.connectedName
+    serverStarted = try? connection.execute(PostgreSQLSchema.selectServerStart).text(0, 0)
     try migrate()
     if options.readOnly {
       try run { connection throws(PostgreSQLFailure) in

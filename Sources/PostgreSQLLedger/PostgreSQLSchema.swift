@@ -91,6 +91,11 @@ enum PostgreSQLSchema {
   /// The stamp, read by the client before its writes, so that a COMMIT lost in flight can be looked
   /// up by it after a reconnect (`pg_xact_status`, DECISIONS §27).
   static let selectStamp = "SELECT pg_current_xact_id()::text::bigint"
+  /// When the server started; compared across a reconnect to tell a restart.
+  static let selectServerStart = "SELECT pg_postmaster_start_time()::text"
+  /// The next transaction id of the server's last checkpoint as a 64-bit id (`epoch:xid`): after a
+  /// crash restart, ids from it on were not logged before the crash (and may be handed out again).
+  static let selectCheckpointNextID = "SELECT next_xid FROM pg_control_checkpoint()"
   /// Inside a commit: notes its stamp for ``announce`` in a session setting (which reverts when
   /// the transaction fails).
   static let noteAnnouncement = "SELECT set_config('\(announcementSetting)', pg_current_xact_id()::text, false)"

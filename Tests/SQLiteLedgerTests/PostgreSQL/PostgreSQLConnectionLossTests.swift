@@ -67,6 +67,18 @@ final class PostgreSQLConnectionLossTests: XCTestCase {
     XCTAssertNil(try store.virtualClock(), "nothing of it was written")
   }
 
+  /// A crash restart loses an unflushed commit's transaction id with it: the server calls the id
+  /// "in the future" (22023), which means it did not land, so the batch runs again.
+  func testALostCommitWhoseIDTheServerNeverLoggedRunsAgain() throws {
+    let uri = try PostgreSQLTestDatabase.make(label: "future")
+    let store = try PostgreSQLLedgerStore(uri)
+    store.pendingStamp = 1 << 40
+    store.commitSent = true
+    let lost = PostgreSQLFailure(sqlState: nil, message: "server closed the connection unexpectedly")
+    XCTAssertNil(try store.resolveLoss(lost, committing: "sent"))
+    XCTAssertNotNil(store.serverStarted, "the server's start time is known, to tell a restart")
+  }
+
   func testTheListenerListensAgainAfterItsSessionWasEnded() throws {
     let uri = try PostgreSQLTestDatabase.make(label: "relisten")
     let writer = try PostgreSQLLedgerStore(uri)
