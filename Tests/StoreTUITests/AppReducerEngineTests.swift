@@ -13,7 +13,7 @@ import Testing
     ])
     let before = state.statuses
     let purchased = makeTransaction(2, FixtureCatalog.coins, kind: .consumable, state: .purchased)
-    send(&state, .engine(.transactionsUpdated([purchased])))
+    step(&state, [.putTransaction(purchased)], .transactionsUpdated([purchased]))
     #expect(state.lastRefreshedRows == [state.row(of: FixtureCatalog.coins)].compactMap { $0 })
     #expect(state.lastRefreshedRows == [coinsRow])
     #expect(state.status(of: FixtureCatalog.coins) == .bought(1))
@@ -26,25 +26,25 @@ import Testing
   @Test func statusesFollowATransactionThroughItsStates() {
     var state = makeState()
     var transaction = makeTransaction(2, FixtureCatalog.removeAds, kind: .nonConsumable, state: .purchasing)
-    send(&state, .engine(.transactionsUpdated([transaction])))
+    step(&state, [.putTransaction(transaction)], .transactionsUpdated([transaction]))
     #expect(state.status(of: FixtureCatalog.removeAds) == .purchasing)
     #expect(state.inFlight == [transaction.id])
     #expect(state.isBusy)
     transaction.state = .deferred
-    send(&state, .engine(.transactionsUpdated([transaction])))
+    step(&state, [.putTransaction(transaction)], .transactionsUpdated([transaction]))
     #expect(state.status(of: FixtureCatalog.removeAds) == .deferred)
     #expect(state.inFlight.isEmpty)
     transaction.state = .purchased
-    send(&state, .engine(.transactionsUpdated([transaction])))
+    step(&state, [.putTransaction(transaction)], .transactionsUpdated([transaction]))
     #expect(state.status(of: FixtureCatalog.removeAds) == .owned)
     #expect(state.notice == Notice("Purchased Remove Ads (transaction 2). The app finishes manually: f in Transactions (2).", kind: .success))
     transaction.isFinished = true
-    send(&state, .engine(.transactionsRemoved([transaction])))
+    step(&state, [.putTransaction(transaction)], .transactionsRemoved([transaction]))
     #expect(state.transaction(transaction.id)?.isFinished == true)
     #expect(state.notice?.text == "Finished transaction 2 (Remove Ads).")
     #expect(state.lastRefreshedRows == [0])
     transaction.revocationDate = TestStore.start
-    send(&state, .engine(.transactionRevoked(transaction)))
+    step(&state, [.putTransaction(transaction)], .transactionRevoked(transaction))
     #expect(state.status(of: FixtureCatalog.removeAds) == .refunded)
     #expect(state.notice?.text == "Refunded Remove Ads (transaction 2).")
   }
@@ -53,17 +53,17 @@ import Testing
     var state = makeState()
     var failed = makeTransaction(3, FixtureCatalog.coins, kind: .consumable, state: .failed)
     failed.error = .paymentCancelled
-    send(&state, .engine(.transactionsUpdated([failed])))
+    step(&state, [.putTransaction(failed)], .transactionsUpdated([failed]))
     #expect(state.notice == Notice("Purchase of 100 Coins failed: paymentCancelled (SKError 2).", kind: .error))
     failed.id = PaymentTransaction.ID(4)
     failed.error = .unknown
     failed.needsResolution = true
-    send(&state, .engine(.transactionsUpdated([failed])))
+    step(&state, [.putTransaction(failed)], .transactionsUpdated([failed]))
     #expect(state.notice?.text.hasPrefix("Purchase of 100 Coins was interrupted: unknown (SKError 0)") == true)
     failed.id = PaymentTransaction.ID(5)
     failed.error = .serverUnknown
     failed.needsResolution = false
-    send(&state, .engine(.transactionsUpdated([failed])))
+    step(&state, [.putTransaction(failed)], .transactionsUpdated([failed]))
     #expect(state.notice?.text == "Purchase of 100 Coins failed: unknownServerError (SSServerErrorDomain 5002).")
   }
 
@@ -71,7 +71,7 @@ import Testing
     var state = makeState()
     var other = makeTransaction(9, FixtureCatalog.coins, kind: .consumable, state: .purchased)
     other.account = "someone-else"
-    send(&state, .engine(.transactionsUpdated([other])))
+    step(&state, [.putTransaction(other)], .transactionsUpdated([other]))
     #expect(state.transactions.isEmpty)
     #expect(state.lastRefreshedRows.isEmpty)
   }
@@ -122,7 +122,7 @@ import Testing
 
   @Test func accountAndControlsChangesShowInTheHeader() {
     var state = makeState()
-    send(&state, .engine(.accountChanged(nil)))
+    step(&state, [.setCurrentAccount(nil)], .accountChanged(nil))
     #expect(state.account == nil)
     #expect(render(state).plainText.contains("Not signed in"))
     var controls = state.controls
@@ -140,22 +140,22 @@ import Testing
     var state = makeState()
     var transaction = makeTransaction(1, FixtureCatalog.monthly, kind: .autoRenewableSubscription, state: .purchased)
     transaction.expiresDate = TestStore.start.addingTimeInterval(3600)
-    send(&state, .engine(.transactionsUpdated([transaction])))
+    step(&state, [.putTransaction(transaction)], .transactionsUpdated([transaction]))
     let grace = try subscriptionRecord(original: transaction.id, status: .inGracePeriod, autoRenew: true)
-    send(&state, .engine(.subscriptionChanged(grace, reason: "billing issue")))
+    step(&state, [.putSubscription(grace)], .subscriptionChanged(grace, reason: "billing issue"))
     #expect(state.status(of: FixtureCatalog.monthly) == .inGracePeriod)
     #expect(state.lastRefreshedRows == [3])
     let retry = try subscriptionRecord(original: transaction.id, status: .inBillingRetry, autoRenew: true)
-    send(&state, .engine(.subscriptionChanged(retry, reason: "grace period ended")))
+    step(&state, [.putSubscription(retry)], .subscriptionChanged(retry, reason: "grace period ended"))
     #expect(state.status(of: FixtureCatalog.monthly) == .billingRetry)
     #expect(state.lastRefreshedRows == [3])
     #expect(state.notice?.text == "Premium Monthly: inBillingRetry (grace period ended).")
     let off = try subscriptionRecord(original: transaction.id, status: .subscribed, autoRenew: false)
-    send(&state, .engine(.subscriptionChanged(off, reason: "auto-renew off")))
+    step(&state, [.putSubscription(off)], .subscriptionChanged(off, reason: "auto-renew off"))
     #expect(state.status(of: FixtureCatalog.monthly) == .expires(off.expiresDate))
     #expect(ProductStatus.expires(off.expiresDate).text == "expires 2026-01-01 01:00")
     let expired = try subscriptionRecord(original: transaction.id, status: .expired, autoRenew: false)
-    send(&state, .engine(.subscriptionChanged(expired, reason: "auto-renew off")))
+    step(&state, [.putSubscription(expired)], .subscriptionChanged(expired, reason: "auto-renew off"))
     #expect(state.status(of: FixtureCatalog.monthly) == .expired)
   }
 
@@ -165,9 +165,9 @@ import Testing
     pass.expiresDate = end
     var state = makeState(transactions: [pass])
     #expect(state.status(of: FixtureCatalog.seasonPass) == .expires(end))
-    send(&state, .engine(.clockAdvanced(TestStore.start.addingTimeInterval(3_600))))
+    step(&state, [.setClock(TestStore.start.addingTimeInterval(3_600))], .clockAdvanced(TestStore.start.addingTimeInterval(3_600)))
     #expect(state.lastRefreshedRows.isEmpty)
-    send(&state, .engine(.clockAdvanced(end.addingTimeInterval(1))))
+    step(&state, [.setClock(end.addingTimeInterval(1))], .clockAdvanced(end.addingTimeInterval(1)))
     #expect(state.status(of: FixtureCatalog.seasonPass) == .expired)
     #expect(state.lastRefreshedRows == [2])
     #expect(render(state).plainText.contains("Clock 2026-01-02 00:00:01 UTC"))

@@ -74,7 +74,7 @@ import Testing
     var state = makeState()
     #expect(send(&state, .key(.char("q"))) == [.quit])
     let purchasing = makeTransaction(1, FixtureCatalog.coins, kind: .consumable, state: .purchasing)
-    send(&state, .engine(.transactionsUpdated([purchasing])))
+    step(&state, [.putTransaction(purchasing)], .transactionsUpdated([purchasing]))
     #expect(send(&state, .key(.char("q"))) == [])
     guard case .confirm(let question) = state.sheet else {
       Issue.record("expected the quit question, got \(String(describing: state.sheet))")
@@ -362,7 +362,8 @@ import Testing
 
   @Test func askToBuyMessageDismissesWithAnyAnswer() {
     var state = makeState()
-    send(&state, .engine(.transactionsUpdated([makeTransaction(2, FixtureCatalog.coins, kind: .consumable, state: .deferred)])))
+    let deferred = makeTransaction(2, FixtureCatalog.coins, kind: .consumable, state: .deferred)
+    step(&state, [.putTransaction(deferred)], .transactionsUpdated([deferred]))
     #expect(state.sheet == .askToBuy(productName: "100 Coins"))
     send(&state, .key(.char("y")))
     #expect(state.sheet == nil)

@@ -90,3 +90,9 @@ func send(_ state: inout AppState, _ actions: [AppAction]) -> [AppCommand] {
 
 /// Key actions for each character of `text`.
 func typing(_ text: String) -> [AppAction] { text.map { .key(.char($0)) } }
+
+/// One engine step as the runtime delivers it: its committed changes, then its events.
+@discardableResult
+func step(_ state: inout AppState, _ changes: [LedgerChange], _ events: StoreEvent...) -> [AppCommand] {
+  send(&state, [.committed(LedgerCommit(changes, origin: .thisProcess))] + events.map { .engine($0) })
+}

@@ -46,7 +46,10 @@ public final class PaymentQueue {
     // One virtual clock per ledger: what another process advanced past has already happened there.
     if let clock = changes.clock { machine.catchUp(to: clock) }
     if let urls = changes.notificationURLs { machine.notificationURLs = urls }
-    guard !transactions.isEmpty || !records.isEmpty else { return }
+    guard !transactions.isEmpty || !records.isEmpty else {
+      if let clock = changes.clock { post(LedgerCommit([.setClock(clock)], origin: .otherProcess)) }
+      return
+    }
     // As at launch, a finished consumable is announced but not kept in the working set.
     for transaction in transactions {
       if transaction.productKind == .consumable && transaction.isFinished {
@@ -56,6 +59,10 @@ public final class PaymentQueue {
       }
     }
     machine.absorb(records)
+    post(LedgerCommit(
+      transactions.map(LedgerChange.putTransaction) + records.map(LedgerChange.putSubscription)
+        + (changes.clock.map { [.setClock($0)] } ?? []),
+      origin: .otherProcess))
     var events: [StoreEvent] = transactions.isEmpty ? [] : [.transactionsAmended(transactions)]
     events += records.map { .subscriptionChanged($0, reason: "changed by another process") }
     emit(events)
@@ -161,13 +168,17 @@ public final class PaymentQueue {
       } catch .purchaseTakenOver(let id, _) {
         try settleTakeover(of: id)
       }
+      var committed: [LedgerChange] = []
       if !step.changes.isEmpty {
-        do { try ledger.commit(step.compactedChanges) } catch {
+        committed = step.compactedChanges
+        do { try ledger.commit(committed) } catch {
           if case .takenOver(_, let id, _) = error { try settleTakeover(of: id) }
           throw .ledger(error)
         }
       }
       machine = next
+      // Posted even when empty: a view tells this step's changes from an earlier step's by it.
+      post(LedgerCommit(committed, origin: .thisProcess))
       return step
     }
   }
@@ -179,6 +190,8 @@ public final class PaymentQueue {
   private func settleTakeover(of id: PaymentTransaction.ID) throws(EngineError) -> Never {
     let current: PaymentTransaction?
     do { current = try ledger.transactions([id]).first } catch { throw .ledger(error) }
+    // The other process's answer is a committed change the views have not seen yet.
+    if let current { post(LedgerCommit([.putTransaction(current)], origin: .otherProcess)) }
     let step = try commit { machine throws(EngineError) in try machine.handleTakeover(of: id, current: current) }
     announce(step)
     throw .purchaseTakenOver(id, owner: current.flatMap { $0.state == .purchasing && !$0.isFinished ? $0.ownerSession : nil })
@@ -247,6 +260,11 @@ public final class PaymentQueue {
       default: break
       }
     }
+  }
+
+  /// Tells the views what is now durable; they apply it to their read models before the events.
+  private func post(_ commit: LedgerCommit) {
+    bus.post(commit)
   }
 
   /// Tells observers, then the bus, about each event in order.

@@ -5,8 +5,13 @@ import StoreScenario
 extension AppReducer {
   private static let formatter = EventFormatter(json: false)
 
-  /// An engine event: the log gets its line, the affected rows (only those) are re-derived, and
-  /// sheets, the busy indicator and notices follow.
+  /// Committed changes: the read model takes them in and the rows they touch are re-derived.
+  static func committed(_ commit: LedgerCommit, _ state: inout AppState) {
+    state.apply(commit)
+  }
+
+  /// An engine event: the log gets its line, and sheets, the busy indicator and notices follow.
+  /// Rows come from the committed changes (``committed(_:_:)``), which arrive before a step's events.
   static func engine(_ event: StoreEvent, _ state: inout AppState) -> [AppCommand] {
     // Taken out while it works, so that reading the state's transactions copies nothing.
     var view = state.storeKit2View
@@ -14,35 +19,23 @@ extension AppReducer {
     let modern = view.lines(for: event, at: state.clock, formatter: formatter) { state.transaction($0) }
     state.storeKit2View = view
     appendLog(formatter.lines(for: event, at: state.clock), modern, &state)
-    var affected: [Product.ID] = []
     switch event {
     case .transactionsUpdated(let list):
-      for transaction in list {
-        let previous = state.transaction(transaction.id)
-        guard state.upsert(transaction) else { continue }
-        affected.append(transaction.productID)
-        if transaction.state == .purchasing && !transaction.isFinished {
-          state.inFlight.insert(transaction.id)
-        } else {
-          state.inFlight.remove(transaction.id)
-        }
+      for transaction in list where state.shows(transaction) {
+        // Announced when the step changed it; a redelivery at launch is news to the app, not the tester.
+        guard let previous = state.lastTouched.previous[transaction.id] else { continue }
         if previous?.state != transaction.state || previous?.purchaseDate != transaction.purchaseDate {
           announce(transaction, &state)
         }
       }
     case .transactionsRemoved(let list):
-      for transaction in list where state.upsert(transaction) {
-        affected.append(transaction.productID)
-        state.inFlight.remove(transaction.id)
-      }
       if let last = list.last, list.count == 1 {
         state.notice = Notice("Finished transaction \(last.id) (\(state.displayName(of: last.productID))).")
       } else if !list.isEmpty {
         state.notice = Notice("Finished \(list.count) transactions.")
       }
     case .transactionRevoked(let transaction):
-      if state.upsert(transaction) {
-        affected.append(transaction.productID)
+      if state.shows(transaction) {
         state.notice = Notice(
           "Refunded \(state.displayName(of: transaction.productID)) (transaction \(transaction.id)).", kind: .success)
       }
@@ -58,27 +51,14 @@ extension AppReducer {
     case .promptDismissed:
       if state.sheet?.isEnginePrompt == true { state.sheet = nil }
     case .accountChanged(let name):
-      state.account = name
       state.notice = Notice(name.map { "Signed in as '\($0)'." } ?? "Signed out.")
     case .controlsChanged(let controls):
       state.controls = controls
     case .subscriptionChanged(let record, let reason):
-      if record.account == state.account {
-        var records = state.subscriptions.filter { $0.originalID != record.originalID }
-        records.append(record)
-        records.sort { $0.originalID < $1.originalID }
-        setSubscriptions(records, &state)
-      }
-      affected.append(record.productID)
       state.notice = Notice("\(state.displayName(of: record.productID)): \(record.status.rawValue) (\(reason)).")
-    case .transactionsAmended(let list):
-      for transaction in list where state.upsert(transaction) {
-        affected.append(transaction.productID)
-        // A purchase answered or taken over elsewhere is no longer this screen's to wait for.
-        if transaction.state != .purchasing || transaction.isFinished { state.inFlight.remove(transaction.id) }
-      }
+    case .transactionsAmended, .historyCleared, .clockAdvanced:
+      break  // The committed changes before it carried what the rows show.
     case .askToBuyAnswered(let request, let approved):
-      affected.append(request.productID)
       state.notice = Notice(
         approved
           ? "Ask to Buy: the parent approved \(state.displayName(of: request.productID))."
@@ -86,18 +66,7 @@ extension AppReducer {
     case .storefrontChanged:
       break  // The header shows the storefront; the log has the callback.
     case .transactionDeleted(let transaction):
-      if state.remove(transaction.id) { affected.append(transaction.productID) }
       state.notice = Notice("Deleted transaction \(transaction.id) (\(state.displayName(of: transaction.productID))).")
-    case .historyCleared(let account):
-      if account == state.account {
-        affected = state.removeHistory()
-        setSubscriptions([], &state)
-      }
-    case .clockAdvanced(let date):
-      state.clock = max(state.clock, date)
-      affected = state.statuses.compactMap { id, status in
-        status.deadline.map { $0 <= state.clock ? id : nil } ?? nil
-      }
     case .misuse(let error):
       state.notice = Notice(TUIErrorText.message(for: error), kind: .error)
     case .productsRequestFailed(_, let error):
@@ -110,7 +79,6 @@ extension AppReducer {
     case .notificationQueued:
       break  // The log shows it; delivery is the serving process's.
     }
-    state.lastRefreshedRows = state.refresh(affected)
     return []
   }
 

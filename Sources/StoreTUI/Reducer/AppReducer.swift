@@ -23,6 +23,9 @@ public func reduce(into state: inout AppState, action: AppAction) -> [AppCommand
   case .tick(let date):
     AppReducer.tick(date, &state)
     return []
+  case .committed(let commit):
+    AppReducer.committed(commit, &state)
+    return []
   case .engine(let event):
     return AppReducer.engine(event, &state) + AppReducer.appReacts(to: event, &state)
   case .appFinishModeSet(let mode):
@@ -165,21 +168,5 @@ enum AppReducer {
       }
       return lines
     }
-  }
-}
-
-extension AppReducer {
-  /// Replaces the account's subscription records and re-derives the rows whose products changed.
-  static func setSubscriptions(_ records: [SubscriptionRecord], _ state: inout AppState) {
-    let old = Dictionary(state.subscriptions.map { ($0.originalID, $0) }, uniquingKeysWith: { _, last in last })
-    var changed: Set<Product.ID> = []
-    for record in records where old[record.originalID] != record {
-      changed.insert(record.productID)
-      if let previous = old[record.originalID] { changed.insert(previous.productID) }
-    }
-    let kept = Set(records.map(\.originalID))
-    for record in state.subscriptions where !kept.contains(record.originalID) { changed.insert(record.productID) }
-    state.subscriptions = records
-    state.lastRefreshedRows = state.refresh(changed)
   }
 }

@@ -104,7 +104,9 @@ public enum AppAction: Equatable, Sendable {
   case serverFaultRead(ServerFaultSetting?)
   /// The app receipt, decoded for reading (title and lines).
   case receiptRead(title: String, lines: [String])
-  /// An engine event from the bus, in delivery order.
+  /// Changes now durable in the ledger, from this process or another: the read model applies them.
+  case committed(LedgerCommit)
+  /// An engine event from the bus, in delivery order (after the commit it follows).
   case engine(StoreEvent)
   /// When the simulated app finishes transactions (`--app-finishes`, the Settings pane).
   case appFinishModeSet(AppFinishMode)

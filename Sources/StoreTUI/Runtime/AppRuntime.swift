@@ -31,6 +31,7 @@ public final class AppRuntime {
   private var inbox: [Inbound] = []
   private var isHandling = false
   private var subscription: Subscription?
+  private var commitSubscription: Subscription?
   private var lastTick: Date?
   /// Real seconds not yet moved onto the virtual clock (it moves in whole seconds).
   private var pendingSeconds: TimeInterval = 0
@@ -48,6 +49,7 @@ public final class AppRuntime {
   private enum Inbound {
     case action(AppAction)
     case event(StoreEvent)
+    case commit(LedgerCommit)
   }
 
   /// - Parameters:
@@ -77,6 +79,10 @@ public final class AppRuntime {
       catalog: queue.catalog, size: size, snapshot: snapshot, storeName: storeName,
       logCapacity: logCapacity)
     state.notificationURL = queue.notificationURLs[queue.signingEnvironment ?? "Sandbox"]
+    // Subscribed first and on the same executor: a step's commit reaches the state before its events.
+    commitSubscription = queue.bus.subscribe(LedgerCommit.self, on: executor) { [weak self] commit in
+      MainActor.assumeIsolated { self?.enqueue(.commit(commit)) }
+    }
     subscription = queue.bus.subscribe(StoreEvent.self, on: executor) { [weak self] event in
       // Events are drawn on the main thread only; a bus executor that is not main is a wiring bug.
       MainActor.assumeIsolated { self?.receive(event) }
@@ -87,6 +93,8 @@ public final class AppRuntime {
   public func stop() {
     subscription?.cancel()
     subscription = nil
+    commitSubscription?.cancel()
+    commitSubscription = nil
   }
 
   /// Handles an action: reduces it, runs the commands, then handles what they caused.
@@ -140,12 +148,14 @@ public final class AppRuntime {
         for command in reduce(into: &state, action: action) { run(command) }
       case .event(let event):
         handle(event)
+      case .commit(let commit):
+        apply(.committed(commit))
       }
     }
   }
 
-  /// An engine event. Events are complete: the runtime reads the engine again only when another
-  /// account signs in (its history is a new view, read once from the ledger).
+  /// An engine event. The rows were brought up to date by the commit before it; the runtime reads
+  /// the engine again only when another account signs in (its history is a new view, read once).
   private func handle(_ event: StoreEvent) {
     apply(.engine(event))
     if case .accountChanged = event {

@@ -18,8 +18,11 @@ public struct AppState: Equatable {
   private var rowIndex: [Product.ID: Int]
   /// Statuses of products that have one; absent means ``ProductStatus/none``.
   public private(set) var statuses: [Product.ID: ProductStatus] = [:]
-  /// The Store rows (indices) the last engine event or snapshot re-derived, sorted.
+  /// The Store rows (indices) the last commit, event or snapshot re-derived, sorted.
   public var lastRefreshedRows: [Int] = []
+  /// What the last applied commit touched, with each transaction's version before it: the events
+  /// that follow a commit read it to tell a change from a redelivery.
+  public internal(set) var lastTouched = LedgerImage.Touched()
 
   /// The signed-in sandbox account.
   public var account: String?
@@ -27,10 +30,13 @@ public struct AppState: Equatable {
   public var controls: SandboxControls
   /// The engine's virtual clock.
   public var clock: Date
+  /// The read model: the signed-in account's transactions and subscription records as the ledger
+  /// has them, kept current by applying each committed ``LedgerCommit`` (``apply(_:)``).
+  public private(set) var image = LedgerImage(scope: "")
   /// The account's transactions, oldest first: the Transactions pane.
-  public private(set) var transactions: [PaymentTransaction] = []
-  private var transactionIndex: [PaymentTransaction.ID: Int] = [:]
-  public var subscriptions: [SubscriptionRecord] = []
+  public var transactions: [PaymentTransaction] { image.transactions }
+  /// The account's subscription records, by original transaction id.
+  public var subscriptions: [SubscriptionRecord] { image.subscriptions }
 
   /// Selection and scroll position of each pane's list.
   public var scroll: [Pane: PaneScroll] = [:]
@@ -130,9 +136,10 @@ public struct AppState: Equatable {
 
   public func scroll(of pane: Pane) -> PaneScroll { scroll[pane] ?? PaneScroll() }
 
-  public func transaction(_ id: PaymentTransaction.ID) -> PaymentTransaction? {
-    transactionIndex[id].map { transactions[$0] }
-  }
+  public func transaction(_ id: PaymentTransaction.ID) -> PaymentTransaction? { image.transaction(id) }
+
+  /// Whether `transaction` belongs to what this screen shows (the signed-in account's).
+  public func shows(_ transaction: PaymentTransaction) -> Bool { image.keeps(transaction.account) }
 
   /// The selected transaction in the Transactions pane.
   public var selectedTransaction: PaymentTransaction? {
@@ -154,10 +161,8 @@ public struct AppState: Equatable {
     knownAccounts = snapshot.knownAccounts
     controls = snapshot.controls
     clock = max(clock, snapshot.clock)
-    subscriptions = snapshot.subscriptions
-    transactions = []
-    transactionIndex = [:]
-    for transaction in snapshot.transactions { upsert(transaction) }
+    image.show(account: snapshot.account)
+    image.replaceRows(transactions: snapshot.transactions, subscriptions: snapshot.subscriptions)
     inFlight = Set(transactions.filter { $0.state == .purchasing && !$0.isFinished }.map(\.id))
     let previous = Set(statuses.keys)
     statuses = [:]
@@ -166,37 +171,45 @@ public struct AppState: Equatable {
     clampScroll(.transactions, count: transactions.count)
   }
 
-  /// Adds or replaces a transaction of the signed-in account (others are ignored).
+  /// Applies committed changes to the read model and re-derives the rows they touched (and those
+  /// whose status ran out on the clock they moved). Returns what was touched.
   @discardableResult
-  mutating func upsert(_ transaction: PaymentTransaction) -> Bool {
-    guard transaction.account == (account ?? "") || transaction.account.isEmpty else { return false }
-    if let index = transactionIndex[transaction.id] {
-      transactions[index] = transaction
-    } else {
-      transactionIndex[transaction.id] = transactions.count
-      transactions.append(transaction)
+  mutating func apply(_ commit: LedgerCommit) -> LedgerImage.Touched {
+    let touched = image.apply(commit.changes)
+    if touched.currentAccount {
+      // Another account's rows are a new view, read whole by the runtime (``AppAction/accountLoaded(_:)``).
+      account = image.currentAccount
+      image.show(account: account)
     }
-    return true
-  }
-
-  /// Drops one transaction (deleted from the history); true when it was shown.
-  mutating func remove(_ id: PaymentTransaction.ID) -> Bool {
-    guard transactionIndex[id] != nil else { return false }
-    transactions.removeAll { $0.id == id }
-    transactionIndex = Dictionary(uniqueKeysWithValues: transactions.enumerated().map { ($1.id, $0) })
-    inFlight.remove(id)
-    clampScroll(.transactions, count: transactions.count)
-    return true
-  }
-
-  /// Drops the account's transactions (its history was cleared); returns the products they were of.
-  mutating func removeHistory() -> [Product.ID] {
-    let products = transactions.map(\.productID)
-    transactions = []
-    transactionIndex = [:]
-    inFlight = []
-    clampScroll(.transactions, count: 0)
-    return products
+    if touched.accounts {
+      for change in commit.changes {
+        if case .putAccount(let known) = change, !knownAccounts.contains(known.name) { knownAccounts.append(known.name) }
+      }
+      knownAccounts.sort()
+    }
+    var products = touched.products
+    if touched.clock, let date = image.clock, date > clock {
+      clock = date
+      for (id, status) in statuses {
+        if let deadline = status.deadline, deadline <= clock { products.insert(id) }
+      }
+    }
+    for id in touched.transactions {
+      guard let transaction = image.transaction(id) else {
+        inFlight.remove(id)
+        continue
+      }
+      if transaction.state == .purchasing && !transaction.isFinished {
+        // Another process's sheet is not this screen's to wait for.
+        if commit.origin == .thisProcess { inFlight.insert(id) }
+      } else {
+        inFlight.remove(id)
+      }
+    }
+    if !touched.transactions.isEmpty { clampScroll(.transactions, count: transactions.count) }
+    lastRefreshedRows = refresh(products)
+    lastTouched = touched
+    return touched
   }
 
   /// Re-derives the statuses of `products`; returns the rows that were refreshed, sorted.

@@ -162,11 +162,16 @@ enum InteractiveCommand {
     runtime.receipts = ReceiptText.access(store: store, bundleID: store.queue.bundleID)
     // Engine events reach the runtime on the main queue; this wakes the loop to draw them after.
     let wake = store.queue.bus.subscribe(StoreEvent.self, on: .queue(.main)) { _ in loop.post(.engine) }
+    // A commit with no event (another process's, read by a refresh) still changes rows to draw.
+    let commitWake = store.queue.bus.subscribe(LedgerCommit.self, on: .queue(.main)) { commit in
+      if !commit.changes.isEmpty { loop.post(.engine) }
+    }
     // Another machine's commit to a shared ledger refreshes the rows at once, not at the next tick.
     let ledgerWake = LedgerWake(store: store) { loop.post(.ledger) }
     defer {
       ledgerWake?.stop()
       wake.cancel()
+      commitWake.cancel()
       runtime.stop()
     }
     var started = false

@@ -1,0 +1,23 @@
+/// Changes that are now durable in the ledger, as the bus carries them to the views.
+///
+/// Posted by ``PaymentQueue`` after each of its own commits (before the step's ``StoreEvent``s, so
+/// a view's read model is current when the events arrive) and after ``PaymentQueue/refresh()``
+/// read what other processes committed. Views apply ``changes`` to their ``LedgerImage``; events
+/// stay for what the app is told.
+public struct LedgerCommit: Sendable, Equatable {
+  /// Who made the changes.
+  public enum Origin: Sendable, Equatable {
+    /// A step of this process's payment queue.
+    case thisProcess
+    /// Another process (or host) on the same ledger, read from the change feed.
+    case otherProcess
+  }
+
+  public var changes: [LedgerChange]
+  public var origin: Origin
+
+  public init(_ changes: [LedgerChange], origin: Origin) {
+    self.changes = changes
+    self.origin = origin
+  }
+}
