@@ -82,7 +82,7 @@ let package = Package(
     .testTarget(name: "SimulatedAppTests", dependencies: ["SimulatedApp", "StoreEngine", "StorefrontTestSupport"]),
     .testTarget(name: "StoreScenarioTests", dependencies: ["StoreScenario", "StoreEngine", "StorefrontTestSupport"]),
     .testTarget(
-      name: "StoreTUITests", dependencies: ["StoreTUI", "StoreEngine", "StorefrontTestSupport"], exclude: ["__Snapshots__"]
+      name: "StoreTUITests", dependencies: ["StoreTUI", "StoreEngine", "SQLiteLedger", "StorefrontTestSupport"], exclude: ["__Snapshots__"]
     ),
     .testTarget(name: "NcursesTerminalTests", dependencies: ["NcursesTerminal", "StoreTUI", "CNcursesw"]),
     .testTarget(

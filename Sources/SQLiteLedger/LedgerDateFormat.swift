@@ -31,6 +31,32 @@ enum LedgerDateFormat {
     return Date(timeIntervalSinceReferenceDate: try container.decode(Double.self))
   }
 
+  /// Subscription records' dates: milliseconds since 1970 as a JSON number, as records have always
+  /// been written, when that reads back bit for bit; otherwise (a live `Date()` start) the exact
+  /// `timeIntervalSinceReferenceDate` as a JSON string, so a record read back is `==` to the one
+  /// committed (a rounded one looked like another process's change to the process that wrote it).
+  static func encodeMilliseconds(_ date: Date, to encoder: any Encoder) throws {
+    var container = encoder.singleValueContainer()
+    let milliseconds = (date.timeIntervalSince1970 * 1000).rounded()
+    if abs(milliseconds) < 9_007_199_254_740_992, Date(timeIntervalSince1970: milliseconds / 1000) == date {
+      try container.encode(Int64(milliseconds))
+    } else {
+      try container.encode(String(date.timeIntervalSinceReferenceDate))
+    }
+  }
+
+  static func decodeMilliseconds(from decoder: any Decoder) throws -> Date {
+    let container = try decoder.singleValueContainer()
+    if let text = try? container.decode(String.self) {
+      guard let interval = Double(text) else {
+        throw DecodingError.dataCorruptedError(
+          in: container, debugDescription: "'\(text)' is not a time interval since 2001-01-01")
+      }
+      return Date(timeIntervalSinceReferenceDate: interval)
+    }
+    return Date(timeIntervalSince1970: try container.decode(Double.self) / 1000)
+  }
+
   /// The ISO text for `date`, or nil when it would not read back bit for bit.
   static func exactText(for date: Date) -> String? {
     let milliseconds = (date.timeIntervalSince1970 * 1000).rounded()
@@ -130,9 +156,9 @@ package struct LedgerJSONCoder {
   package init(millisecondDates: Bool = false) {
     encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-    encoder.dateEncodingStrategy = millisecondDates ? .millisecondsSince1970 : .custom(LedgerDateFormat.encode)
+    encoder.dateEncodingStrategy = .custom(millisecondDates ? LedgerDateFormat.encodeMilliseconds : LedgerDateFormat.encode)
     decoder = JSONDecoder()
-    decoder.dateDecodingStrategy = millisecondDates ? .millisecondsSince1970 : .custom(LedgerDateFormat.decode)
+    decoder.dateDecodingStrategy = .custom(millisecondDates ? LedgerDateFormat.decodeMilliseconds : LedgerDateFormat.decode)
   }
 
   package func encode<Value: Encodable>(_ value: Value) throws -> String {

@@ -23,6 +23,24 @@ final class LedgerDateFormatTests: XCTestCase {
     XCTAssertNil(LedgerDateFormat.exactText(for: .distantFuture.addingTimeInterval(1e12)))
   }
 
+  /// Records keep milliseconds as numbers (the bytes every earlier ledger has) and any other date
+  /// exactly: a live clock's start once came back rounded and looked like another process's change.
+  func testRecordDatesRoundTripBitForBitAndKeepTheMillisecondBytes() throws {
+    let coder = LedgerJSONCoder(millisecondDates: true)
+    XCTAssertEqual(try coder.encode([Date(timeIntervalSince1970: 1_767_225_600.25)]), "[1767225600250]")
+    XCTAssertEqual(try coder.decode([Date].self, from: "[1767225600250]"), [Date(timeIntervalSince1970: 1_767_225_600.25)])
+    // What `.millisecondsSince1970` wrote for a date with sub-millisecond bits still reads.
+    XCTAssertEqual(
+      try coder.decode([Date].self, from: "[1767225600123.4568]").first?.timeIntervalSince1970 ?? 0, 1_767_225_600.1234568,
+      accuracy: 1e-6)
+    var generator = SplitMix(seed: 7)
+    for _ in 0..<2_000 {
+      let date = Date(timeIntervalSince1970: 1_767_225_600 + Double(generator.next() % 1_000_000_000) / 1e9 * 86_400)
+      let decoded = try coder.decode([Date].self, from: try coder.encode([date]))
+      XCTAssertEqual(decoded.first?.timeIntervalSinceReferenceDate.bitPattern, date.timeIntervalSinceReferenceDate.bitPattern)
+    }
+  }
+
   func testManyDatesRoundTripBitForBitThroughJSON() throws {
     var generator = SplitMix(seed: 42)
     let coder = LedgerJSONCoder()

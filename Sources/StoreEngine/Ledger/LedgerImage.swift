@@ -11,7 +11,9 @@ public struct LedgerImage: Sendable, Equatable {
   /// Whose transactions, subscription records and Ask to Buy requests the image keeps: nil keeps
   /// every account's (a whole ledger); a name keeps that account's and account-less ones.
   public private(set) var scope: String?
-  /// Transactions in first-insertion order.
+  /// How ``transactions`` are ordered.
+  public let order: Order
+  /// Transactions in ``order``.
   public private(set) var transactions: [PaymentTransaction] = []
   private var index: [PaymentTransaction.ID: Int] = [:]
   public private(set) var accounts: [SandboxAccount] = []
@@ -22,6 +24,15 @@ public struct LedgerImage: Sendable, Equatable {
   public private(set) var notificationURLs: [String: String] = [:]
   /// The largest transaction id ever put (ids are never handed out twice).
   public private(set) var largestID: UInt64 = 0
+
+  /// The order of ``transactions``.
+  public enum Order: Sendable, Equatable {
+    /// First insertion, as the ledger stores them (a whole ledger's image).
+    case insertion
+    /// Oldest purchase date first, then id: the same for a view that saw changes arrive from
+    /// several processes, interleaved, as for one read afresh from the ledger.
+    case chronological
+  }
 
   /// What one ``apply(_:)`` changed, so that a view redraws only that.
   public struct Touched: Sendable, Equatable {
@@ -55,8 +66,9 @@ public struct LedgerImage: Sendable, Equatable {
   }
 
   /// An image of `snapshot`, keeping what `scope` keeps (nil: everything).
-  public init(_ snapshot: LedgerSnapshot = LedgerSnapshot(), scope: String? = nil) {
+  public init(_ snapshot: LedgerSnapshot = LedgerSnapshot(), scope: String? = nil, order: Order = .insertion) {
     self.scope = scope
+    self.order = order
     for transaction in snapshot.transactions where keeps(transaction.account) { put(transaction) }
     accounts = snapshot.accounts
     for record in snapshot.subscriptions where keeps(record.account) { records[record.originalID] = record }
@@ -112,10 +124,11 @@ public struct LedgerImage: Sendable, Equatable {
       touched.products.insert(transaction.productID)
       if touched.previous[transaction.id] == nil { touched.previous[transaction.id] = .some(previous) }
     case .putAccount(let account):
-      guard !accounts.contains(account) else { return }
+      // Kept in the order of each name's latest put, as the stores keep them.
+      let known = accounts.contains(account)
       accounts.removeAll { $0.name == account.name }
       accounts.append(account)
-      touched.accounts = true
+      if !known { touched.accounts = true }
     case .clearHistory(let account):
       guard keeps(account) else { return }
       let gone = transactions.filter { $0.account == account }
@@ -191,11 +204,43 @@ public struct LedgerImage: Sendable, Equatable {
   private mutating func put(_ transaction: PaymentTransaction) {
     largestID = max(largestID, transaction.id.rawValue)
     if let position = index[transaction.id] {
-      transactions[position] = transaction
-    } else {
+      if order == .insertion || Self.key(transactions[position]) == Self.key(transaction) {
+        transactions[position] = transaction
+        return
+      }
+      transactions.remove(at: position)
+      index[transaction.id] = nil
+      insertChronologically(transaction, reindexFrom: position)
+    } else if order == .insertion || transactions.last.map({ Self.key($0) < Self.key(transaction) }) ?? true {
       index[transaction.id] = transactions.count
       transactions.append(transaction)
+    } else {
+      insertChronologically(transaction, reindexFrom: transactions.count)
     }
+  }
+
+  /// Inserts at the place ``Order/chronological`` gives it (a binary search); positions from the
+  /// lower of it and `from` on are renumbered.
+  private mutating func insertChronologically(_ transaction: PaymentTransaction, reindexFrom from: Int) {
+    let key = Self.key(transaction)
+    var low = 0
+    var high = transactions.count
+    while low < high {
+      let middle = (low + high) / 2
+      if Self.key(transactions[middle]) < key { low = middle + 1 } else { high = middle }
+    }
+    transactions.insert(transaction, at: low)
+    for position in min(low, from)..<transactions.count { index[transactions[position].id] = position }
+  }
+
+  private static func key(_ transaction: PaymentTransaction) -> ChronologicalKey {
+    ChronologicalKey(date: transaction.purchaseDate, id: transaction.id.rawValue)
+  }
+
+  private struct ChronologicalKey: Comparable {
+    var date: Date
+    var id: UInt64
+    static func < (a: Self, b: Self) -> Bool { a.date != b.date ? a.date < b.date : a.id < b.id }
   }
 
   private mutating func reindex() {

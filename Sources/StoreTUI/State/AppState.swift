@@ -32,7 +32,7 @@ public struct AppState: Equatable {
   public var clock: Date
   /// The read model: the signed-in account's transactions and subscription records as the ledger
   /// has them, kept current by applying each committed ``LedgerCommit`` (``apply(_:)``).
-  public private(set) var image = LedgerImage(scope: "")
+  public private(set) var image = LedgerImage(scope: "", order: .chronological)
   /// The account's transactions, oldest first: the Transactions pane.
   public var transactions: [PaymentTransaction] { image.transactions }
   /// The account's subscription records, by original transaction id.
