@@ -74,10 +74,11 @@ func freshView(
 /// Records an issue naming the first difference between the live screen and a fresh launch's.
 @MainActor
 func expectSameAsFreshLaunch(
-  _ runtime: AppRuntime, on ledger: any LedgerStore, _ comment: String = "", sourceLocation: SourceLocation = #_sourceLocation
+  _ runtime: AppRuntime, on ledger: any LedgerStore, _ comment: String = "",
+  environment: StoreEnvironment = TestStore.environment, sourceLocation: SourceLocation = #_sourceLocation
 ) throws {
   let live = ScreenView(runtime.state)
-  let fresh = try freshView(on: ledger)
+  let fresh = try freshView(on: ledger, environment: environment)
   if let difference = live.difference(from: fresh) {
     Issue.record("\(comment): the live screen differs from a fresh launch: \(difference)", sourceLocation: sourceLocation)
   }

@@ -1,0 +1,99 @@
+import Foundation
+import StoreEngine
+import StoreTUI
+import StorefrontTestSupport
+import Testing
+
+/// After any sequence of commands, in this process or in another one on the same ledger, every
+/// row, the header and the Transactions pane equal what a fresh launch on that ledger shows.
+@MainActor
+@Suite struct ReadModelPropertyTests {
+  /// A deterministic generator (SplitMix64): a failing seed reproduces.
+  struct Generator {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+      state &+= 0x9E37_79B9_7F4A_7C15
+      var z = state
+      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+      return z ^ (z >> 31)
+    }
+    mutating func pick<T>(_ items: [T]) -> T? { items.isEmpty ? nil : items[Int(next() % UInt64(items.count))] }
+  }
+
+  static let products = [
+    FixtureCatalog.removeAds, FixtureCatalog.coins, FixtureCatalog.seasonPass, FixtureCatalog.monthly, FixtureCatalog.yearly,
+  ]
+
+  /// One random command on `queue`; a command the store refuses (finishing twice, renewing a
+  /// consumable, …) is part of the sequence too: it must change nothing.
+  static func randomCommand(_ generator: inout Generator, on queue: PaymentQueue) -> String {
+    let transactions = (try? queue.history()) ?? []
+    let any = generator.pick(transactions)?.id ?? PaymentTransaction.ID(1)
+    let subscription = generator.pick(transactions.filter { $0.productKind == .autoRenewableSubscription })?.id ?? any
+    let unfinished = generator.pick(transactions.filter { !$0.isFinished })?.id ?? any
+    let product = generator.pick(products) ?? FixtureCatalog.coins
+    let command: StoreCommand
+    switch generator.next() % 17 {
+    case 0, 1, 2: command = .buy(Payment(productID: product))
+    case 3, 4: command = .finish(unfinished)
+    case 5: command = .advance(to: queue.now.addingTimeInterval([3_600, 86_400, 8 * 86_400, 31 * 86_400][Int(generator.next() % 4)]))
+    case 6: command = .renewSubscription(subscription)
+    case 7: command = .expireSubscription(subscription)
+    case 8: command = .setAutoRenew(subscription, generator.next() % 2 == 0)
+    case 9: command = .refund(any, reason: 0)
+    case 10: command = .setControl(.billingRetry(generator.next() % 2 == 0))
+    case 11: command = .setControl(.gracePeriod(generator.next() % 2 == 0))
+    case 12: command = .resolveBillingIssue(subscription)
+    case 13: command = .setControl(.askToBuy(generator.next() % 3 == 0))
+    case 14: command = generator.next() % 2 == 0 ? .approve(unfinished, after: nil) : .decline(unfinished, after: nil)
+    case 15: command = .priceIncrease(subscription, generator.next() % 2 == 0 ? .request : .accept, price: nil)
+    default: command = .restore
+    }
+    _ = try? queue.perform(command)
+    return "\(command)"
+  }
+
+  @Test(arguments: 1...4 as ClosedRange<UInt64>)
+  func inThisProcess(seed: UInt64) throws {
+    var generator = Generator(state: seed)
+    let store = try TestStore()
+    let runtime = try AppRuntime(queue: store.queue, size: standardSize)
+    var steps: [String] = []
+    for _ in 0..<40 {
+      steps.append(Self.randomCommand(&generator, on: store.queue))
+      if generator.next() % 10 == 0 {
+        steps.append("relaunch")
+        runtime.send(.key(.char("L")))
+      }
+      try expectSameAsFreshLaunch(runtime, on: store.ledger, "seed \(seed) after \(steps.suffix(3))")
+    }
+  }
+
+  @Test(arguments: 1...4 as ClosedRange<UInt64>)
+  func withAnotherProcessOnTheSameLedger(seed: UInt64) throws {
+    var generator = Generator(state: seed &* 31)
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("readmodel-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let ledger = try SharedLedger(directory: directory)
+    let mine = try ledger.store(session: "tui")
+    let theirs = try ledger.store(session: "other")
+    let runtime = try AppRuntime(queue: mine.queue, size: standardSize)
+    var steps: [String] = []
+    for _ in 0..<50 {
+      if generator.next() % 2 == 0 {
+        steps.append("here: " + Self.randomCommand(&generator, on: mine.queue))
+      } else {
+        // The other process sees the ledger as its own tick would before it acts.
+        try theirs.queue.refresh()
+        steps.append("there: " + Self.randomCommand(&generator, on: theirs.queue))
+      }
+      // This screen's tick reads the change feed (a fixed wall time: the clock moves only by commands).
+      runtime.tick(now: TestStore.start)
+      try expectSameAsFreshLaunch(
+        runtime, on: try ledger.open(), "seed \(seed) after \(steps.suffix(3))",
+        environment: SharedLedger.environment(session: "fresh"))
+    }
+  }
+}
