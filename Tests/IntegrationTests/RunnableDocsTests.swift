@@ -99,7 +99,7 @@ final class RunnableDocsTests: XCTestCase {
       blocks,
       [
         RunnableDocBlock(file: "x.md", line: 5, script: "echo one\necho two", expectedOutput: ["one", "two"]),
-        RunnableDocBlock(file: "x.md", line: 15, script: "true", expectedOutput: nil),
+        RunnableDocBlock(file: "x.md", line: 14, script: "true", expectedOutput: nil),
       ])
   }
 
