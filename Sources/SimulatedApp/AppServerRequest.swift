@@ -2,7 +2,7 @@ import Foundation
 import StoreEngine
 
 /// What the simulated app POSTs to its own server after a purchase, as seed 002's app sends its
-/// receipt: a JSON object (see the README's "The app and its server").
+/// receipt: a JSON object (see Docs/Scenarios.md, "The simulated app and its server").
 ///
 /// ```json
 /// {"originalTransactionId":"1000000001","productId":"com.example.coins100","receipt":"MIIT…",

@@ -4,7 +4,7 @@ public struct KeyBinding: Hashable, Sendable {
   public let scope: KeyScope
   /// The keys the hint bar names (the help overlay lists them first).
   public let keys: [Key]
-  /// Further keys that do the same, listed in the help overlay and the README but not the hint bar.
+  /// Further keys that do the same, listed in the help overlay and Docs/TUI.md but not the hint bar.
   public let alternates: [Key]
   /// What the keys ask for.
   public let intent: KeyIntent

@@ -4,7 +4,7 @@ import Foundation
 ///
 /// The reducer looks a key up here (``intent(for:in:)``) and switches over the intent; the help
 /// overlay (``helpLines``) and the hint bar (``hint(for:)``) are generated from it; and a test
-/// checks that the README's key table lists exactly these keys. So what is documented is what is
+/// checks that the key table of Docs/TUI.md lists exactly these keys. So what is documented is what is
 /// bound. The mouse is not in the table: clicks are hit-tested against the layout.
 public enum KeyBindings {
   /// The table, in the order the help overlay lists it.

@@ -2,19 +2,19 @@ import Foundation
 import StoreTUI
 import Testing
 
-/// The README's key table lists exactly the keys of ``KeyBindings``, scope by scope, so it cannot
-/// drift from what is bound.
+/// The key table of Docs/TUI.md lists exactly the keys of ``KeyBindings``, scope by scope, so it
+/// cannot drift from what is bound.
 ///
 /// A row's first cell names its keys in backticks (`` `↑ ↓` `k j` ``: one key per word). A row that
 /// starts with `Store:`, `Transactions:`, `Settings:` or `Log:` (a pane's title) documents that
 /// pane; `Sheets:` documents the sheets (every ``SheetKind`` together); any other row documents
 /// keys that work everywhere.
-@Suite struct ReadmeKeyTableTests {
-  /// README.md at the repository root: two folders above this file's folder.
-  static let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent().appendingPathComponent("README.md")
+@Suite struct DocsKeyTableTests {
+  /// Docs/TUI.md in the repository: the root is two folders above this file's folder.
+  static let page = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().appendingPathComponent("Docs/TUI.md")
 
-  /// The README's sections of the key table, as the test groups scopes.
+  /// The key table's sections, as the test groups scopes.
   enum Section: Hashable, CustomStringConvertible {
     case everywhere
     case pane(Pane)
@@ -52,14 +52,14 @@ import Testing
     }
   }
 
-  @Test func readmeDocumentsExactlyTheBoundKeys() throws {
-    let text = try String(contentsOf: Self.readme, encoding: .utf8)
-    let rows = try #require(Self.keyTableRows(text), "README.md has no '| key | action |' table")
+  @Test func theTUIPageDocumentsExactlyTheBoundKeys() throws {
+    let text = try String(contentsOf: Self.page, encoding: .utf8)
+    let rows = try #require(Self.keyTableRows(text), "Docs/TUI.md has no '| key | action |' table")
     var documented: [Section: Set<String>] = [:]
     for row in rows {
       let (prefix, keys) = Self.parse(keyCell: row)
       guard let section = Section(prefix: prefix) else {
-        Issue.record("README key table row '\(row)' starts with '\(prefix ?? "")', which is no pane and not 'Sheets'")
+        Issue.record("Docs/TUI.md key table row '\(row)' starts with '\(prefix ?? "")', which is no pane and not 'Sheets'")
         continue
       }
       documented[section, default: []].formUnion(keys)
@@ -70,9 +70,9 @@ import Testing
     }
     for section in Set(bound.keys).union(documented.keys) {
       let keys = bound[section] ?? []
-      let readme = documented[section] ?? []
-      #expect(keys.subtracting(readme).isEmpty, "bound \(section) but not in README.md: \(keys.subtracting(readme).sorted())")
-      #expect(readme.subtracting(keys).isEmpty, "in README.md for \(section) but not bound: \(readme.subtracting(keys).sorted())")
+      let page = documented[section] ?? []
+      #expect(keys.subtracting(page).isEmpty, "bound \(section) but not in Docs/TUI.md: \(keys.subtracting(page).sorted())")
+      #expect(page.subtracting(keys).isEmpty, "in Docs/TUI.md for \(section) but not bound: \(page.subtracting(keys).sorted())")
     }
   }
 
