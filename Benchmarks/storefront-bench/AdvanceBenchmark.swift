@@ -26,9 +26,14 @@ enum AdvanceBenchmark {
   /// `interval` is a day, or a shorter span in `--quick` mode (then the day's key stays null).
   static func run(catalog: Catalog, interval: TimeInterval, repeats: Int, scratch: URL, into report: Report) throws {
     var outcomes: [Outcome] = []
+    var finishing: [Outcome] = []
+    // Alternated, so drift in the disk's flush time falls on both alike.
     for repetition in 0..<repeats {
       outcomes.append(try advance(interval, catalog: catalog, in: scratch.appendingPathComponent("advance-\(repetition)")))
+      finishing.append(try advance(
+        interval, catalog: catalog, in: scratch.appendingPathComponent("advance-finishing-\(repetition)"), finishing: true))
     }
+    recordFinishing(finishing, against: outcomes, interval: interval, repeats: repeats, into: report)
     let renewals = outcomes.first?.renewals ?? 0
     let seconds = Sample(values: outcomes.map(\.seconds), unit: "s")
     let bytes = Sample(values: outcomes.map { Double($0.ledgerGrowth) / Double($0.renewals) }, unit: "B/renewal")
@@ -53,13 +58,47 @@ enum AdvanceBenchmark {
     report.note("ledger_bytes_per_renewal", "From advance_\(name)_every_2s (\(renewals) renewals). \(how)")
   }
 
-  private static func advance(_ interval: TimeInterval, catalog: Catalog, in directory: URL) throws -> Outcome {
+  /// The same day with an app that finishes each renewal as it hears of it (`app finishes at-once`):
+  /// the finishes answering the advance's one callback batch commit together, as the scenario
+  /// runner and the TUI carry them out.
+  private static func recordFinishing(
+    _ finishing: [Outcome], against plain: [Outcome], interval: TimeInterval, repeats: Int, into report: Report
+  ) {
+    let seconds = Sample(values: finishing.map(\.seconds), unit: "s")
+    let plainSeconds = Sample(values: plain.map(\.seconds), unit: "s")
+    let name = interval == day ? "day" : "\(Format.number(interval / 3600, digits: 2))h"
+    report.record("advance_\(name)_every_2s_finishing", seconds)
+    let ratio = seconds.median / max(plainSeconds.median, 1e-9)
+    report.set("advance_finishing_vs_not", ratio)
+    let how =
+      "As advance_day_every_2s_s, but the app finishes every renewal in its updatedTransactions handler (app finishes at-once): advance(by:) then finishAll of the callback's batch, one commit, timed together; against the non-finishing advance of the same run (alternated, n=\(repeats) each)."
+    report.note("advance_finishing_vs_not", how)
+    if interval == day {
+      report.set("advance_day_every_2s_finishing_s", seconds.median)
+      report.note("advance_day_every_2s_finishing_s", how)
+    } else {
+      report.note("advance_day_every_2s_finishing_s", "--quick advances \(name), not a day, so this stays null: \(Format.number(seconds.median, digits: 2)) s for that span. \(how)")
+    }
+  }
+
+  private static func advance(
+    _ interval: TimeInterval, catalog: Catalog, in directory: URL, finishing: Bool = false
+  ) throws -> Outcome {
     defer { try? FileManager.default.removeItem(at: directory) }
     let subscribed = try Subscribed(catalog: catalog, in: directory)
     defer { subscribed.store.ledger.close() }
     let before = try LedgerFiles.checkpointedBytes(in: directory)
     let writesBefore = subscribed.writes
-    let seconds = try Stopwatch.seconds { try subscribed.store.queue.advance(by: interval) }
+    let queue = subscribed.store.queue
+    let observer = subscribed.observer
+    let seconds = try Stopwatch.seconds {
+      try queue.advance(by: interval)
+      if finishing { try queue.perform(.finishAll(observer.unfinished)) }
+    }
+    if finishing {
+      let left = queue.unfinishedTransactions.count
+      guard left == 0 else { throw BenchError.failed("the finishing app left \(left) renewals unfinished") }
+    }
     let writes = subscribed.writes - writesBefore
     let after = try LedgerFiles.checkpointedBytes(in: directory)
 
@@ -149,9 +188,12 @@ enum AdvanceBenchmark {
 final class RenewalObserver: PaymentTransactionObserver {
   var renewals = 0
   var signedBytes = 0
+  /// The renewals heard of, for an app that finishes them.
+  var unfinished: [PaymentTransaction.ID] = []
   func updatedTransactions(_ transactions: [PaymentTransaction]) {
     for transaction in transactions where transaction.reason == .renewal {
       renewals += 1
+      if !transaction.isFinished { unfinished.append(transaction.id) }
       signedBytes += (transaction.signedTransaction?.utf8.count ?? 0) + (transaction.signedRenewalInfo?.utf8.count ?? 0)
     }
   }

@@ -22,6 +22,9 @@ public enum StoreCommand: Sendable, Equatable {
   case cancel
   /// `finishTransaction(_:)`.
   case finish(PaymentTransaction.ID)
+  /// `finishTransaction(_:)` for each of these, in order, as one step: an app that finishes in its
+  /// `updatedTransactions` handler finishes a callback's batch (a day of renewals) in one commit.
+  case finishAll([PaymentTransaction.ID])
   /// `restoreCompletedTransactions()`.
   case restore
   /// Ask to Buy: the parent approves, now or after a delay of virtual time.

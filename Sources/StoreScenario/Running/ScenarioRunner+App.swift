@@ -17,7 +17,13 @@ extension ScenarioRunner {
       while !actions.isEmpty {
         switch actions.removeFirst() {
         case .finish(let id):
-          try perform(.finish(id))
+          // What the app finishes answering one batch of callbacks commits together.
+          var ids = [id]
+          while case .finish(let next) = actions.first {
+            ids.append(next)
+            actions.removeFirst()
+          }
+          try perform(ids.count == 1 ? .finish(id) : .finishAll(ids))
           pending += flush(line: line)
         case .post(var request):
           guard let appServer else { throw .other("the app's server cannot be called here; run the scenario with `storefront run`.") }

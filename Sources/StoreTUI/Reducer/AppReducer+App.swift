@@ -7,13 +7,25 @@ extension AppReducer {
   private static let appFormatter = EventFormatter(json: false)
 
   /// The simulated app's reaction to an engine event: finish now, or ask its server first.
+  /// What it finishes answering one callback commits together (a day of renewals is one commit).
   static func appReacts(to event: StoreEvent, _ state: inout AppState) -> [AppCommand] {
-    state.appFinisher.actions(for: event).map { action in
+    var commands: [AppCommand] = []
+    var finishing: [PaymentTransaction.ID] = []
+    func flush() {
+      if finishing.count == 1, let id = finishing.first { commands.append(.finish(id)) }
+      if finishing.count > 1 { commands.append(.finishAll(finishing)) }
+      finishing = []
+    }
+    for action in state.appFinisher.actions(for: event) {
       switch action {
-      case .finish(let id): .finish(id)
-      case .post(let request): .callAppServer(request)
+      case .finish(let id): finishing.append(id)
+      case .post(let request):
+        flush()
+        commands.append(.callAppServer(request))
       }
     }
+    flush()
+    return commands
   }
 
   /// The server's answer goes to the log; a 2xx finishes the transaction, anything else leaves it

@@ -18,6 +18,8 @@ public enum AppCommand: Equatable, Sendable {
   case signIn(name: String, password: String)
   case signOut
   case finish(PaymentTransaction.ID)
+  /// The simulated app finishes a callback's transactions together (one step).
+  case finishAll([PaymentTransaction.ID])
   /// Ask to Buy: the parent approves.
   case approve(PaymentTransaction.ID)
   /// Ask to Buy: the parent declines.
@@ -67,6 +69,7 @@ public enum AppCommand: Equatable, Sendable {
     case .signIn(let name, let password): .signIn(name, password: password.isEmpty ? nil : password)
     case .signOut: .signOut
     case .finish(let id): .finish(id)
+    case .finishAll(let ids): .finishAll(ids)
     case .approve(let id): .approve(id, after: nil)
     case .decline(let id): .decline(id, after: nil)
     case .resolve(let id): .resolve(id)
