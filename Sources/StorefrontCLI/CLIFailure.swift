@@ -50,16 +50,18 @@ extension CLIFailure {
     self.init("\(error)", Self.exitCode(for: error))
   }
 
-  /// Any error from opening the store: a ledger's or the shared-secret configuration's its own
-  /// code, anything else `otherwise`.
+  /// Any error: its message, and the code ``exitCode(for:otherwise:)`` gives it.
   init(_ error: any Error, otherwise: ExitCode) {
-    if let ledger = error as? LedgerError {
-      self.init(ledger)
-    } else if let configuration = error as? SharedSecretStorage.Failure {
-      self.init(configuration.description, .configuration)
-    } else {
-      self.init("\(error)", otherwise)
-    }
+    self.init("\(error)", Self.exitCode(for: error, otherwise: otherwise))
+  }
+
+  /// The one classification: a ledger's failure (also inside an engine error) by its kind, the
+  /// shared ledger's key-encryption key EX_CONFIG (78), anything else `otherwise`.
+  static func exitCode(for error: any Error, otherwise: ExitCode) -> ExitCode {
+    if let ledger = error as? LedgerError { return exitCode(for: ledger) }
+    if case .ledger(let ledger)? = error as? EngineError { return exitCode(for: ledger) }
+    if error is SharedSecretStorage.Failure { return .configuration }
+    return otherwise
   }
 
   /// An API key store's failure (its message ends with a full stop).

@@ -1,4 +1,5 @@
 import Foundation
+import StoreEngine
 import XCTest
 
 @testable import StorefrontCLI
@@ -23,6 +24,7 @@ final class CLIFailureTests: XCTestCase {
     XCTAssertEqual(CLIFailure(.corrupt(path: "/d/ledger.sqlite", reason: "x")).exitCode, .dataError)
     XCTAssertEqual(CLIFailure(SharedSecretStorage.Failure(description: "no key"), otherwise: .cannotCreate).exitCode, .configuration)
     XCTAssertEqual(CLIFailure(CocoaError(.fileNoSuchFile), otherwise: .cannotCreate).exitCode, .cannotCreate)
+    XCTAssertEqual(CLIFailure(EngineError.ledger(.busy(path: "/d/ledger.sqlite")), otherwise: .failure).exitCode, .temporaryFailure)
     XCTAssertEqual(CLIFailure(keys: .unknownKey("K")).message?.hasSuffix("shows them."), true)
   }
 

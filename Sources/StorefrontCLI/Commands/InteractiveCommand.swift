@@ -77,7 +77,8 @@ enum InteractiveCommand {
       ledgerConnection: .interactive(onChange: { state in ledgerConnection.withLock { $0 }?(state) }))
     if let account = invocation.global.account, store.queue.currentAccount != account {
       do { try store.queue.signIn(account) } catch {
-        throw CLIFailure("cannot sign in as '\(account)': \(error). Sign in from inside with i.", .failure)
+        throw CLIFailure(
+          "cannot sign in as '\(account)': \(error). Sign in from inside with i.", CLIFailure.exitCode(for: error, otherwise: .failure))
       }
     }
     let snapshot: AccountSnapshot

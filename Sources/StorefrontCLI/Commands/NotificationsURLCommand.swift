@@ -60,8 +60,7 @@ enum NotificationsURLCommand {
       _ = try store.queue.perform(.setNotificationURL(environment: environment, url: url?.text))
       store.ledger.close()
     } catch {
-      if case .ledger(let ledgerError) = error { throw CLIFailure(ledgerError) }
-      throw CLIFailure("\(error)", .software)
+      throw CLIFailure(error, otherwise: .software)
     }
     invocation.io.line(url.map { "\(environment) notification URL: \($0)" } ?? "\(environment) notification URL cleared.")
     return .success

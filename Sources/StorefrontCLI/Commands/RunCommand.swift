@@ -15,16 +15,16 @@ enum RunCommand {
       (observer callback) is printed as it happens; with --json, one JSON object a line. Virtual time \
       is the ledger's: it continues from the ledger's clock, whichever front end (run, the \
       interactive storefront, serve) moved it last; a fresh ledger starts at 2026-01-01T00:00:00Z, or \
-      at --clock-start DATE|now (else $STOREFRONT_CLOCK_START). A product the catalog lacks may be bought (a warning names the line; the store \
-      refuses the payment). `expect signed` verifies the JWS against this data directory's sandbox \
+      at --clock-start DATE|now (else $STOREFRONT_CLOCK_START). A product the catalog lacks may be \
+      bought (a warning names the line; the store refuses the payment). `expect signed` verifies the JWS against this data directory's sandbox \
       root. With --api storekit2 the events are those a StoreKit 2 app sees (purchaseResult, \
       transactionUpdate for Transaction.updates, appStoreSync, …) instead of StoreKit 1's observer \
       callbacks. Exit codes: 0 passed, 1 an expect line failed, 64 a bad command line (or \
       --clock-start on a ledger that already has a clock), 65 the scenario has errors (all are \
       listed as file:line:column), 66 the file is missing, 69 the shared ledger cannot be reached, \
       73-75 the data directory could not be used, 78 a configuration error (no key-encryption key \
-      for a shared ledger, a bad $STOREFRONT_CLOCK_START), 134 a line did what crashes a real app (finishing a purchasing transaction raises \
-      NSInternalInconsistencyException; an `expect crash` line right after it makes that the test, \
+      for a shared ledger, a bad $STOREFRONT_CLOCK_START), 134 a line did what crashes a real app \
+      (finishing a purchasing transaction raises NSInternalInconsistencyException; an `expect crash` line right after it makes that the test, \
       and the run goes on after a relaunch). --app-finishes (or an `app finishes` line) makes the \
       simulated app finish by itself; in after-server mode each call to the app's server is an \
       appServerCall event with its status, latency and error.
@@ -95,7 +95,7 @@ enum RunCommand {
     for warning in store.warnings { invocation.io.errorLine("Warning: \(warning)") }
     if let account = invocation.global.account {
       do { try store.queue.signIn(account) } catch {
-        throw CLIFailure("cannot sign in as '\(account)': \(error)", .failure)
+        throw CLIFailure("cannot sign in as '\(account)': \(error)", CLIFailure.exitCode(for: error, otherwise: .failure))
       }
     }
     let io = invocation.io
@@ -138,7 +138,7 @@ enum RunCommand {
     case .aborted(let line, let message):
       io.errorLine("\(name):\(line): stopped: \(message)")
       // A lock held too long is EX_TEMPFAIL (75) as at open, a read-only ledger 73; other failures 74.
-      return runner.ledgerFailure.map(LiveStore.exitCode(for:)) ?? ExitCode.ioError
+      return runner.ledgerFailure.map(CLIFailure.exitCode(for:)) ?? .ioError
     }
   }
 }

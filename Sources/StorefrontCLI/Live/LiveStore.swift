@@ -103,5 +103,4 @@ struct LiveStore {
       secrets: storage, warnings: ledger.warnings)
   }
 
-  static func exitCode(for error: LedgerError) -> ExitCode { CLIFailure.exitCode(for: error) }
 }
