@@ -18,7 +18,7 @@ final class ListenerWake: DeliveryWake, @unchecked Sendable {
     do throws(LedgerError) {
       listener = Locked(try PostgreSQLChangeListener(address: address))
     } catch {
-      throw .ledger("Error: \(error)")
+      throw .ledger("\(error)")
     }
   }
 

@@ -53,7 +53,7 @@ public final class NotificationDeliverer: Sendable {
       ledger = try source.open(log: log)
       namespace = try ledger.notificationNamespace(proposing: proposedNamespace)
     } catch {
-      throw .ledger("Error: \(error)")
+      throw .ledger("\(error)")
     }
     let deliveryLedger = DeliveryLedger(
       ledger: ledger, reopen: { () throws(LedgerError) in try source.open(log: log) }, signer: signer, configuration: configuration,

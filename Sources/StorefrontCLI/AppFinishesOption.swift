@@ -11,12 +11,12 @@ enum AppFinishesOption {
   }()
 
   /// The mode given, manually when none was.
-  static func mode(_ invocation: Invocation, for descriptor: CommandDescriptor) -> Result<AppFinishMode, UsageExit> {
+  static func mode(_ invocation: Invocation, for descriptor: CommandDescriptor) -> Result<AppFinishMode, CLIFailure> {
     guard let text = invocation.arguments.value(spec.name) else { return .success(.manually) }
     do {
       return .success(try AppFinishMode(parsing: text))
     } catch {
-      return .failure(UsageExit(code: invocation.usageError("The value '\(text)' is invalid for '--app-finishes': \(error.description)", for: descriptor)))
+      return .failure(invocation.usageError("The value '\(text)' is invalid for '--app-finishes': \(error.description)", for: descriptor))
     }
   }
 }

@@ -31,24 +31,23 @@ enum CatalogSource {
     }
   }
 
-  /// Writes `error` to standard error with what to do, and returns its exit code: 65 for an
-  /// invalid catalog, 66 for a missing, unreadable or directory path.
-  static func report(_ error: CatalogLoadError, io: any ConsoleIO) -> Int32 {
+  /// What to throw for `error`: an invalid catalog's located problems are written here (65, nothing
+  /// more to say); a missing, unreadable or directory path is a message with what to do (66).
+  static func failure(_ error: CatalogLoadError, io: any ConsoleIO) -> CLIFailure {
     switch error {
     case .issues(let issues):
       for issue in issues { io.errorLine(issue.description) }
       let path = issues.first?.path ?? "the catalog"
       let count = issues.count == 1 ? "1 problem" : "\(issues.count) problems"
       io.errorLine("\(path): \(count); the catalog was not loaded. Fix \(issues.count == 1 ? "it" : "them") and run 'storefront catalog check \(path)' again.")
-      return ExitCode.dataError
+      return .reported(.dataError)
     case .fileNotFound(let path):
-      var message = "Error: No catalog at '\(path)'."
+      var message = "No catalog at '\(path)'."
       if let nearby = nearbyName(for: path) { message += " Did you mean '\(nearby)'?" }
       message += " Check the path (relative paths start at \(FileManager.default.currentDirectoryPath)), or leave it out to use the built-in catalog."
-      io.errorLine(message)
-      return ExitCode.noInput
+      return CLIFailure(message, .noInput)
     case .isDirectory(let path):
-      var message = "Error: '\(path)' is a directory, not a .storekit file."
+      var message = "'\(path)' is a directory, not a .storekit file."
       let inside = storekitFiles(in: path)
       if inside.isEmpty {
         message += " It holds no .storekit file; pass the path of one."
@@ -56,11 +55,9 @@ enum CatalogSource {
         let joined = inside.prefix(5).map { (path as NSString).appendingPathComponent($0) }.map { "'\($0)'" }.joined(separator: ", ")
         message += " Pass a file inside it, e.g. \(joined)."
       }
-      io.errorLine(message)
-      return ExitCode.noInput
+      return CLIFailure(message, .noInput)
     case .unreadable(let path, let reason):
-      io.errorLine("Error: Cannot read '\(path)': \(reason). Check the file's permissions (ls -l '\(path)').")
-      return ExitCode.noInput
+      return CLIFailure("Cannot read '\(path)': \(reason). Check the file's permissions (ls -l '\(path)').", .noInput)
     }
   }
 

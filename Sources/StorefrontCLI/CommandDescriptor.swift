@@ -13,12 +13,13 @@ struct CommandDescriptor: Sendable {
   var discussion: String
   /// Options besides the global ones.
   var options: [OptionSpec]
-  /// Runs the command and returns the exit code.
-  var run: @Sendable (Invocation) -> Int32
+  /// Runs the command and returns the exit code, or throws what stopped it (reported once, by
+  /// ``StorefrontCLI/main(_:environment:io:)``).
+  var run: @Sendable (Invocation) throws(CLIFailure) -> ExitCode
 
   init(
     path: [String], arguments: String = "", summary: String, discussion: String = "", options: [OptionSpec] = [],
-    run: @escaping @Sendable (Invocation) -> Int32
+    run: @escaping @Sendable (Invocation) throws(CLIFailure) -> ExitCode
   ) {
     self.path = path
     self.arguments = arguments
@@ -47,11 +48,13 @@ struct Invocation {
 
   var global: GlobalOptions { arguments.global }
 
-  /// Writes a usage error the way argument-parser does and returns 64.
-  func usageError(_ message: String, for command: CommandDescriptor) -> Int32 {
-    io.errorLine("Error: \(message)")
-    io.errorLine("Usage: \(command.usage)")
-    io.errorLine("  See '\(command.path.isEmpty ? "storefront" : "storefront " + command.name) --help' for more information.")
-    return ExitCode.usage
+  /// A usage error the way argument-parser words it (64, then the usage line and where help is), to throw.
+  func usageError(_ message: String, for command: CommandDescriptor) -> CLIFailure {
+    CLIFailure(
+      message, .usage,
+      notes: [
+        "Usage: \(command.usage)",
+        "  See '\(command.path.isEmpty ? "storefront" : "storefront " + command.name) --help' for more information.",
+      ])
   }
 }

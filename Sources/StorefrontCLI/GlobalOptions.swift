@@ -22,6 +22,8 @@ public struct GlobalOptions: Sendable, Equatable {
   public var ledger: String?
   /// `--key-file PATH`: the key that encrypts the private keys kept in a shared ledger.
   public var keyFile: String?
+  /// `--clock-start DATE|now`: where a fresh ledger's virtual clock starts (``ClockStart``).
+  public var clockStart: ClockStart?
 
   public init(
     catalogPath: String? = nil, dataDirectory: String? = nil, account: String? = nil, seed: UInt64? = nil,
@@ -58,6 +60,7 @@ public struct GlobalOptions: Sendable, Equatable {
     OptionSpec("--locale", value: "id", help: "Locale for product names and prices (en_US, ko_KR, ja_JP, zh_Hans, …)."),
     OptionSpec("--bundle-id", value: "id", help: "The app's bundle identifier, written into signed transactions."),
     OptionSpec("--ledger", value: "uri", help: "A shared ledger on PostgreSQL, postgresql://user@host/db (default: $STOREFRONT_LEDGER, else the SQLite ledger in the data directory). Put the password in ~/.pgpass or $PGPASSWORD."),
+    OptionSpec("--clock-start", value: "date|now", help: ClockStart.help),
     OptionSpec("--key-file", value: "path", help: "The key-encryption key (64 hex digits) of the private keys kept in a shared ledger (default: $STOREFRONT_KEY_ENCRYPTION_KEY, else the file $STOREFRONT_KEY_FILE)."),
   ]
 
@@ -89,6 +92,11 @@ public struct GlobalOptions: Sendable, Equatable {
       }
       ledger = value
     case "--key-file": keyFile = value
+    case "--clock-start":
+      guard let start = ClockStart(parsing: value) else {
+        throw UsageError("The value '\(value)' is invalid for '--clock-start <date|now>': use 'now' or a date such as 2026-03-01 or 2026-03-01T09:30:00Z.")
+      }
+      clockStart = start
     default: break
     }
   }

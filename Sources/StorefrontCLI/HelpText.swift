@@ -17,7 +17,7 @@ enum HelpText {
     }
     text += table(rows) + "\n"
     text += "  See 'storefront help <subcommand>' for detailed help.\n\n"
-    text += "EXIT CODES: 0 success, 1 check failed (expect, verify), 64 usage error, 65 invalid data,\n            66 missing input, 69 unavailable, 73 cannot create, 74 I/O error, 75 ledger locked.\n"
+    text += "EXIT CODES:\n" + table(ExitCode.documented.map { ($0.code.description, $0.meaning) })
     return text
   }
 

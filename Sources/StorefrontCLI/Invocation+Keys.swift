@@ -3,30 +3,22 @@ import StoreEngine
 import StoreServer
 
 extension Invocation {
-  /// The API keys of the data directory, kept in the shared database on a PostgreSQL ledger.
-  func keyStore() throws(APIKeyStoreError) -> APIKeyStore {
+  /// The API keys of the data directory, kept in the shared database on a PostgreSQL ledger; a
+  /// missing or unusable key-encryption key is a configuration error (78).
+  func keyStore() throws(CLIFailure) -> APIKeyStore {
     let directory = URL(fileURLWithPath: global.dataDirectory(environment: environment), isDirectory: true)
     do {
       return APIKeyStore(directory: directory, storage: try SharedSecretStorage.resolve(global, environment: environment))
+    } catch let error as SharedSecretStorage.Failure {
+      throw CLIFailure(error, otherwise: .configuration)
     } catch {
       let ledger = (try? LedgerLocation.resolve(global, environment: environment))?.displayName ?? "the shared ledger"
-      throw .unreadable(path: ledger, reason: "\(error)")
+      throw CLIFailure(keys: .unreadable(path: ledger, reason: "\(error)"))
     }
   }
 
   /// `--seed` makes key ids and the issuer id repeat (tests); otherwise they come from the system generator.
   var keyIdentifierGenerator: CommandRandom { CommandRandom(seed: global.seed) }
-
-  /// Writes a key store error and returns its exit code.
-  func report(_ error: APIKeyStoreError) -> Int32 {
-    io.errorLine("Error: \(error.description).")
-    switch error {
-    case .unreadable, .notAP256Key: return ExitCode.noInput
-    case .unwritable: return ExitCode.cannotCreate
-    case .unknownKey, .duplicateKey: return ExitCode.dataError
-    case .invalidKeyID, .invalidIssuerID: return ExitCode.usage
-    }
-  }
 }
 
 /// The seeded generator when `--seed` was given, the system's otherwise.

@@ -20,73 +20,80 @@ public enum StorefrontCLI {
   ///   - environment: The process environment (`STOREFRONT_DATA_DIR`, `XDG_DATA_HOME`, `HOME`, …).
   ///   - io: Where to write; tests pass a ``CapturedConsole``.
   public static func main(_ arguments: [String], environment: [String: String], io: any ConsoleIO) -> Int32 {
+    // The one place a failure becomes text and an exit code (argument-parser's `exit(withError:)`).
+    do throws(CLIFailure) {
+      return try select(arguments, environment: environment, io: io).rawValue
+    } catch {
+      return error.report(to: io).rawValue
+    }
+  }
+
+  private static func select(_ arguments: [String], environment: [String: String], io: any ConsoleIO) throws(CLIFailure) -> ExitCode {
     var root = InteractiveCommand.descriptor
     root.arguments = "[<options>] [<subcommand>]"
     let firstPass: ParsedArguments
     do {
       firstPass = try ParsedArguments.parse(arguments, commandOptions: nil, rootOptions: root.options)
     } catch {
-      return Invocation(arguments: ParsedArguments(), operands: [], environment: environment, io: io).usageError(error.message, for: root)
+      throw Invocation(arguments: ParsedArguments(), operands: [], environment: environment, io: io).usageError(error.message, for: root)
     }
     var positionals = firstPass.positionals
     if positionals.first == "help" {
       positionals.removeFirst()
-      return help(for: positionals, io: io)
+      return try help(for: positionals, io: io)
     }
     if firstPass.versionRequested && positionals.isEmpty {
       io.line(version)
-      return ExitCode.success
+      return .success
     }
     switch CommandRegistry.select(positionals) {
     case .unknown(let word):
-      return Invocation(arguments: firstPass, operands: [], environment: environment, io: io)
+      throw Invocation(arguments: firstPass, operands: [], environment: environment, io: io)
         .usageError(unknownCommandMessage(word), for: root)
     case .group(let group, let unknown):
       if let unknown, !firstPass.helpRequested {
         let names = CommandRegistry.members(of: group).map { $0.path.dropFirst().joined(separator: " ") }
         let descriptor = CommandDescriptor(path: [group], arguments: "<subcommand>", summary: "") { invocation in
           invocation.io.write(HelpText.group(group))
-          return ExitCode.success
+          return .success
         }
-        return Invocation(arguments: firstPass, operands: [], environment: environment, io: io)
+        throw Invocation(arguments: firstPass, operands: [], environment: environment, io: io)
           .usageError("Unknown subcommand '\(unknown)' for '\(group)'.\(NearMatchText.didYouMean(unknown, in: names))", for: descriptor)
       }
       io.write(HelpText.group(group))
-      return ExitCode.success
+      return .success
     case .command(let command, let operands):
       if firstPass.helpRequested {
         io.write(command.path.isEmpty ? HelpText.root() : HelpText.command(command))
-        return ExitCode.success
+        return .success
       }
       let parsed: ParsedArguments
       do {
         parsed = try ParsedArguments.parse(arguments, commandOptions: command.options)
       } catch {
-        return Invocation(arguments: firstPass, operands: operands, environment: environment, io: io).usageError(error.message, for: command)
+        throw Invocation(arguments: firstPass, operands: operands, environment: environment, io: io).usageError(error.message, for: command)
       }
       // The first pass could not know which options take values, so operands come from this pass.
       let invocation = Invocation(
         arguments: parsed, operands: Array(parsed.positionals.dropFirst(command.path.count)), environment: environment, io: io)
-      return command.run(invocation)
+      return try command.run(invocation)
     }
   }
 
-  private static func help(for words: [String], io: any ConsoleIO) -> Int32 {
+  private static func help(for words: [String], io: any ConsoleIO) throws(CLIFailure) -> ExitCode {
     if words.isEmpty {
       io.write(HelpText.root())
-      return ExitCode.success
+      return .success
     }
     switch CommandRegistry.select(words) {
     case .command(let command, _):
       io.write(HelpText.command(command))
-      return ExitCode.success
+      return .success
     case .group(let group, _):
       io.write(HelpText.group(group))
-      return ExitCode.success
+      return .success
     case .unknown(let word):
-      io.errorLine("Error: \(unknownCommandMessage(word))")
-      io.errorLine("  See 'storefront --help' for the list of commands.")
-      return ExitCode.usage
+      throw CLIFailure(unknownCommandMessage(word), .usage, notes: ["  See 'storefront --help' for the list of commands."])
     }
   }
 

@@ -32,6 +32,12 @@ final class NotificationsCommandTests: XCTestCase {
       CLIRun(["notifications", "url", "--environment", "Production", "--data-dir", data]).output, "Production: https://***@example.test/n\n")
     XCTAssertEqual(CLIRun(["notifications", "url", "--clear", "--environment", "Production", "--data-dir", data]).code, 0)
     XCTAssertEqual(CLIRun(["notifications", "url", "--data-dir", data]).output, "Sandbox: none\nProduction: none\n")
+    // `off`, as the scenario verb `notifications url off` has it, clears too.
+    XCTAssertEqual(CLIRun(["notifications", "url", "https://example.test/n", "--data-dir", data]).code, 0)
+    let off = CLIRun(["notifications", "url", "off", "--data-dir", data])
+    XCTAssertEqual(off.code, 0, off.errorOutput)
+    XCTAssertEqual(off.output, "Sandbox notification URL cleared.\n")
+    XCTAssertEqual(CLIRun(["notifications", "url", "--data-dir", data]).output, "Sandbox: none\nProduction: none\n")
     XCTAssertEqual(CLIRun(["notifications", "url", "http://a", "--clear", "--data-dir", data]).code, 64)
     XCTAssertEqual(CLIRun(["notifications", "--environment", "Xcode", "--data-dir", data]).code, 64)
     let listing = CLIRun(["notifications", "--data-dir", data])

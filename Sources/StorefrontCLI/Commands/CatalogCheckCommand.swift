@@ -14,11 +14,11 @@ enum CatalogCheckCommand {
       """,
     run: run)
 
-  static func run(_ invocation: Invocation) -> Int32 {
+  static func run(_ invocation: Invocation) throws(CLIFailure) -> ExitCode {
     var paths = invocation.operands
     if paths.isEmpty, let catalog = invocation.global.catalogPath { paths = [catalog] }
     guard !paths.isEmpty else {
-      return invocation.usageError("Missing expected argument 'PATH...': name the .storekit files to check.", for: descriptor)
+      throw invocation.usageError("Missing expected argument 'PATH...': name the .storekit files to check.", for: descriptor)
     }
     var worst = ExitCode.success
     for path in paths {
@@ -36,7 +36,7 @@ enum CatalogCheckCommand {
         if !catalog.warnings.isEmpty { parts.append(plural(catalog.warnings.count, "warning")) }
         invocation.io.line("\(path): OK (\(parts.joined(separator: ", ")))")
       case .failure(let error):
-        let code = CatalogSource.report(error, io: invocation.io)
+        let code = CatalogSource.failure(error, io: invocation.io).report(to: invocation.io)
         worst = worst == ExitCode.noInput ? worst : code
       }
     }

@@ -14,9 +14,9 @@ enum CatalogShowCommand {
     options: [OptionSpec("--json", help: "Print JSON: id, type, localized name and description, price, currency, formatted price, subscription period and group.")],
     run: run)
 
-  static func run(_ invocation: Invocation) -> Int32 {
+  static func run(_ invocation: Invocation) throws(CLIFailure) -> ExitCode {
     guard invocation.operands.count <= 1 else {
-      return invocation.usageError("Unexpected argument '\(invocation.operands[1])': catalog show takes at most one PATH.", for: descriptor)
+      throw invocation.usageError("Unexpected argument '\(invocation.operands[1])': catalog show takes at most one PATH.", for: descriptor)
     }
     let path = invocation.operands.first ?? invocation.global.catalogPath
     let loaded: CatalogSource.Loaded
@@ -24,7 +24,7 @@ enum CatalogShowCommand {
     case .success(let value):
       loaded = value
       loaded.reportWarnings(io: invocation.io)
-    case .failure(let error): return CatalogSource.report(error, io: invocation.io)
+    case .failure(let error): throw CatalogSource.failure(error, io: invocation.io)
     }
     let catalog = loaded.catalog
     let storefrontCode = invocation.global.storefront ?? catalog.settings.storefront
@@ -35,12 +35,11 @@ enum CatalogShowCommand {
       do {
         invocation.io.write(try listing.json())
       } catch {
-        invocation.io.errorLine("Error: could not write JSON for '\(loaded.displayPath)': \(error).")
-        return ExitCode.software
+        throw CLIFailure("could not write JSON for '\(loaded.displayPath)': \(error).", .software)
       }
     } else {
       invocation.io.write(listing.table())
     }
-    return ExitCode.success
+    return .success
   }
 }

@@ -20,14 +20,14 @@ enum CertificateCommand {
     ],
     run: run)
 
-  static func run(_ invocation: Invocation) -> Int32 {
+  static func run(_ invocation: Invocation) throws(CLIFailure) -> ExitCode {
     if let extra = invocation.operands.first {
-      return invocation.usageError("Unexpected argument '\(extra)': use --out PATH to choose where to write.", for: descriptor)
+      throw invocation.usageError("Unexpected argument '\(extra)': use --out PATH to choose where to write.", for: descriptor)
     }
     let der = invocation.arguments.flag("--der")
     let out = invocation.arguments.value("--out")
     if der && out == nil {
-      return invocation.usageError("--der writes binary data; give --out PATH as well.", for: descriptor)
+      throw invocation.usageError("--der writes binary data; give --out PATH as well.", for: descriptor)
     }
     let directory = URL(fileURLWithPath: invocation.global.dataDirectory(environment: invocation.environment))
     let data: Data
@@ -39,20 +39,18 @@ enum CertificateCommand {
         regenerate: invocation.arguments.flag("--regenerate-ca"))
       data = try authority.exportRoot(format: der ? .der : .pem)
     } catch {
-      invocation.io.errorLine("Error: \(error)")
-      return ExitCode.cannotCreate
+      throw CLIFailure(error, otherwise: .cannotCreate)
     }
     guard let out else {
       invocation.io.write(String(decoding: data, as: UTF8.self))
-      return ExitCode.success
+      return .success
     }
     do {
       try data.write(to: URL(fileURLWithPath: out), options: .atomic)
     } catch {
-      invocation.io.errorLine("Error: cannot write '\(out)': \(error.localizedDescription). Check that its folder exists and is writable.")
-      return ExitCode.cannotCreate
+      throw CLIFailure("cannot write '\(out)': \(error.localizedDescription). Check that its folder exists and is writable.", .cannotCreate)
     }
     invocation.io.errorLine("Wrote the sandbox root certificate (\(der ? "DER" : "PEM")) to '\(out)'.")
-    return ExitCode.success
+    return .success
   }
 }

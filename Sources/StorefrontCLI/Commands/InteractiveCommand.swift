@@ -19,7 +19,10 @@ enum InteractiveCommand {
       Store Server API as `storefront serve` does, from the same data directory, and a Server pane (5) \
       lists each request, its decoded token and its response. --app-finishes sets when the simulated \
       app finishes transactions (also a Settings row); in after-server mode its server calls run on \
-      a worker and each answer is a Log line.
+      a worker and each answer is a Log line. The virtual clock is the ledger's: on a data directory \
+      another front end (run, serve) used, it continues from where that one left it and moves in \
+      real time, at the time rate, from there; a fresh ledger starts at the wall clock (or at \
+      --clock-start / $STOREFRONT_CLOCK_START).
       """,
     options: [
       OptionSpec("--regenerate-ca", help: "Create a new sandbox CA when the old one is damaged (invalidates old signatures)."),
@@ -30,15 +33,15 @@ enum InteractiveCommand {
     ],
     run: run)
 
-  static func run(_ invocation: Invocation) -> Int32 {
+  static func run(_ invocation: Invocation) throws(CLIFailure) -> ExitCode {
     if let extra = invocation.operands.first {
-      return invocation.usageError("Unknown command '\(extra)'. Run 'storefront --help' for the list of commands.", for: descriptor)
+      throw invocation.usageError("Unknown command '\(extra)'. Run 'storefront --help' for the list of commands.", for: descriptor)
     }
     var serveAddress: ListenAddress?
     if invocation.arguments.flag("--serve") {
       let text = invocation.arguments.value("--serve")
       guard let address = text == nil ? ListenAddress.default : text.flatMap(ListenAddress.init(parsing:)) else {
-        return invocation.usageError(
+        throw invocation.usageError(
           "The value '\(text ?? "")' is invalid for '--serve [<addr:port>]': use an IP address and a port, such as 127.0.0.1:8808 or [::1]:0.",
           for: descriptor)
       }
@@ -47,69 +50,62 @@ enum InteractiveCommand {
     let finishMode: AppFinishMode
     switch AppFinishesOption.mode(invocation, for: descriptor) {
     case .success(let mode): finishMode = mode
-    case .failure(let exit): return exit.code
+    case .failure(let failure): throw failure
     }
     do {
       // The console decides first, so in-process callers (tests) never reach the real terminal.
       guard invocation.io.isInteractiveTerminal else { throw TerminalError.notATerminal(stream: .standardInput) }
       try NcursesTerminal.requireInteractive()
     } catch {
-      invocation.io.errorLine("Error: \(error)")
-      return ExitCode.unavailable
+      throw CLIFailure("\(error)", .unavailable)
     }
     let catalog: Catalog
     switch CatalogSource.load(invocation.global.catalogPath) {
     case .success(let loaded):
       loaded.reportWarnings(io: invocation.io)
       catalog = loaded.catalog
-    case .failure(let error): return CatalogSource.report(error, io: invocation.io)
+    case .failure(let error): throw CatalogSource.failure(error, io: invocation.io)
     }
     let store: LiveStore
     // The run loop that shows the ledger's connection in the header comes after the store.
     let ledgerConnection = Locked<(@Sendable (LedgerConnectionState) -> Void)?>(nil)
-    do {
-      store = try LiveStore.open(
-        catalog: catalog, global: invocation.global, environment: invocation.environment, start: .now,
-        regenerateCA: invocation.arguments.flag("--regenerate-ca"),
-        ledgerConnection: .interactive(onChange: { state in ledgerConnection.withLock { $0 }?(state) }))
-    } catch {
-      invocation.io.errorLine(error.description)
-      return error.exitCode
-    }
+    // On a fresh ledger the storefront starts at the wall clock; a ledger's own clock wins.
+    let clock = try ClockChoice.resolve(invocation.global, environment: invocation.environment, default: .now)
+    store = try LiveStore.open(
+      catalog: catalog, global: invocation.global, environment: invocation.environment, clock: clock,
+      regenerateCA: invocation.arguments.flag("--regenerate-ca"),
+      ledgerConnection: .interactive(onChange: { state in ledgerConnection.withLock { $0 }?(state) }))
     if let account = invocation.global.account, store.queue.currentAccount != account {
       do { try store.queue.signIn(account) } catch {
-        invocation.io.errorLine("Error: cannot sign in as '\(account)': \(error). Sign in from inside with i.")
-        return ExitCode.failure
+        throw CLIFailure(
+          "cannot sign in as '\(account)': \(error). Sign in from inside with i.", CLIFailure.exitCode(for: error, otherwise: .failure))
       }
     }
     let snapshot: AccountSnapshot
     do {
       snapshot = try AccountSnapshot(queue: store.queue)
     } catch {
-      invocation.io.errorLine("Error: \(error)")
-      return LiveStore.exitCode(for: error)
+      throw CLIFailure(error)
     }
     let terminal = MainActor.assumeIsolated { NcursesTerminal() }
     let loop = MainActor.assumeIsolated { TerminalRunLoop<Wake>(terminal: terminal, tick: .seconds(1)) }
     ledgerConnection.withLock { $0 = { state in loop.post(.ledgerConnection(state)) } }
     var server: ServeSession?
     if let serveAddress {
-      let keys: APIKeyStore
-      do throws(APIKeyStoreError) { keys = try invocation.keyStore() } catch { return invocation.report(error) }
+      let keys = try invocation.keyStore()
       // Started before the terminal is taken over, so a failure reads as serve's would. Requests are
       // handed to the main queue as engine events are; the loop delivers them once it runs.
       do throws(ServeSession.Failure) {
         server = try ServeSession.start(
           catalog: catalog, global: invocation.global, processEnvironment: invocation.environment, keys: keys,
           configuration: HTTPServerConfiguration(address: serveAddress), environment: "Sandbox",
-          bundleID: invocation.global.bundleID ?? LiveStore.defaultBundleID, recordsDetails: true,
+          bundleID: invocation.global.bundleID ?? LiveStore.defaultBundleID, clock: clock.followed, recordsDetails: true,
           log: { entry in loop.post(.serverRequest(ServerRequest(entry))) })
       } catch {
         if case .listen(let failure) = error {
-          invocation.io.errorLine("Error: \(failure.description). Choose another with --serve ADDR:PORT (port 0 picks a free one).")
-          return ExitCode.unavailable
+          throw CLIFailure("\(failure.description). Choose another with --serve ADDR:PORT (port 0 picks a free one).", .unavailable)
         }
-        return ServeCommand.report(error, invocation)
+        throw ServeCommand.failure(error)
       }
     }
     defer { server?.stop() }
@@ -121,10 +117,8 @@ enum InteractiveCommand {
     // main.swift calls us synchronously on the main thread; the TUI is main-actor confined.
     let result = MainActor.assumeIsolated { runTerminal(loop: loop, store: store, snapshot: snapshot, serverURL: url, finishMode: finishMode) }
     switch result {
-    case .success(let code): return code
-    case .failure(let error):
-      invocation.io.errorLine("Error: \(error)")
-      return ExitCode.unavailable
+    case .success(let code): return ExitCode(rawValue: code)
+    case .failure(let error): throw CLIFailure("\(error)", .unavailable)
     }
   }
 
@@ -196,7 +190,7 @@ enum InteractiveCommand {
           // An early tick: it refreshes from the ledger (and moves the clock by the time elapsed).
           case .external(.ledger): runtime.tick(now: Date())
           }
-          return runtime.wantsQuit ? .quit(exitCode: ExitCode.success) : .continue
+          return runtime.wantsQuit ? .quit(exitCode: ExitCode.success.rawValue) : .continue
         },
         render: { size in
           if runtime.state.size != size { runtime.send(.resized(size)) }

@@ -20,16 +20,17 @@ enum KeysCreateCommand {
     ],
     run: run)
 
-  static func run(_ invocation: Invocation) -> Int32 {
+  static func run(_ invocation: Invocation) throws(CLIFailure) -> ExitCode {
     if let extra = invocation.operands.first {
-      return invocation.usageError("Unexpected argument '\(extra)': use --name NAME to name the key.", for: descriptor)
+      throw invocation.usageError("Unexpected argument '\(extra)': use --name NAME to name the key.", for: descriptor)
     }
     var generator = invocation.keyIdentifierGenerator
     let created: CreatedAPIKey
-    do {
-      created = try invocation.keyStore().create(name: invocation.arguments.value("--name"), now: Date(), generator: &generator)
+    let store = try invocation.keyStore()
+    do throws(APIKeyStoreError) {
+      created = try store.create(name: invocation.arguments.value("--name"), now: Date(), generator: &generator)
     } catch {
-      return invocation.report(error)
+      throw CLIFailure(keys: error)
     }
     let bundleID = invocation.global.bundleID ?? LiveStore.defaultBundleID
     if invocation.arguments.flag("--json") {
@@ -38,7 +39,7 @@ enum KeysCreateCommand {
       ]
       let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
       invocation.io.line(String(decoding: data, as: UTF8.self))
-      return ExitCode.success
+      return .success
     }
     invocation.io.line("Created API key \(created.key.keyID) (\(created.key.name)).")
     invocation.io.line("  Private key: \(created.privateKeyFile.path)")
@@ -46,6 +47,6 @@ enum KeysCreateCommand {
     invocation.io.line("  Issuer ID:   \(created.key.issuerID)")
     invocation.io.line("  Bundle ID:   \(bundleID)")
     invocation.io.line("Give these to your backend's App Store Server API client and point it at `storefront serve`.")
-    return ExitCode.success
+    return .success
   }
 }

@@ -16,20 +16,20 @@ enum KeysExportCommand {
     options: [OptionSpec("--out", value: "file", help: "Where to write the .p8 (replaced if present).")],
     run: run)
 
-  static func run(_ invocation: Invocation) -> Int32 {
+  static func run(_ invocation: Invocation) throws(CLIFailure) -> ExitCode {
     let keyID: String
     switch invocation.singleOperand("KEYID", missing: "give the id of the key to export (`storefront keys list`).", for: descriptor) {
     case .success(let operand): keyID = operand
-    case .failure(let exit): return exit.code
+    case .failure(let failure): throw failure
     }
+    let store = try invocation.keyStore()
     do throws(APIKeyStoreError) {
-      let store = try invocation.keyStore()
       guard try store.load()?.key(keyID) != nil else { throw .unknownKey(keyID) }
       let file = try store.exportPrivateKey(keyID, to: invocation.arguments.value("--out").map { URL(fileURLWithPath: $0) })
       invocation.io.line(file.path)
-      return ExitCode.success
+      return .success
     } catch {
-      return invocation.report(error)
+      throw CLIFailure(keys: error)
     }
   }
 }

@@ -19,27 +19,28 @@ enum KeysImportCommand {
     ],
     run: run)
 
-  static func run(_ invocation: Invocation) -> Int32 {
+  static func run(_ invocation: Invocation) throws(CLIFailure) -> ExitCode {
     let path: String
     switch invocation.singleOperand("FILE", missing: "give the .p8 file to import.", for: descriptor) {
     case .success(let operand): path = operand
-    case .failure(let exit): return exit.code
+    case .failure(let failure): throw failure
     }
     guard let keyID = invocation.arguments.value("--key-id") else {
-      return invocation.usageError("Missing --key-id: give the key id App Store Connect shows for this key.", for: descriptor)
+      throw invocation.usageError("Missing --key-id: give the key id App Store Connect shows for this key.", for: descriptor)
     }
     guard let issuer = invocation.arguments.value("--issuer") else {
-      return invocation.usageError("Missing --issuer: give your issuer id from App Store Connect.", for: descriptor)
+      throw invocation.usageError("Missing --issuer: give your issuer id from App Store Connect.", for: descriptor)
     }
     var generator = invocation.keyIdentifierGenerator
-    do {
-      let key = try invocation.keyStore().importKey(
+    let store = try invocation.keyStore()
+    do throws(APIKeyStoreError) {
+      let key = try store.importKey(
         from: URL(fileURLWithPath: path), keyID: keyID, issuerID: issuer, name: invocation.arguments.value("--name"), now: Date(),
         generator: &generator)
       invocation.io.line("Imported API key \(key.keyID) (issuer \(key.issuerID)).")
-      return ExitCode.success
+      return .success
     } catch {
-      return invocation.report(error)
+      throw CLIFailure(keys: error)
     }
   }
 }

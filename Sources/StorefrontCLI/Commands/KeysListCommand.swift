@@ -11,12 +11,13 @@ enum KeysListCommand {
     options: [OptionSpec("--json", help: "Print one JSON object per key.")],
     run: run)
 
-  static func run(_ invocation: Invocation) -> Int32 {
+  static func run(_ invocation: Invocation) throws(CLIFailure) -> ExitCode {
     if let extra = invocation.operands.first {
-      return invocation.usageError("Unexpected argument '\(extra)': keys list takes no operands.", for: descriptor)
+      throw invocation.usageError("Unexpected argument '\(extra)': keys list takes no operands.", for: descriptor)
     }
     let registry: APIKeyRegistry?
-    do { registry = try invocation.keyStore().load() } catch { return invocation.report(error) }
+    let store = try invocation.keyStore()
+    do throws(APIKeyStoreError) { registry = try store.load() } catch { throw CLIFailure(keys: error) }
     let keys = registry?.keys ?? []
     let formatter = ISO8601DateFormatter()
     if invocation.arguments.flag("--json") {
@@ -28,11 +29,11 @@ enum KeysListCommand {
         let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
         invocation.io.line(String(decoding: data, as: UTF8.self))
       }
-      return ExitCode.success
+      return .success
     }
     guard !keys.isEmpty else {
       invocation.io.line("No API keys in this data directory: `storefront keys create` makes one.")
-      return ExitCode.success
+      return .success
     }
     let rows = [["KEY ID", "NAME", "ISSUER ID", "CREATED", "STATUS"]]
       + keys.map { [$0.keyID, $0.name, $0.issuerID, formatter.string(from: $0.created), $0.isRevoked ? "revoked" : "active"] }
@@ -42,6 +43,6 @@ enum KeysListCommand {
       while line.last == " " { line.removeLast() }
       invocation.io.line(line)
     }
-    return ExitCode.success
+    return .success
   }
 }

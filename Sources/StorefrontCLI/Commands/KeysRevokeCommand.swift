@@ -10,18 +10,19 @@ enum KeysRevokeCommand {
     discussion: "Marks the key revoked. Every request signed with it gets 401, also on a server already running.",
     run: run)
 
-  static func run(_ invocation: Invocation) -> Int32 {
+  static func run(_ invocation: Invocation) throws(CLIFailure) -> ExitCode {
     let keyID: String
     switch invocation.singleOperand("KEYID", missing: "give the id of the key to revoke (`storefront keys list`).", for: descriptor) {
     case .success(let operand): keyID = operand
-    case .failure(let exit): return exit.code
+    case .failure(let failure): throw failure
     }
-    do {
-      let key = try invocation.keyStore().revoke(keyID, now: Date())
+    let store = try invocation.keyStore()
+    do throws(APIKeyStoreError) {
+      let key = try store.revoke(keyID, now: Date())
       invocation.io.line("Revoked API key \(key.keyID).")
-      return ExitCode.success
+      return .success
     } catch {
-      return invocation.report(error)
+      throw CLIFailure(keys: error)
     }
   }
 }

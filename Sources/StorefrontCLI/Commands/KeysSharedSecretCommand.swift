@@ -18,16 +18,15 @@ enum KeysSharedSecretCommand {
     options: [OptionSpec("--rotate", help: "Make a new secret; the old one stops working at once.")],
     run: run)
 
-  static func run(_ invocation: Invocation) -> Int32 {
+  static func run(_ invocation: Invocation) throws(CLIFailure) -> ExitCode {
     if let extra = invocation.operands.first {
-      return invocation.usageError("Unexpected argument '\(extra)': keys shared-secret takes no operands.", for: descriptor)
+      throw invocation.usageError("Unexpected argument '\(extra)': keys shared-secret takes no operands.", for: descriptor)
     }
     let storage: SharedSecretStorage?
     do {
       storage = try SharedSecretStorage.resolve(invocation.global, environment: invocation.environment)
     } catch {
-      invocation.io.errorLine("Error: \(error)")
-      return (error as? LedgerError).map(LiveStore.exitCode(for:)) ?? ExitCode.unavailable
+      throw CLIFailure(error, otherwise: .unavailable)
     }
     let file = SharedSecretStore(
       directory: URL(fileURLWithPath: invocation.global.dataDirectory(environment: invocation.environment)), storage: storage)
@@ -36,9 +35,8 @@ enum KeysSharedSecretCommand {
       let secret = invocation.arguments.flag("--rotate") ? try file.rotate(randomBytes: random) : try file.readOrCreate(randomBytes: random)
       invocation.io.line(secret)
     } catch {
-      invocation.io.errorLine("Error: \(error)")
-      return ExitCode.cannotCreate
+      throw CLIFailure("\(error)", .cannotCreate)
     }
-    return ExitCode.success
+    return .success
   }
 }

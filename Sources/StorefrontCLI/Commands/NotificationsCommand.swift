@@ -20,24 +20,23 @@ enum NotificationsCommand {
     ],
     run: run)
 
-  static func run(_ invocation: Invocation) -> Int32 {
+  static func run(_ invocation: Invocation) throws(CLIFailure) -> ExitCode {
     if let extra = invocation.operands.first {
-      return invocation.usageError("Unexpected argument '\(extra)': notifications takes no operands (did you mean `notifications url`?).", for: descriptor)
+      throw invocation.usageError("Unexpected argument '\(extra)': notifications takes no operands (did you mean `notifications url`?).", for: descriptor)
     }
     let environment = invocation.arguments.value("--environment")
     if let environment, environment != "Sandbox", environment != "Production" {
-      return invocation.usageError("Unknown environment '\(environment)': use Sandbox or Production.", for: descriptor)
+      throw invocation.usageError("Unknown environment '\(environment)': use Sandbox or Production.", for: descriptor)
     }
     let location: LedgerLocation
     do throws(LedgerError) {
       location = try LedgerLocation.resolve(invocation.global, environment: invocation.environment)
     } catch {
-      invocation.io.errorLine("Error: \(error)")
-      return LiveStore.exitCode(for: error)
+      throw CLIFailure(error)
     }
     guard location.exists else {
       invocation.io.errorLine("No ledger at '\(location.displayName)' yet: nothing has been queued with this data directory.")
-      return ExitCode.noInput
+      return .noInput
     }
     var entries: [OutboxEntry] = []
     do throws(LedgerError) {
@@ -52,21 +51,20 @@ enum NotificationsCommand {
         after = last.sequence
       }
     } catch {
-      invocation.io.errorLine("Error: \(error)")
-      return LiveStore.exitCode(for: error)
+      throw CLIFailure(error)
     }
     if invocation.arguments.flag("--json") {
       for entry in entries { invocation.io.line(NotificationListing.jsonLine(entry)) }
-      return ExitCode.success
+      return .success
     }
     invocation.io.line("\(entries.count) notification\(entries.count == 1 ? "" : "s") in \(location.displayName)")
-    guard !entries.isEmpty else { return ExitCode.success }
+    guard !entries.isEmpty else { return .success }
     let rows = [NotificationListing.header] + entries.map(NotificationListing.row)
     let widths = NotificationListing.header.indices.map { column in rows.map { $0[column].displayWidth }.max() ?? 0 }
     for row in rows {
       let line = zip(row, widths).map { $0.padded(toWidth: $1) }.joined(separator: "  ")
       invocation.io.line(String(line.reversed().drop { $0 == " " }.reversed()))
     }
-    return ExitCode.success
+    return .success
   }
 }

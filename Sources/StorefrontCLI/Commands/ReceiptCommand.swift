@@ -26,13 +26,13 @@ enum ReceiptCommand {
     ],
     run: run)
 
-  static func run(_ invocation: Invocation) -> Int32 {
+  static func run(_ invocation: Invocation) throws(CLIFailure) -> ExitCode {
     if let extra = invocation.operands.first {
-      return invocation.usageError("Unexpected argument '\(extra)': use --out PATH to choose where to write.", for: descriptor)
+      throw invocation.usageError("Unexpected argument '\(extra)': use --out PATH to choose where to write.", for: descriptor)
     }
     let environment = invocation.arguments.value("--environment") ?? "Sandbox"
     guard environment == "Sandbox" || environment == "Production" else {
-      return invocation.usageError("Unknown environment '\(environment)': use Sandbox or Production.", for: descriptor)
+      throw invocation.usageError("Unknown environment '\(environment)': use Sandbox or Production.", for: descriptor)
     }
     let directory = URL(fileURLWithPath: invocation.global.dataDirectory(environment: invocation.environment))
     let receipt: Data
@@ -41,19 +41,19 @@ enum ReceiptCommand {
       let ledgerName = location.displayName
       guard location.exists else {
         invocation.io.errorLine("No ledger at '\(ledgerName)' yet: nothing has been bought with this data directory. Run `storefront` or `storefront run SCRIPT` first, or pass --data-dir.")
-        return ExitCode.noInput
+        return .noInput
       }
       let ledger = try location.open(readOnly: true)
       defer { ledger.close() }
       let snapshot = try ledger.load()
       guard let account = invocation.global.account ?? snapshot.currentAccount else {
         invocation.io.errorLine("No account is signed in in '\(ledgerName)': pass --account NAME.")
-        return ExitCode.usage
+        return .usage
       }
       guard snapshot.accounts.contains(where: { $0.name == account }) else {
         let names = snapshot.accounts.map(\.name)
         invocation.io.errorLine("Unknown account '\(account)' in '\(ledgerName)'.\(NearMatchText.didYouMean(account, in: names)) Accounts: \(names.isEmpty ? "none" : names.joined(separator: ", ")).")
-        return ExitCode.noInput
+        return .noInput
       }
       let authority = try SandboxCertificateAuthority.open(
         in: directory.appendingPathComponent("ca", isDirectory: true),
@@ -63,25 +63,20 @@ enum ReceiptCommand {
         ledger: ledger, authority: authority, bundleID: invocation.global.bundleID ?? LiveStore.defaultBundleID,
         environment: environment, now: { now })
       receipt = try builder.receipt(account: account)
-    } catch let error as LedgerError {
-      invocation.io.errorLine("Error: \(error)")
-      return LiveStore.exitCode(for: error)
     } catch {
-      invocation.io.errorLine("Error: \(error)")
-      return ExitCode.cannotCreate
+      throw CLIFailure(error, otherwise: .cannotCreate)
     }
     let base64 = invocation.arguments.flag("--base64")
     guard let out = invocation.arguments.value("--out") else {
       invocation.io.line(receipt.base64EncodedString())
-      return ExitCode.success
+      return .success
     }
     do {
       try (base64 ? Data((receipt.base64EncodedString() + "\n").utf8) : receipt).write(to: URL(fileURLWithPath: out), options: .atomic)
     } catch {
-      invocation.io.errorLine("Error: cannot write '\(out)': \(error.localizedDescription). Check that its folder exists and is writable.")
-      return ExitCode.cannotCreate
+      throw CLIFailure("cannot write '\(out)': \(error.localizedDescription). Check that its folder exists and is writable.", .cannotCreate)
     }
     invocation.io.errorLine("Wrote the app receipt (\(base64 ? "base64" : "DER"), \(receipt.count) bytes) to '\(out)'.")
-    return ExitCode.success
+    return .success
   }
 }

@@ -13,15 +13,18 @@ enum RunCommand {
     discussion: """
       SCRIPT is a scenario file (- reads standard input): one command a line, # comments. Every event \
       (observer callback) is printed as it happens; with --json, one JSON object a line. Virtual time \
-      starts at 2026-01-01T00:00:00Z on a fresh data directory and continues from the ledger's clock \
-      after that. A product the catalog lacks may be bought (a warning names the line; the store \
-      refuses the payment). `expect signed` verifies the JWS against this data directory's sandbox \
+      is the ledger's: it continues from the ledger's clock, whichever front end (run, the \
+      interactive storefront, serve) moved it last; a fresh ledger starts at 2026-01-01T00:00:00Z, or \
+      at --clock-start DATE|now (else $STOREFRONT_CLOCK_START). A product the catalog lacks may be \
+      bought (a warning names the line; the store refuses the payment). `expect signed` verifies the JWS against this data directory's sandbox \
       root. With --api storekit2 the events are those a StoreKit 2 app sees (purchaseResult, \
       transactionUpdate for Transaction.updates, appStoreSync, …) instead of StoreKit 1's observer \
-      callbacks. Exit codes: 0 passed, 1 an expect line failed, 65 the scenario has errors (all are \
-      listed as file:line:column), 66 the file is missing, 73-75 the data directory could not be \
-      used, 134 a line did what crashes a real app (finishing a purchasing transaction raises \
-      NSInternalInconsistencyException; an `expect crash` line right after it makes that the test, \
+      callbacks. Exit codes: 0 passed, 1 an expect line failed, 64 a bad command line (or \
+      --clock-start on a ledger that already has a clock), 65 the scenario has errors (all are \
+      listed as file:line:column), 66 the file is missing, 69 the shared ledger cannot be reached, \
+      73-75 the data directory could not be used, 78 a configuration error (no key-encryption key \
+      for a shared ledger, a bad $STOREFRONT_CLOCK_START), 134 a line did what crashes a real app \
+      (finishing a purchasing transaction raises NSInternalInconsistencyException; an `expect crash` line right after it makes that the test, \
       and the run goes on after a relaunch). --app-finishes (or an `app finishes` line) makes the \
       simulated app finish by itself; in after-server mode each call to the app's server is an \
       appServerCall event with its status, latency and error.
@@ -35,39 +38,37 @@ enum RunCommand {
     ],
     run: run)
 
-  static func run(_ invocation: Invocation) -> Int32 {
+  static func run(_ invocation: Invocation) throws(CLIFailure) -> ExitCode {
     let path: String
     switch invocation.singleOperand("SCRIPT", missing: "give a scenario file, or - to read standard input.", for: descriptor) {
     case .success(let operand): path = operand
-    case .failure(let exit): return exit.code
+    case .failure(let failure): throw failure
     }
     let signing: String
     switch invocation.signingEnvironment(for: descriptor) {
     case .success(let value): signing = value
-    case .failure(let exit): return exit.code
+    case .failure(let failure): throw failure
     }
     let apiName = invocation.arguments.value("--api") ?? StoreKitAPI.storeKit1.rawValue
     guard let api = StoreKitAPI(rawValue: apiName) else {
-      return invocation.usageError("Unknown API '\(apiName)': use storekit1 or storekit2.", for: descriptor)
+      throw invocation.usageError("Unknown API '\(apiName)': use storekit1 or storekit2.", for: descriptor)
     }
     let finishMode: AppFinishMode
     switch AppFinishesOption.mode(invocation, for: descriptor) {
     case .success(let mode): finishMode = mode
-    case .failure(let exit): return exit.code
+    case .failure(let failure): throw failure
     }
     let text: String
     switch ScriptSource.read(path) {
     case .success(let value): text = value
-    case .failure(let problem):
-      invocation.io.errorLine(problem.message)
-      return ExitCode.noInput
+    case .failure(let problem): throw CLIFailure(problem.message, .noInput)
     }
     let catalog: Catalog
     switch CatalogSource.load(invocation.global.catalogPath) {
     case .success(let loaded):
       loaded.reportWarnings(io: invocation.io)
       catalog = loaded.catalog
-    case .failure(let error): return CatalogSource.report(error, io: invocation.io)
+    case .failure(let error): throw CatalogSource.failure(error, io: invocation.io)
     }
     let steps: [ScenarioStep]
     let name = path == "-" ? "<stdin>" : path
@@ -85,23 +86,16 @@ enum RunCommand {
       let all = warnings.map { ($0, true) } + issues.issues.map { ($0, false) }
       for (issue, warning) in all.sorted(by: { ($0.0.line, $0.0.column) < ($1.0.line, $1.0.column) }) { located(issue, warning) }
       invocation.io.errorLine("\(name): \(issues.issues.count) problem\(issues.issues.count == 1 ? "" : "s"); nothing was run.")
-      return ExitCode.dataError
+      return .dataError
     }
-    let store: LiveStore
-    do {
-      store = try LiveStore.open(
-        catalog: catalog, global: invocation.global, environment: invocation.environment,
-        start: .fixed(LiveStore.scenarioEpoch), signingEnvironment: signing,
-        regenerateCA: invocation.arguments.flag("--regenerate-ca"), ledgerConnection: .log(invocation.io))
-    } catch {
-      invocation.io.errorLine(error.description)
-      return error.exitCode
-    }
+    let clock = try ClockChoice.resolve(invocation.global, environment: invocation.environment, default: .scenarioEpoch)
+    let store = try LiveStore.open(
+      catalog: catalog, global: invocation.global, environment: invocation.environment, clock: clock,
+      signingEnvironment: signing, regenerateCA: invocation.arguments.flag("--regenerate-ca"), ledgerConnection: .log(invocation.io))
     for warning in store.warnings { invocation.io.errorLine("Warning: \(warning)") }
     if let account = invocation.global.account {
       do { try store.queue.signIn(account) } catch {
-        invocation.io.errorLine("Error: cannot sign in as '\(account)': \(error)")
-        return ExitCode.failure
+        throw CLIFailure("cannot sign in as '\(account)': \(error)", CLIFailure.exitCode(for: error, otherwise: .failure))
       }
     }
     let io = invocation.io
@@ -134,24 +128,24 @@ enum RunCommand {
     let outcome = runner.run(steps)
     switch outcome {
     case .passed:
-      return ExitCode.success
+      return .success
     case .assertionFailed(let line, let message):
       io.errorLine("\(name):\(line): expectation failed: \(message)")
-      return ExitCode.failure
+      return .failure
     case .crashed(let line, let crash):
       io.errorLine("\(name):\(line): crashed: \(crash) Add `expect crash` after this line if that is the test.")
-      return ExitCode.appCrashed
+      return .appCrashed
     case .aborted(let line, let message):
       io.errorLine("\(name):\(line): stopped: \(message)")
       // A lock held too long is EX_TEMPFAIL (75) as at open, a read-only ledger 73; other failures 74.
-      return runner.ledgerFailure.map(LiveStore.exitCode(for:)) ?? ExitCode.ioError
+      return runner.ledgerFailure.map(CLIFailure.exitCode(for:)) ?? .ioError
     }
   }
 }
 
 /// Reads a scenario from a file or standard input, with messages that say what to do.
 enum ScriptSource {
-  /// Why the script could not be read; the message says what to do.
+  /// Why the script could not be read; the message (no label) says what to do.
   struct Problem: Error {
     var message: String
   }
@@ -161,22 +155,22 @@ enum ScriptSource {
     if path == "-" {
       let data = FileHandle.standardInput.readDataToEndOfFile()
       guard let text = String(data: data, encoding: .utf8) else {
-        return .failure(Problem(message: "Error: standard input is not UTF-8 text; pass a \(kind)."))
+        return .failure(Problem(message: "standard input is not UTF-8 text; pass a \(kind)."))
       }
       return .success(text)
     }
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-      return .failure(Problem(message: "Error: No scenario at '\(path)'. Check the path, or use - to read standard input."))
+      return .failure(Problem(message: "No scenario at '\(path)'. Check the path, or use - to read standard input."))
     }
     if isDirectory.boolValue {
-      return .failure(Problem(message: "Error: '\(path)' is a directory; pass a scenario file inside it."))
+      return .failure(Problem(message: "'\(path)' is a directory; pass a scenario file inside it."))
     }
     guard let data = FileManager.default.contents(atPath: path) else {
-      return .failure(Problem(message: "Error: Cannot read '\(path)'. Check its permissions (ls -l '\(path)')."))
+      return .failure(Problem(message: "Cannot read '\(path)'. Check its permissions (ls -l '\(path)')."))
     }
     guard let text = String(data: data, encoding: .utf8) else {
-      return .failure(Problem(message: "Error: '\(path)' is not UTF-8 text; is it really a \(kind)?"))
+      return .failure(Problem(message: "'\(path)' is not UTF-8 text; is it really a \(kind)?"))
     }
     return .success(text)
   }

@@ -11,13 +11,13 @@ extension ServeCommand {
   ]
 
   /// The configuration for `address` with the limits given; a usage error's exit code when one is invalid.
-  static func configuration(_ invocation: Invocation, address: ListenAddress) -> Result<HTTPServerConfiguration, UsageExit> {
+  static func configuration(_ invocation: Invocation, address: ListenAddress) -> Result<HTTPServerConfiguration, CLIFailure> {
     var configuration = HTTPServerConfiguration(address: address)
     for (option, range) in [("--connection-timeout", 1...86_400), ("--connection-limit", 1...10_000)] {
       guard let text = invocation.arguments.value(option) else { continue }
       guard let value = Int(text), range.contains(value) else {
         let message = "The value '\(text)' is invalid for '\(option)': use a whole number from \(range.lowerBound) to \(range.upperBound)."
-        return .failure(UsageExit(code: invocation.usageError(message, for: descriptor)))
+        return .failure(invocation.usageError(message, for: descriptor))
       }
       if option == "--connection-timeout" { configuration.connectionTimeout = value } else { configuration.connectionLimit = value }
     }
@@ -25,8 +25,8 @@ extension ServeCommand {
   }
 
   /// The TLS certificate and key from the data directory's CA (made on first use, re-issued when due);
-  /// nil after reporting why not.
-  static func tlsIdentity(_ invocation: Invocation) -> TLSServerIdentity? {
+  /// a wrong key-encryption key is a configuration error (78), anything else 73.
+  static func tlsIdentity(_ invocation: Invocation) throws(CLIFailure) -> TLSServerIdentity {
     let directory = URL(fileURLWithPath: invocation.global.dataDirectory(environment: invocation.environment), isDirectory: true)
     do {
       let authority = try SandboxCertificateAuthority.open(
@@ -34,9 +34,10 @@ extension ServeCommand {
         storage: try SharedSecretStorage.resolve(invocation.global, environment: invocation.environment),
         validFrom: SandboxCertificateAuthority.defaultValidFrom(now: Date()))
       return try authority.tlsServerIdentity(now: Date())
+    } catch let error as SharedSecretStorage.Failure {
+      throw CLIFailure("cannot prepare the TLS certificate: \(error)", .configuration)
     } catch {
-      invocation.io.errorLine("Error: cannot prepare the TLS certificate: \(error)")
-      return nil
+      throw CLIFailure("cannot prepare the TLS certificate: \(error)", .cannotCreate)
     }
   }
 

@@ -34,42 +34,42 @@ enum ServeCommand {
     ] + connectionOptions + ServeDelivery.options,
     run: run)
 
-  static func run(_ invocation: Invocation) -> Int32 {
+  static func run(_ invocation: Invocation) throws(CLIFailure) -> ExitCode {
     if let extra = invocation.operands.first {
-      return invocation.usageError("Unexpected argument '\(extra)': use --listen ADDR:PORT to choose the address.", for: descriptor)
+      throw invocation.usageError("Unexpected argument '\(extra)': use --listen ADDR:PORT to choose the address.", for: descriptor)
     }
     var address = ListenAddress.default
     if let text = invocation.arguments.value("--listen") {
       guard let parsed = ListenAddress(parsing: text) else {
-        return invocation.usageError("The value '\(text)' is invalid for '--listen <addr:port>': use an IP address and a port, such as 127.0.0.1:8808 or [::1]:0.", for: descriptor)
+        throw invocation.usageError("The value '\(text)' is invalid for '--listen <addr:port>': use an IP address and a port, such as 127.0.0.1:8808 or [::1]:0.", for: descriptor)
       }
       address = parsed
     }
     let environment = invocation.arguments.value("--environment") ?? "Sandbox"
     guard environment == "Sandbox" || environment == "Production" else {
-      return invocation.usageError("Unknown environment '\(environment)': use Sandbox or Production.", for: descriptor)
+      throw invocation.usageError("Unknown environment '\(environment)': use Sandbox or Production.", for: descriptor)
     }
     var configuration: HTTPServerConfiguration
     switch Self.configuration(invocation, address: address) {
     case .success(let value): configuration = value
-    case .failure(let exit): return exit.code
+    case .failure(let failure): throw failure
     }
     let json = invocation.arguments.flag("--json")
     var delivery: ServeDelivery
     switch ServeDelivery.parse(invocation) {
     case .success(let parsed): delivery = parsed
-    case .failure(let usage): return invocation.usageError(usage.text, for: descriptor)
+    case .failure(let usage): throw invocation.usageError(usage.text, for: descriptor)
     }
     let catalog: Catalog
     switch CatalogSource.load(invocation.global.catalogPath) {
     case .success(let loaded):
       loaded.reportWarnings(io: invocation.io)
       catalog = loaded.catalog
-    case .failure(let error): return CatalogSource.report(error, io: invocation.io)
+    case .failure(let error): throw CatalogSource.failure(error, io: invocation.io)
     }
     var identity: TLSServerIdentity?
     if invocation.arguments.flag("--tls") {
-      guard let made = tlsIdentity(invocation) else { return ExitCode.cannotCreate }
+      let made = try tlsIdentity(invocation)
       identity = made
       configuration.tls = TLSCredentials(certificatePEM: made.certificatePEM, keyPEM: made.keyPEM)
     }
@@ -77,16 +77,16 @@ enum ServeCommand {
     let output = SerializedOutput(invocation.io)
     delivery.log = { report in output.line(ServeDelivery.line(report, json: json)) }
     let stop = SignalWait(signals: [SIGTERM, SIGINT])
-    let keys: APIKeyStore
-    do throws(APIKeyStoreError) { keys = try invocation.keyStore() } catch { return invocation.report(error) }
+    let keys = try invocation.keyStore()
+    let clock = try ClockChoice.resolve(invocation.global, environment: invocation.environment, default: .scenarioEpoch)
     let server: ServeSession
     do throws(ServeSession.Failure) {
       server = try ServeSession.start(
         catalog: catalog, global: invocation.global, processEnvironment: invocation.environment, keys: keys,
-        configuration: configuration, environment: environment, bundleID: bundleID, delivery: delivery,
+        configuration: configuration, environment: environment, bundleID: bundleID, clock: clock, delivery: delivery,
         ledgerConnection: .log(invocation.io), log: { entry in output.line(json ? entry.jsonLine : entry.line) })
     } catch {
-      return report(error, invocation)
+      throw failure(error)
     }
     let bound = server.boundAddress
     if !bound.isLoopback {
@@ -109,30 +109,24 @@ enum ServeCommand {
     }
     if let readyFile = invocation.arguments.value("--ready-file"), let problem = writeReadyFile(readyFile, "\(bound)\n") {
       server.stop()
-      invocation.io.errorLine("Error: cannot write '\(readyFile)': \(problem).")
-      return ExitCode.cannotCreate
+      throw CLIFailure("cannot write '\(readyFile)': \(problem).", .cannotCreate)
     }
     stop.wait()
     server.stop()
     output.line(json ? #"{"event":"stopped"}"# : "Stopped.")
-    return ExitCode.success
+    return .success
   }
 
-  /// Says why the server did not start, as serve always has, and returns the exit code.
-  static func report(_ failure: ServeSession.Failure, _ invocation: Invocation) -> Int32 {
+  /// Why the server did not start, as serve always has said it.
+  static func failure(_ failure: ServeSession.Failure) -> CLIFailure {
     switch failure {
-    case .store(let error):
-      invocation.io.errorLine(error.description)
-      return error.exitCode
-    case .keys(let error):
-      return invocation.report(error)
+    case .store(let error): error
+    case .keys(let error): CLIFailure(keys: error)
     case .listen(let error):
-      let advice = error == .tlsUnsupported ? "" : " Choose another with --listen ADDR:PORT (port 0 picks a free one)."
-      invocation.io.errorLine("Error: \(error.description).\(advice)")
-      return ExitCode.unavailable
-    case .notifications(let message):
-      invocation.io.errorLine(message)
-      return ExitCode.cannotCreate
+      CLIFailure(
+        "\(error.description).\(error == .tlsUnsupported ? "" : " Choose another with --listen ADDR:PORT (port 0 picks a free one).")",
+        .unavailable)
+    case .notifications(let message): CLIFailure(message, .cannotCreate)
     }
   }
 

@@ -20,20 +20,19 @@ enum TransactionsCommand {
     ],
     run: run)
 
-  static func run(_ invocation: Invocation) -> Int32 {
+  static func run(_ invocation: Invocation) throws(CLIFailure) -> ExitCode {
     if let extra = invocation.operands.first {
-      return invocation.usageError("Unexpected argument '\(extra)': transactions takes no operands.", for: descriptor)
+      throw invocation.usageError("Unexpected argument '\(extra)': transactions takes no operands.", for: descriptor)
     }
     let location: LedgerLocation
     do throws(LedgerError) {
       location = try LedgerLocation.resolve(invocation.global, environment: invocation.environment)
     } catch {
-      invocation.io.errorLine("Error: \(error)")
-      return LiveStore.exitCode(for: error)
+      throw CLIFailure(error)
     }
     guard location.exists else {
       invocation.io.errorLine("No ledger at '\(location.displayName)' yet: nothing has been bought with this data directory. Run `storefront` or `storefront run SCRIPT` first, or pass --data-dir.")
-      return ExitCode.noInput
+      return .noInput
     }
     let all = invocation.arguments.flag("--all")
     let account: String?
@@ -53,18 +52,17 @@ enum TransactionsCommand {
         list = []
       }
     } catch {
-      invocation.io.errorLine("Error: \(error)")
-      return LiveStore.exitCode(for: error)
+      throw CLIFailure(error)
     }
     if invocation.arguments.flag("--json") {
       for transaction in Self.withCurrentRenewalInfo(list, records: records) {
         invocation.io.line(EventFormatter.json(of: transaction))
       }
-      return ExitCode.success
+      return .success
     }
     let title = all ? "All accounts" : "Account: \(account ?? "none signed in")"
     invocation.io.line("\(title) — \(list.count) transaction\(list.count == 1 ? "" : "s") in \(location.displayName)")
-    guard !list.isEmpty else { return ExitCode.success }
+    guard !list.isEmpty else { return .success }
     let header = ["ID", "ORIGINAL", "PRODUCT", "STATE", "QTY", "PURCHASED", "EXPIRES", "FINISHED"]
     var rows = [header]
     for t in list {
@@ -81,7 +79,7 @@ enum TransactionsCommand {
     for row in rows {
       invocation.io.line(zip(row, widths).map { $0.padded(toWidth: $1) }.joined(separator: "  ").trimmingTrailingSpaces)
     }
-    return ExitCode.success
+    return .success
   }
 }
 

@@ -22,33 +22,29 @@ enum VerifyCommand {
     ],
     run: run)
 
-  static func run(_ invocation: Invocation) -> Int32 {
+  static func run(_ invocation: Invocation) throws(CLIFailure) -> ExitCode {
     let path: String
     switch invocation.singleOperand("FILE", missing: "give a file of JWS lines, or - to read standard input.", for: descriptor) {
     case .success(let operand): path = operand
-    case .failure(let exit): return exit.code
+    case .failure(let failure): throw failure
     }
     let environment: String
     switch invocation.signingEnvironment(for: descriptor) {
     case .success(let value): environment = value
-    case .failure(let exit): return exit.code
+    case .failure(let failure): throw failure
     }
     let text: String
     switch ScriptSource.read(path, kind: "file of JWS lines") {
     case .success(let value): text = value
-    case .failure(let problem):
-      invocation.io.errorLine(problem.message)
-      return ExitCode.noInput
+    case .failure(let problem): throw CLIFailure(problem.message, .noInput)
     }
     let root: Certificate
     do {
       root = try loadRoot(invocation)
     } catch let error as RootError {
-      invocation.io.errorLine("Error: \(error.message)")
-      return error.exitCode
+      throw CLIFailure(error.message, error.exitCode)
     } catch {
-      invocation.io.errorLine("Error: \(error)")
-      return ExitCode.noInput
+      throw CLIFailure(error, otherwise: .noInput)
     }
     let (lines, numbers) = jwsLines(in: text)
     let verifier = JWSVerifier(
@@ -65,19 +61,19 @@ enum VerifyCommand {
       let verified = result.outputLines.count
       invocation.io.errorLine(
         "\(name): \(verified) signature\(verified == 1 ? "" : "s") verified, \(result.failures.count) rejected.")
-      return ExitCode.failure
+      return .failure
     }
     if result.outputLines.isEmpty {
       invocation.io.errorLine("\(name): no signed data found; expected one JWS per line.")
-      return ExitCode.dataError
+      return .dataError
     }
     invocation.io.errorLine("\(name): \(result.outputLines.count) signature\(result.outputLines.count == 1 ? "" : "s") verified.")
-    return ExitCode.success
+    return .success
   }
 
   struct RootError: Error {
     var message: String
-    var exitCode: Int32
+    var exitCode: ExitCode
   }
 
   private static func loadRoot(_ invocation: Invocation) throws -> Certificate {

@@ -7,15 +7,7 @@ import StoreEngine
 /// ledger of `--ledger`), the sandbox CA's signer, PBKDF2 passwords, and this process's session (so
 /// a launch leaves other running storefronts' sheets alone).
 struct LiveStore {
-  /// Where the virtual clock starts when the ledger holds no later time.
-  enum Start {
-    /// A fixed moment, so that a scenario on a fresh data directory replays identically.
-    case fixed(Date)
-    /// The wall clock (the interactive storefront).
-    case now
-  }
-
-  /// The start of virtual time for headless runs: 2026-01-01T00:00:00Z.
+  /// The start of virtual time for headless runs on a fresh ledger: 2026-01-01T00:00:00Z.
   static let scenarioEpoch = Date(timeIntervalSince1970: 1_767_225_600)
   static let defaultBundleID = StoreEnvironment.defaultBundleID
 
@@ -32,27 +24,43 @@ struct LiveStore {
   let secrets: (any SecretStorage)?
   let warnings: [String]
 
-  /// What went wrong opening the store, with a message that names the file and says what to do.
-  struct OpenError: Error, CustomStringConvertible {
-    var description: String
-    var exitCode: Int32
-  }
-
   static func open(
-    catalog: Catalog, global: GlobalOptions, environment: [String: String], start: Start,
+    catalog: Catalog, global: GlobalOptions, environment: [String: String], clock: ClockChoice,
     signingEnvironment: String = "Sandbox", regenerateCA: Bool = false, ledgerConnection: LedgerConnectionWatch = .quiet
-  ) throws(OpenError) -> LiveStore {
+  ) throws(CLIFailure) -> LiveStore {
     let directory = URL(fileURLWithPath: global.dataDirectory(environment: environment), isDirectory: true)
     let location: LedgerLocation
     let ledger: any OpenLedger
     let session: AppSession
+    let startDate: Date
     do throws(LedgerError) {
       location = try LedgerLocation.resolve(global, environment: environment)
+    } catch {
+      throw CLIFailure(error)
+    }
+    if case .postgresql(let address) = location {
+      // A missing key-encryption key is the configuration's fault: said before waiting for the database.
+      do throws(SharedSecretStorage.Failure) {
+        _ = try SharedSecretStorage.sealer(global, environment: environment, ledger: address.description)
+      } catch {
+        throw CLIFailure(error.description, .configuration)
+      }
+    }
+    do {
       let watch = ledgerConnection.resolved(name: location.displayName)
       ledger = try location.open(reconnect: watch.policy, onConnectionChange: watch.onChange, waitsAtOpen: watch.waitsAtOpen)
       session = try location.session(onProblem: watch.onProblem)
+      // The clock belongs to the ledger: a fresh one records where it starts at once, so that every
+      // front end opened after this one continues from the same moment.
+      let ledgerClock = try ledger.virtualClock()
+      startDate = try clock.start(ledgerClock: ledgerClock, ledgerName: location.displayName)
+      if ledgerClock == nil { try ledger.commit([.setClock(startDate)]) }
+    } catch let error as LedgerError {
+      throw CLIFailure(error)
+    } catch let failure as CLIFailure {
+      throw failure
     } catch {
-      throw OpenError(description: "Error: \(error)", exitCode: exitCode(for: error))
+      throw CLIFailure(error, otherwise: .software)
     }
     let authority: SandboxCertificateAuthority
     let offerKey: PromotionalOfferKey
@@ -64,27 +72,20 @@ struct LiveStore {
         in: directory.appendingPathComponent("ca", isDirectory: true), storage: storage,
         validFrom: SandboxCertificateAuthority.defaultValidFrom(now: Date()), regenerate: regenerateCA)
       offerKey = try PromotionalOfferKey.open(in: directory.appendingPathComponent("ca", isDirectory: true), storage: storage)
-    } catch let error as LedgerError {
-      throw OpenError(description: "Error: \(error)", exitCode: exitCode(for: error))
     } catch {
-      throw OpenError(description: "Error: \(error)", exitCode: ExitCode.cannotCreate)
+      throw CLIFailure(error, otherwise: .cannotCreate)
     }
     let signer: any TransactionSigner
     if signingEnvironment == "Xcode" {
       do {
         signer = try XcodeSigner(validFrom: SandboxCertificateAuthority.defaultValidFrom(now: Date()))
       } catch {
-        throw OpenError(description: "Error: could not create the Xcode signing certificate: \(error)", exitCode: ExitCode.software)
+        throw CLIFailure("could not create the Xcode signing certificate: \(error)", .software)
       }
     } else {
       signer = authority.signer(environment: signingEnvironment)
     }
     let bundleID = global.bundleID ?? defaultBundleID
-    let startDate: Date =
-      switch start {
-      case .fixed(let date): date
-      case .now: Date()
-      }
     // The composition root only hands the signer over; the engine builds every payload itself.
     let storeEnvironment = StoreEnvironment(
       signer: signer, bundleID: bundleID, passwordHasher: PBKDF2PasswordHasher(), start: startDate,
@@ -94,23 +95,12 @@ struct LiveStore {
       queue = try PaymentQueue(catalog: catalog, ledger: ledger, environment: storeEnvironment)
       if let storefront = global.storefront { try queue.set(.storefront(storefront)) }
       if let locale = global.locale { try queue.set(.locale(locale)) }
-    } catch let error as LedgerError {
-      throw OpenError(description: "Error: \(error)", exitCode: exitCode(for: error))
     } catch {
-      throw OpenError(description: "Error: \(error)", exitCode: ExitCode.software)
+      throw CLIFailure(error, otherwise: .software)
     }
     return LiveStore(
       queue: queue, ledger: ledger, location: location, directory: directory, authority: authority, offerKey: offerKey,
       secrets: storage, warnings: ledger.warnings)
   }
 
-  static func exitCode(for error: LedgerError) -> Int32 {
-    switch error {
-    case .corrupt, .newerSchema: ExitCode.dataError
-    case .busy, .takenOver: ExitCode.temporaryFailure
-    case .cannotOpen, .readOnly: ExitCode.cannotCreate
-    case .writeFailed: ExitCode.ioError
-    case .unreachable: ExitCode.unavailable
-    }
-  }
 }

@@ -11,7 +11,7 @@ final class ServeSession: Sendable {
   /// Why the server did not start.
   enum Failure: Error {
     /// The served store could not be opened (its ledger damaged, locked or not writable; its CA).
-    case store(LiveStore.OpenError)
+    case store(CLIFailure)
     /// `api-keys.json` could not be read.
     case keys(APIKeyStoreError)
     /// The address could not be bound.
@@ -50,21 +50,22 @@ final class ServeSession: Sendable {
   /// - Parameters:
   ///   - catalog: The products the served store's engine commands (extensions, consumption) know.
   ///   - configuration: Where and how to listen (TLS, limits).
+  ///   - clock: Where a fresh ledger's clock starts (``ClockChoice``); a ledger with one keeps it.
   ///   - recordsDetails: Whether log entries carry ``RequestDetails`` (the decoded token, the response body).
   ///   - log: Called once per request, on the server's threads.
   ///   - ledgerConnection: Who hears about a shared ledger's lost connection (`serve`: its standard error).
   static func start(
     catalog: Catalog, global: GlobalOptions, processEnvironment: [String: String], keys: APIKeyStore,
-    configuration: HTTPServerConfiguration, environment: String, bundleID: String, recordsDetails: Bool = false,
+    configuration: HTTPServerConfiguration, environment: String, bundleID: String, clock: ClockChoice, recordsDetails: Bool = false,
     delivery: ServeDelivery = ServeDelivery(), ledgerConnection: LedgerConnectionWatch = .quiet,
     log: @escaping @Sendable (RequestLogEntry) -> Void
   ) throws(Failure) -> ServeSession {
     let store: LiveStore
-    do throws(LiveStore.OpenError) {
+    do throws(CLIFailure) {
       // Opened first so a damaged ledger stops the server before it listens. The clock is the
-      // ledger's: the server never moves it on its own.
+      // ledger's: the server never moves it on its own (`clock` only starts a fresh ledger's).
       store = try LiveStore.open(
-        catalog: catalog, global: global, environment: processEnvironment, start: .fixed(LiveStore.scenarioEpoch),
+        catalog: catalog, global: global, environment: processEnvironment, clock: clock,
         signingEnvironment: environment, ledgerConnection: ledgerConnection)
     } catch {
       throw .store(error)
@@ -80,7 +81,7 @@ final class ServeSession: Sendable {
     do throws(LedgerError) {
       receipts = try ServeEndpoints.verifyReceipt(store: store, environment: environment, bundleID: bundleID)
     } catch {
-      throw .store(LiveStore.OpenError(description: "Error: \(error)", exitCode: LiveStore.exitCode(for: error)))
+      throw .store(CLIFailure(error))
     }
     let server: HTTPServer
     do throws(HTTPServerError) {
@@ -115,7 +116,7 @@ final class ServeSession: Sendable {
         try store.queue.refresh()
         _ = try store.queue.perform(.setNotificationURL(environment: environment, url: url.text))
       } catch {
-        throw .notifications("Error: the notification URL could not be set: \(error)")
+        throw .notifications("the notification URL could not be set: \(error)")
       }
     }
     let configuration = DeliveryConfiguration(
@@ -127,7 +128,7 @@ final class ServeSession: Sendable {
         proposedNamespace: global.seed.map(NotificationUUID.namespace(seed:)) ?? NotificationUUID.randomNamespace(),
         log: delivery.log)
     } catch {
-      throw .notifications("Error: notifications cannot be delivered: \(error)")
+      throw .notifications("notifications cannot be delivered: \(error)")
     }
   }
 
