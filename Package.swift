@@ -82,7 +82,8 @@ let package = Package(
     .testTarget(name: "SimulatedAppTests", dependencies: ["SimulatedApp", "StoreEngine", "StorefrontTestSupport"]),
     .testTarget(name: "StoreScenarioTests", dependencies: ["StoreScenario", "StoreEngine", "StorefrontTestSupport"]),
     .testTarget(
-      name: "StoreTUITests", dependencies: ["StoreTUI", "StoreEngine", "SQLiteLedger", "StorefrontTestSupport"], exclude: ["__Snapshots__"]
+      name: "StoreTUITests",
+      dependencies: ["StoreTUI", "StoreEngine", "SQLiteLedger", "PostgreSQLLedger", "StorefrontTestSupport", "StorefrontProcessTestSupport"], exclude: ["__Snapshots__"]
     ),
     .testTarget(name: "NcursesTerminalTests", dependencies: ["NcursesTerminal", "StoreTUI", "CNcursesw"]),
     .testTarget(

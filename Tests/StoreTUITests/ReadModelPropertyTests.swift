@@ -72,11 +72,20 @@ import Testing
 
   @Test(arguments: 1...4 as ClosedRange<UInt64>)
   func withAnotherProcessOnTheSameLedger(seed: UInt64) throws {
-    var generator = Generator(state: seed &* 31)
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("readmodel-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: directory) }
-    let ledger = try SharedLedger(directory: directory)
+    try interleave(seed: seed, on: try SharedLedger(directory: directory))
+  }
+
+  /// Another host on a shared PostgreSQL ledger: the change feed carries its commits here.
+  @Test(arguments: 1...2 as ClosedRange<UInt64>)
+  func withAnotherHostOnAPostgreSQLLedger(seed: UInt64) throws {
+    try interleave(seed: seed &+ 100, on: try SharedLedger.postgreSQL(label: "readmodel"))
+  }
+
+  private func interleave(seed: UInt64, on ledger: SharedLedger) throws {
+    var generator = Generator(state: seed &* 31)
     let mine = try ledger.store(session: "tui")
     let theirs = try ledger.store(session: "other")
     let runtime = try AppRuntime(queue: mine.queue, size: standardSize)

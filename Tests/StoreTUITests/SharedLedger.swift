@@ -1,28 +1,41 @@
 import Foundation
+import PostgreSQLLedger
 import SQLiteLedger
 import StoreEngine
+import StorefrontProcessTestSupport
 import StorefrontTestSupport
 
-/// One SQLite ledger file that several payment queues open, each as its own process would: its
-/// own connection and its own session.
+/// One ledger that several payment queues open, each as its own process (or host) would: its own
+/// connection and its own session. SQLite: one file; PostgreSQL: one database of the test server.
 struct SharedLedger {
-  let file: URL
+  /// A new connection to the ledger.
+  let open: () throws -> any LedgerStore
 
+  /// A SQLite ledger file in `directory`.
   init(directory: URL) throws {
-    file = directory.appendingPathComponent("ledger.sqlite")
+    let file = directory.appendingPathComponent("ledger.sqlite")
+    open = { try SQLiteLedgerStore(fileURL: file) }
   }
 
-  /// A new connection to the file.
-  func open() throws -> SQLiteLedgerStore { try SQLiteLedgerStore(fileURL: file) }
+  /// A fresh database on the tests' PostgreSQL server (`$STOREFRONT_TEST_POSTGRES`, else a cluster
+  /// of this test process's own).
+  static func postgreSQL(label: String) throws -> SharedLedger {
+    let uri = try PostgreSQLTestServer.shared().makeDatabase(label: label)
+    return SharedLedger(open: { try PostgreSQLLedgerStore(uri) })
+  }
+
+  private init(open: @escaping () throws -> any LedgerStore) {
+    self.open = open
+  }
 
   /// A payment queue on its own connection, signed in, dialogs off.
   func store(session: String, account: String? = "tester") throws -> SharedLedgerStore {
     try SharedLedgerStore(ledger: open(), session: session, account: account)
   }
 
-  /// The environment of a process with session `id`; every session counts as alive.
-  /// The clock starts at a wall-clock-like moment, with a fraction of a second the ledger's date
-  /// encoding may not keep exactly.
+  /// The environment of a process with session `id`; every session counts as alive. The clock
+  /// starts at a wall-clock-like moment, with a fraction of a second the ledger's date encoding
+  /// must keep exactly.
   static func environment(session id: String) -> StoreEnvironment {
     var environment = TestStore.environment
     environment.start = TestStore.start.addingTimeInterval(0.123_456_789)
@@ -31,12 +44,12 @@ struct SharedLedger {
   }
 }
 
-/// ``TestStore``'s shape on a shared SQLite ledger.
+/// ``TestStore``'s shape on a shared ledger.
 final class SharedLedgerStore {
-  let ledger: SQLiteLedgerStore
+  let ledger: any LedgerStore
   let queue: PaymentQueue
 
-  init(ledger: SQLiteLedgerStore, session: String, account: String?) throws {
+  init(ledger: any LedgerStore, session: String, account: String?) throws {
     self.ledger = ledger
     queue = try PaymentQueue(catalog: FixtureCatalog.make(), ledger: ledger, environment: SharedLedger.environment(session: session))
     if let account, queue.currentAccount != account { try queue.signIn(account) }
