@@ -220,11 +220,11 @@ public struct StoreMachine: Sendable {
   }
 
   /// Records a subscription record as changed in this step, with its renewal info signed afresh
-  /// (B40), and returns it as stored.
+  /// (B40), and returns it as stored. `current`: the chain's new period, not yet stored.
   @discardableResult
-  mutating func put(_ changed: SubscriptionRecord) throws(EngineError) -> SubscriptionRecord {
+  mutating func put(_ changed: SubscriptionRecord, current: PaymentTransaction? = nil) throws(EngineError) -> SubscriptionRecord {
     var record = changed
-    record.signedRenewalInfo = try signRenewalInfo(for: record)
+    record.signedRenewalInfo = try signRenewalInfo(for: record, current: current)
     subscriptionRecords[record.originalID] = record
     step.changes.append(.putSubscription(record))
     return record

@@ -110,6 +110,15 @@ public struct SheetLayout: Equatable {
           ],
           buttons: [("Cancel", .cancel), ("OK", .confirm)])
       }
+      if let terms = purchase.terms {
+        return Content(
+          title: terms.title,
+          lines: [
+            ContentLine(text: terms.question(productName: purchase.productName)), ContentLine(text: terms.summary),
+            ContentLine(text: PurchaseSheet.Terms.renewal), ContentLine(text: ""), environment,
+          ],
+          buttons: [("Cancel", .cancel), ("Subscribe", .confirm)])
+      }
       let count = purchase.quantity == 1 ? "one" : String(purchase.quantity)
       return Content(
         title: "Confirm Your In-App Purchase",
