@@ -9,11 +9,11 @@ import XCTest
 final class FidelityResidueScenarioTests: XCTestCase {
   typealias F = FixtureCatalog
 
-  func run(_ script: String, json: Bool) throws -> (ScenarioOutcome, [String]) {
+  func run(_ script: String, json: Bool, api: StoreKitAPI = .storeKit1) throws -> (ScenarioOutcome, [String]) {
     let store = try TestStore(account: nil, dialogs: true)
     let steps = try ScenarioParser(catalog: store.queue.catalog).parse(script).get()
     var lines: [String] = []
-    let outcome = ScenarioRunner(queue: store.queue, json: json, verifier: nil) { lines.append($0) }.run(steps)
+    let outcome = ScenarioRunner(queue: store.queue, json: json, verifier: nil, api: api) { lines.append($0) }.run(steps)
     return (outcome, lines)
   }
 
@@ -56,5 +56,27 @@ final class FidelityResidueScenarioTests: XCTestCase {
     XCTAssertNil(error["code"])
     let (_, text) = try run("account r\nset dialogs off\nbuy \(F.removeAds)\nfail refund networkError\nrequest-refund last\n", json: false)
     XCTAssertTrue(text.contains { $0.hasSuffix(#"refundRequest error=["name": "networkError", "type": "StoreKitError"] result=failed transactionId=1000000001"#) }, text.joined(separator: "\n"))
+  }
+
+  func testN6AnotherAccountsRenewalDoesNotReachTheAppOfTheSignedInAccount() throws {
+    let script = "account amy\nset dialogs off\nbuy \(F.yearly)\naccount bob\nadvance P13M\nexpect unfinished 0\naccount amy\nexpect unfinished 2\n"
+    for api in [StoreKitAPI.storeKit1, .storeKit2] {
+      let (outcome, lines) = try run(script, json: true, api: api)
+      XCTAssertEqual(outcome, .passed(steps: 8), lines.joined(separator: "\n"))
+      let whileBob = try objects(lines).filter { $0["line"] as? Int == 5 }.compactMap { $0["event"] as? String }
+      XCTAssertFalse(whileBob.contains { $0.lowercased().contains("transaction") || $0.lowercased().contains("status") }, "\(api): \(whileBob)")
+      // The same renewal with amy signed in reaches the app.
+      let (_, control) = try run(script.replacingOccurrences(of: "account bob", with: "account amy"), json: true, api: api)
+      let whileAmy = try objects(control).filter { $0["line"] as? Int == 5 }.compactMap { $0["event"] as? String }
+      XCTAssertTrue(whileAmy.contains { $0.lowercased().contains("transaction") }, "\(api): \(whileAmy)")
+    }
+    // The payment queue's observer too: nothing for amy while bob is signed in.
+    let store = try TestStore(account: "amy")
+    try store.buy(F.yearly)
+    try store.queue.signIn("bob")
+    store.observer.calls.removeAll()
+    try store.queue.advance(by: 400 * 86_400)
+    XCTAssertEqual(store.observer.calls, [])
+    XCTAssertEqual(try store.queue.history(account: "amy").filter { $0.reason == .renewal }.count, 1, "the renewal happened")
   }
 }
