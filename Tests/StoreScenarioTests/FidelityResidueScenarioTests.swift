@@ -79,4 +79,41 @@ final class FidelityResidueScenarioTests: XCTestCase {
     XCTAssertEqual(store.observer.calls, [])
     XCTAssertEqual(try store.queue.history(account: "amy").filter { $0.reason == .renewal }.count, 1, "the renewal happened")
   }
+
+  /// A catalog with one subscription that has an offer code.
+  static func codeCatalog() -> Catalog {
+    let month = SubscriptionPeriod(value: 1, unit: .month)
+    let code = SubscriptionOffer(
+      kind: .code, id: "SPRING1", referenceName: "Spring Code", paymentMode: .freeTrial, period: month, eligibility: ["new"])
+    let product = Product(
+      id: "com.example.plus", kind: .autoRenewableSubscription, referenceName: "Plus", price: Decimal(string: "4.99") ?? 0,
+      subscription: SubscriptionInfo(groupID: "PLUS", level: 1, period: month, codeOffers: [code]))
+    return Catalog(products: [product], subscriptionGroups: [SubscriptionGroup(id: "PLUS", name: "Plus", productIDs: [product.id])])
+  }
+
+  func runCodes(_ script: String, api: StoreKitAPI) throws -> (ScenarioOutcome, [[String: Any]]) {
+    let store = try TestStore(catalog: Self.codeCatalog(), account: nil, dialogs: true)
+    let steps = try ScenarioParser(catalog: store.queue.catalog).parse(script).get()
+    var lines: [String] = []
+    let outcome = ScenarioRunner(queue: store.queue, json: true, verifier: nil, api: api) { lines.append($0) }.run(steps)
+    return (outcome, try objects(lines))
+  }
+
+  func testB50ACodeRedeemedInTheSheetReachesTheObserverAndTransactionUpdatesNotPurchase() throws {
+    // A code as a customer types it: case does not matter.
+    let script = "account r\nredeem CODE\nconfirm\nexpect owned com.example.plus\nredeem NOPE\nexpect misuse unknownOfferCode\n"
+    let (outcome, events) = try runCodes(script.replacingOccurrences(of: "CODE", with: "spring1"), api: .storeKit1)
+    XCTAssertEqual(outcome, .passed(steps: 6), "\(events)")
+    let sheet = try XCTUnwrap(events.first { $0["event"] as? String == "sheetPresented" })
+    XCTAssertEqual(sheet["offerType"] as? Int, 3, "the sheet states the code's offer")
+    XCTAssertEqual(sheet["price"] as? String, "0")
+    let purchased = try XCTUnwrap(events.first { $0["event"] as? String == "transactionUpdated" && $0["state"] as? String == "purchased" })
+    XCTAssertEqual(purchased["productId"] as? String, "com.example.plus")
+    XCTAssertEqual(purchased["line"] as? Int, 3)
+    let (modernOutcome, modern) = try runCodes(script.replacingOccurrences(of: "CODE", with: "SPRING1"), api: .storeKit2)
+    XCTAssertEqual(modernOutcome, .passed(steps: 6), "\(modern)")
+    let names = modern.compactMap { $0["event"] as? String }
+    XCTAssertFalse(names.contains { $0.lowercased().contains("purchase") }, "no purchase() call was made: \(names)")
+    XCTAssertTrue(modern.contains { ($0["event"] as? String)?.lowercased().contains("update") == true && $0["line"] as? Int == 3 }, "\(names)")
+  }
 }

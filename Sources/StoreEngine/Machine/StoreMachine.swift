@@ -152,6 +152,7 @@ public struct StoreMachine: Sendable {
       // Reaches the machine only when every observer said yes (the shell asks them).
       step.emit(.shouldAddStorePayment(product))
       step.createdTransaction = try add(Payment(productID: product))
+    case .redeemOfferCode(let code): step.createdTransaction = try redeem(code)
     case .confirm: try confirm()
     case .cancel: try cancel()
     case .finish(let id): try finish(id)

@@ -38,6 +38,8 @@ public enum EngineError: Error, Sendable, Equatable, CustomStringConvertible {
   /// N7: a price increase asked or answered for a subscription that has ended (expired or
   /// refunded); price-increase consent concerns active subscribers.
   case subscriptionEnded(PaymentTransaction.ID)
+  /// B50: the code typed into the redemption sheet is no offer code of the catalog's subscriptions.
+  case unknownOfferCode(String)
 
   /// Why a renewal-date extension was refused (Apple's 403 errors).
   public enum ExtensionRefusal: String, Sendable, Equatable {
@@ -87,6 +89,7 @@ public enum EngineError: Error, Sendable, Equatable, CustomStringConvertible {
       }
     case .subscriptionEnded(let id):
       "The subscription of transaction \(id) has ended (expired or refunded); a price increase concerns active subscribers only."
+    case .unknownOfferCode(let code): "'\(code)' is not an offer code of any subscription in the catalog; the redemption sheet says it is not valid."
     }
   }
 
@@ -113,6 +116,7 @@ public enum EngineError: Error, Sendable, Equatable, CustomStringConvertible {
     case .notSubscriptionProduct: "notSubscriptionProduct"
     case .purchaseTakenOver: "purchaseTakenOver"
     case .subscriptionEnded: "subscriptionEnded"
+    case .unknownOfferCode: "unknownOfferCode"
     }
   }
 }
