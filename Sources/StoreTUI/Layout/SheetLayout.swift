@@ -184,6 +184,14 @@ public struct SheetLayout: Equatable {
           field("Path", export.path, focused: true),
         ],
         buttons: [("Cancel", .cancel), ("Save", .confirm)])
+    case .notificationURL(let sheet) where sheet.purpose == .offerCode:
+      return Content(
+        title: "Redeem Code",
+        lines: [
+          ContentLine(text: "Enter the offer code for a subscription of this app:"), ContentLine(text: ""),
+          field("Code", sheet.url, focused: true), ContentLine(text: ""), environment,
+        ],
+        buttons: [("Cancel", .cancel), ("Redeem", .confirm)])
     case .notificationURL(let sheet) where sheet.purpose == .appServer:
       return Content(
         title: "The App's Server",

@@ -141,6 +141,8 @@ public struct URLSheet: Equatable, Sendable {
   public enum Purpose: Equatable, Sendable {
     case notifications
     case appServer
+    /// Not a URL: the offer code typed into the App Store's redemption sheet (B50).
+    case offerCode
   }
 
   public var url: String
