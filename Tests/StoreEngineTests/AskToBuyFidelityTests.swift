@@ -63,6 +63,12 @@ final class AskToBuyFidelityTests: XCTestCase {
     let purchases = try store.queue.history().filter { $0.state == .purchased }
     XCTAssertEqual(purchases.count, 1, "one approval completes one purchase")
     XCTAssertThrowsError(try store.queue.approve(first.id)) { XCTAssertEqual($0 as? EngineError, .notDeferred(first.id)) }
+    // The consolidated duplicate's request is answered: approving it again buys nothing more.
+    store.observer.calls.removeAll()
+    XCTAssertThrowsError(try store.queue.approve(second.id)) { XCTAssertEqual($0 as? EngineError, .notDeferred(second.id)) }
+    XCTAssertThrowsError(try store.queue.decline(second.id)) { XCTAssertEqual($0 as? EngineError, .notDeferred(second.id)) }
+    XCTAssertEqual(store.observer.calls, [])
+    XCTAssertEqual(try store.queue.history().filter { $0.state == .purchased }.count, 1, "no second, charged purchase")
     // A request for another product is its own.
     _ = try store.buy(F.removeAds)
     XCTAssertEqual(store.queue.machine.askToBuyRequests().count, 1)

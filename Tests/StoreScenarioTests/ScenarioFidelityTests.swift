@@ -140,7 +140,7 @@ final class ScenarioFidelityTests: XCTestCase {
     XCTAssertEqual(issues("fail refund networkUnavailable\n").count, 1)
     let (outcome, text) = try run("account r\nset dialogs off\nbuy \(F.coins)\nfail refund unknown\nrequest-refund last\n")
     XCTAssertEqual(outcome, .passed(steps: 5))
-    XCTAssertTrue(text.contains { $0.hasSuffix("refundRequest error=[\"code\": 0, \"domain\": \"SKErrorDomain\", \"name\": \"unknown\"] result=failed transactionId=1000000001") }, text.joined(separator: "\n"))
+    XCTAssertTrue(text.contains { $0.hasSuffix("refundRequest error=[\"name\": \"unknown\", \"type\": \"StoreKitError\"] result=failed transactionId=1000000001") }, text.joined(separator: "\n"))
   }
 
   // MARK: B27

@@ -16,6 +16,10 @@ public enum StoreCommand: Sendable, Equatable {
   /// A purchase started from the App Store page (a promoted in-app purchase); observers are asked
   /// `shouldAddStorePayment` first.
   case storePayment(Product.ID)
+  /// B50: `presentCodeRedemptionSheet()`: the user types an offer code (its id or reference name)
+  /// into the App Store's redemption sheet. The purchase it starts is the store's, not a
+  /// `purchase()` call: it reaches the app on the observer and `Transaction.updates`.
+  case redeemOfferCode(String)
   /// Tap Buy on the purchase sheet.
   case confirm
   /// Tap Cancel on the purchase or sign-in sheet.

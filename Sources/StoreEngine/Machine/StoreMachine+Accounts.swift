@@ -5,7 +5,7 @@ extension StoreMachine {
   /// A sign-in sheet that was waiting (for a purchase or a restore) goes on with the new account.
   mutating func signIn(_ name: String, password: String?) throws(EngineError) {
     // A purchase sheet is modal on a device: nobody switches accounts under it.
-    if case .confirm(let id, _, _, _, _) = prompt, name != currentAccount { throw .sheetIsShowing(id) }
+    if case .confirm(let id, _, _, _, _, _) = prompt, name != currentAccount { throw .sheetIsShowing(id) }
     if let existing = accounts[name] {
       if let stored = existing.passwordHash {
         guard let password, environment.passwordHasher.verify(password: password, against: stored) else {

@@ -98,6 +98,11 @@ extension StoreMachine {
       throw .unknownTransaction(id.description)
     }
     guard transaction.state == .deferred else { return nil }
+    // B14: a finished deferred transaction outside every open request is a duplicate the store
+    // consolidated into a request already approved ("Once approved, only 1 purchase is
+    // completed"); the app's own finishing (B13) leaves its request open, found above. Only a
+    // ledger from before requests were stored loses B13 for such a transaction.
+    if transaction.isFinished { throw .notDeferred(id) }
     return AskToBuyRequest(
       id: id, account: transaction.account, productID: transaction.productID, quantity: transaction.quantity,
       applicationUsername: transaction.applicationUsername, offerID: transaction.offerID, transactionIDs: [id],

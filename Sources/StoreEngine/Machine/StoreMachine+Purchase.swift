@@ -36,7 +36,7 @@ extension StoreMachine {
 
   /// The user tapped Buy on the purchase sheet.
   mutating func confirm() throws(EngineError) {
-    guard case .confirm(let id, _, _, _, _) = prompt else { throw .noPrompt }
+    guard case .confirm(let id, _, _, _, _, _) = prompt else { throw .noPrompt }
     try ensureStillOwned(id)
     prompt = nil
     step.emit(.promptDismissed)
@@ -52,7 +52,7 @@ extension StoreMachine {
     prompt = nil
     step.emit(.promptDismissed)
     switch current {
-    case .confirm(let id, _, _, _, _):
+    case .confirm(let id, _, _, _, _, _):
       try fail(id, with: .paymentCancelled)
     case .signIn(.purchase(let id)):
       // B57: cancelling the sign-in prompt reaches the observer as SKErrorDomain 0, not
@@ -80,7 +80,7 @@ extension StoreMachine {
           && ownership(of: transaction.productID, account: transaction.account) != nil
         prompt = .confirm(
           transaction: id, product: transaction.productID, quantity: transaction.quantity, alreadyOwned: owned,
-          price: quote(transaction))
+          price: quote(transaction), terms: subscriptionTerms(transaction))
       } else {
         try complete(id)
         continue

@@ -53,6 +53,7 @@ extension StoreMachine {
     guard let product = catalog.product(record.renewalProductID), let info = product.subscription else { return }
     let previous = currentTransaction(of: record)
     let recovering = record.status == .inBillingRetry || record.status == .inGracePeriod
+    let statusChanges = record.status != .subscribed
     // A plan change already dropped the old product's price increase; one requested since is the
     // new product's. A pending offer of the old product finds no catalog offer below and ends.
     let changed = record.productID != product.id
@@ -91,7 +92,13 @@ extension StoreMachine {
     // The record first: the renewal's signed renewal info describes the new period.
     record = try put(record)
     step.emit(.transactionsUpdated([try put(renewal)]))
-    if changed { step.emit(.subscriptionChanged(record, reason: "renewed to new product")) }
+    if changed {
+      step.emit(.subscriptionChanged(record, reason: "renewed to new product"))
+    } else if statusChanges {
+      // N4: back to subscribed (after an expiry, a refund or a billing issue) is a status change,
+      // which `Product.SubscriptionInfo.Status.updates` announces.
+      step.emit(.subscriptionChanged(record, reason: recovering ? "billing recovered" : "renewed after it ended"))
+    }
     notify(.didRenew, recovering ? .billingRecovery : nil, about: renewal.id)
   }
 
@@ -151,13 +158,20 @@ extension StoreMachine {
   /// Announces a price increase to `price` (default: 20 % more, to the cent) that waits for the
   /// customer's consent (B48); without it the subscription expires at the period's end.
   mutating func requestPriceIncrease(_ id: PaymentTransaction.ID, to price: Decimal?) throws(EngineError) {
-    var record = try subscriptionRecord(for: id)
+    var record = try activeRecord(for: id)
     let current = record.increasedPrice ?? catalog.product(record.renewalProductID)?.price ?? 0
     record.increasedPrice = price ?? Self.defaultIncrease(of: current)
     record.priceIncreasePending = true
     record.priceIncreaseStatus = .notResponded
     try save(record, reason: "price increase requested")
     notify(.priceIncrease, .pending, about: currentTransaction(of: record)?.id)
+  }
+
+  /// The chain of `id`, refused (N7) when it has ended: a price increase is for active subscribers.
+  private func activeRecord(for id: PaymentTransaction.ID) throws(EngineError) -> SubscriptionRecord {
+    let record = try subscriptionRecord(for: id)
+    guard record.status != .expired, record.status != .revoked else { throw .subscriptionEnded(id) }
+    return record
   }
 
   /// 20 % more, rounded to the cent: the price a `price-increase … request` without a price moves to.
@@ -171,7 +185,7 @@ extension StoreMachine {
   /// The customer answers a price increase: consent renews at the new price, declining turns
   /// auto-renew off (the subscription expires with `didNotConsentToPriceIncrease`).
   mutating func answerPriceIncrease(_ id: PaymentTransaction.ID, consent: Bool) throws(EngineError) {
-    var record = try subscriptionRecord(for: id)
+    var record = try activeRecord(for: id)
     record.priceIncreasePending = false
     if consent {
       record.priceIncreaseStatus = .consented

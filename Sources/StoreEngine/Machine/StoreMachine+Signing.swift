@@ -23,10 +23,11 @@ extension StoreMachine {
   }
 
   /// The renewal info of a chain as `record` says it is now, signed (nil without a signer).
-  func signRenewalInfo(for record: SubscriptionRecord) throws(EngineError) -> String? {
+  /// `current` is the chain's new period when it is not stored yet (a purchase or upgrade).
+  func signRenewalInfo(for record: SubscriptionRecord, current: PaymentTransaction? = nil) throws(EngineError) -> String? {
     guard let signer = environment.signer else { return nil }
     do {
-      return try SignedPayloads.signedRenewalInfo(renewalInfo(of: record), signedDate: now, signer: signer)
+      return try SignedPayloads.signedRenewalInfo(renewalInfo(of: record, current: current), signedDate: now, signer: signer)
     } catch {
       throw .signing(transaction: record.originalID, reason: String(describing: error))
     }
@@ -34,9 +35,10 @@ extension StoreMachine {
 
   /// The renewal info of `record`: what the next renewal will bill (product, price, offer) and why
   /// it will not, if it will not.
-  func renewalInfo(of record: SubscriptionRecord) -> RenewalInfo {
+  func renewalInfo(of record: SubscriptionRecord, current period: PaymentTransaction? = nil) -> RenewalInfo {
     let product = catalog.product(record.renewalProductID)
-    let current = currentTransaction(of: record)
+    // N5: the renewal info signed at purchase carries the new period's appAccountToken too.
+    let current = period ?? currentTransaction(of: record)
     let start = record.recentStartDate ?? firstPurchaseDate(of: record) ?? record.expiresDate
     let currency = Self.currency(of: controls.storefront)
     var info = RenewalInfo(

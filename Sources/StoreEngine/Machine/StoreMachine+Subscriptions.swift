@@ -11,11 +11,11 @@ extension StoreMachine {
       /// Already subscribed to this product: the payment fails (B24), nothing is charged.
       case alreadySubscribed(SubscriptionRecord)
       /// A higher level, or a crossgrade of the same level and duration: takes effect now, billed in
-      /// full, the old period marked upgraded (B44, B46).
-      case upgrade(SubscriptionRecord)
+      /// full (or at `offer`'s terms, N2), the old period marked upgraded (B44, B46).
+      case upgrade(SubscriptionRecord, offer: SubscriptionOffer?)
       /// A downgrade or a crossgrade of another duration: only the renewal product changes; billed
-      /// at the next renewal (B45, B46).
-      case change(SubscriptionRecord)
+      /// at the next renewal (B45, B46), with `offer` from then on if one was redeemed (N2).
+      case change(SubscriptionRecord, offer: SubscriptionOffer?)
       /// An offer bought by a subscriber of the same product: it applies from the next renewal.
       case offerAtRenewal(SubscriptionRecord, SubscriptionOffer)
       /// The store refuses the offer (`ineligibleForOffer`, `invalidOfferIdentifier`).
@@ -33,57 +33,66 @@ extension StoreMachine {
         // B53: win-back offers are for lapsed subscribers only.
         return SubscriptionPlan(kind: .refused(.ineligibleForOffer), price: 0)
       }
-      if let offerID, active.productID == product.id {
-        guard let offer = allOffers.first(where: { $0.id == offerID }) else {
+      // An existing subscriber's offer: on the same product from the next renewal, on another
+      // product with the plan change (N2: Apple's OFFER_REDEEMED UPGRADE / DOWNGRADE), never dropped.
+      var offer: SubscriptionOffer?
+      if let offerID {
+        guard let chosen = allOffers.first(where: { $0.id == offerID }) else {
           return SubscriptionPlan(kind: .refused(.invalidOfferIdentifier), price: 0)
         }
-        guard offer.kind != .code || offer.eligibility.isEmpty || offer.eligibility.contains("existing") else {
+        guard chosen.kind != .code || chosen.eligibility.isEmpty || chosen.eligibility.contains("existing") else {
           return SubscriptionPlan(kind: .refused(.ineligibleForOffer), price: 0)
         }
-        return SubscriptionPlan(kind: .offerAtRenewal(active, offer), price: offer.paymentMode == .freeTrial ? 0 : offer.price)
+        offer = chosen
+      }
+      let offerPrice = offer.map { $0.paymentMode == .freeTrial ? 0 : $0.price }
+      if let offer, active.productID == product.id {
+        return SubscriptionPlan(kind: .offerAtRenewal(active, offer), price: offerPrice ?? product.price)
       }
       if active.productID == product.id, active.renewalProductID == product.id {
         return SubscriptionPlan(kind: .alreadySubscribed(active), price: 0)
       }
       if active.productID == product.id {
         // Choosing the current plan again undoes a pending downgrade.
-        return SubscriptionPlan(kind: .change(active), price: product.price)
+        return SubscriptionPlan(kind: .change(active, offer: nil), price: product.price)
       }
       let level = current?.level ?? info.level
       if info.level < level || (info.level == level && info.period == current?.period) {
-        return SubscriptionPlan(kind: .upgrade(active), price: product.price)
+        return SubscriptionPlan(kind: .upgrade(active, offer: offer), price: offerPrice ?? product.price)
       }
-      return SubscriptionPlan(kind: .change(active), price: product.price)
+      return SubscriptionPlan(kind: .change(active, offer: offer), price: offerPrice ?? product.price)
     }
     let history = subscriptionRecords.values.filter { $0.account == account && $0.groupID == info.groupID }
     let lapsed = history.filter { $0.status == .expired }.max { $0.expiresDate < $1.expiresDate }
+    // N3: a chain that ended by a refund is subscribed again as well (RESUBSCRIBE), not started anew.
+    let ended = lapsed ?? history.filter { $0.status == .revoked }.max { $0.expiresDate < $1.expiresDate }
     var offer: SubscriptionOffer?
     if let offerID {
       guard let chosen = allOffers.first(where: { $0.id == offerID })
       else { return SubscriptionPlan(kind: .refused(.invalidOfferIdentifier), price: 0) }
       let subscribedInApp = !history.isEmpty || subscriptionRecords.values.contains { $0.account == account }
-      guard isEligible(for: chosen, subscribedBefore: subscribedInApp, lapsed: lapsed != nil) else {
-        return SubscriptionPlan(kind: .refused(.ineligibleForOffer), price: 0)
-      }
+      guard isEligible(for: chosen, subscribedInGroup: !history.isEmpty, subscribedInApp: subscribedInApp, lapsed: lapsed != nil)
+      else { return SubscriptionPlan(kind: .refused(.ineligibleForOffer), price: 0) }
       offer = chosen
     } else if let intro = info.introductoryOffer, history.isEmpty {
       offer = intro
     }
     let price = offer.map { $0.paymentMode == .freeTrial ? 0 : $0.price } ?? product.price
-    return SubscriptionPlan(kind: .new(offer: offer, lapsed: lapsed), price: price)
+    return SubscriptionPlan(kind: .new(offer: offer, lapsed: ended), price: price)
   }
 
   /// Whether an account with no active subscription in the group may use `offer`. B50: offer codes
   /// name who may redeem them (`new`, `existing`, `expired`); B53: win-back offers are for lapsed
   /// subscribers; promotional offers are for "existing or former subscribers" (App Store Connect API,
-  /// `SubscriptionPromotionalOffer`) of the app.
-  private func isEligible(for offer: SubscriptionOffer, subscribedBefore: Bool, lapsed: Bool) -> Bool {
+  /// `SubscriptionPromotionalOffer`) of the app. N1: a code's "new" means never subscribed in the
+  /// code's group (App Store Connect Help, "Set up offer codes").
+  private func isEligible(for offer: SubscriptionOffer, subscribedInGroup: Bool, subscribedInApp: Bool, lapsed: Bool) -> Bool {
     switch offer.kind {
     case .winBack: return lapsed
-    case .promotional: return subscribedBefore
+    case .promotional: return subscribedInApp
     case .code:
       guard !offer.eligibility.isEmpty else { return true }
-      return (offer.eligibility.contains("new") && !subscribedBefore) || (offer.eligibility.contains("expired") && lapsed)
+      return (offer.eligibility.contains("new") && !subscribedInGroup) || (offer.eligibility.contains("expired") && lapsed)
     case .introductory: return true
     }
   }
@@ -126,7 +135,7 @@ extension StoreMachine {
     case .refused(let error):
       markRefused(&transaction, error, subscribed: nil)
       return ([], [])
-    case .change(var active):
+    case .change(var active, let offer):
       // B45: no transaction until the next renewal; only the renewal info changes now. StoreKit 1
       // reports the payment as failed with `unknown` (forums/thread/112663).
       active.renewalProductID = product.id
@@ -135,8 +144,16 @@ extension StoreMachine {
       active.increasedPrice = nil
       active.priceIncreaseStatus = nil
       active.priceIncreasePending = false
+      active.renewalOffer = offer.map {
+        RenewalOffer(kind: $0.kind, offerID: $0.id, remainingPeriods: $0.paymentMode == .payAsYouGo ? $0.numberOfPeriods : 1)
+      }
       markRefused(&transaction, .unknown, subscribed: currentTransaction(of: active)?.id)
       active = try put(active)
+      if offer != nil {
+        // N2: the offer comes with the downgrade, from the next renewal (OFFER_REDEEMED DOWNGRADE).
+        notify(.offerRedeemed, .downgrade, about: currentTransaction(of: active)?.id)
+        return ([.subscriptionChanged(active, reason: "renewal product changed with offer")], [])
+      }
       // A downgrade, or (the current plan chosen again) its cancellation, which has no subtype.
       notify(.didChangeRenewalPref, active.productID == product.id ? nil : .downgrade, about: currentTransaction(of: active)?.id)
       return ([.subscriptionChanged(active, reason: active.productID == product.id ? "plan change cancelled" : "renewal product changed")], [])
@@ -149,7 +166,7 @@ extension StoreMachine {
       active = try put(active)
       notify(.offerRedeemed, about: currentTransaction(of: active)?.id)
       return ([.subscriptionChanged(active, reason: "offer at next renewal")], [])
-    case .upgrade(var active):
+    case .upgrade(var active, let offer):
       var amended: [PaymentTransaction] = []
       if var old = currentTransaction(of: active) {
         // The old period is marked upgraded (refunded pro rata by the store), in the same step.
@@ -162,18 +179,26 @@ extension StoreMachine {
       transaction.webOrderLineItemID = makeLineItemID()
       transaction.price = plan.price
       transaction.expiresDate = timeRate.end(of: info.period, from: now)
+      var renewalOffer: RenewalOffer?
+      if let offer {
+        apply(offer, to: &transaction)
+        transaction.expiresDate = offerEnd(offer)
+        if offer.paymentMode == .payAsYouGo, offer.numberOfPeriods > 1 {
+          renewalOffer = RenewalOffer(kind: offer.kind, offerID: offer.id, remainingPeriods: offer.numberOfPeriods - 1)
+        }
+      }
       active.productID = product.id
       active.renewalProductID = product.id
       active.expiresDate = transaction.expiresDate ?? now
       active.webOrderLineItemID = transaction.webOrderLineItemID ?? 0
       active.autoRenew = true
       active.expirationIntent = nil
-      active.renewalOffer = nil
+      active.renewalOffer = renewalOffer
       active.increasedPrice = nil
       active.priceIncreaseStatus = nil
       active.priceIncreasePending = false
-      active = try put(active)
-      notify(.didChangeRenewalPref, .upgrade, about: transaction.id)
+      active = try put(active, current: transaction)
+      notify(offer == nil ? .didChangeRenewalPref : .offerRedeemed, .upgrade, about: transaction.id)
       return ([.subscriptionChanged(active, reason: "upgraded")], amended)
     case .new(let offer, let lapsed):
       notify(.subscribed, lapsed == nil ? .initialBuy : .resubscribe, about: transaction.id)
@@ -204,12 +229,9 @@ extension StoreMachine {
     if let offer {
       apply(offer, to: &transaction)
       transaction.price = price
-      switch offer.paymentMode {
-      case .freeTrial: end = timeRate.end(of: offer.period, from: now, times: offer.numberOfPeriods)
-      case .payUpFront: end = timeRate.end(of: offer.period, from: now)
-      case .payAsYouGo:
+      end = offerEnd(offer)
+      if offer.paymentMode == .payAsYouGo {
         // B33: one transaction per billed period; the renewals bill the rest at the offer price.
-        end = timeRate.end(of: offer.period, from: now)
         if offer.numberOfPeriods > 1 {
           renewalOffer = RenewalOffer(kind: offer.kind, offerID: offer.id, remainingPeriods: offer.numberOfPeriods - 1)
         }
@@ -236,8 +258,15 @@ extension StoreMachine {
     record.renewalOffer = renewalOffer
     record.originalPurchaseDate = transaction.originalPurchaseDate
     record.recentStartDate = lapsed.map { recentStart(of: $0, resumingAt: now) } ?? now
-    record = try put(record)
+    record = try put(record, current: transaction)
     return .subscriptionChanged(record, reason: lapsed == nil ? "purchased" : "resubscribed")
+  }
+
+  /// When the first transaction of `offer` bought now expires: a free trial's whole length, one
+  /// pay-up-front period, or the first pay-as-you-go period.
+  private func offerEnd(_ offer: SubscriptionOffer) -> Date {
+    offer.paymentMode == .freeTrial
+      ? timeRate.end(of: offer.period, from: now, times: offer.numberOfPeriods) : timeRate.end(of: offer.period, from: now)
   }
 
   /// How long a lapse may last without restarting `recentSubscriptionStartDate`: "a gap in paid

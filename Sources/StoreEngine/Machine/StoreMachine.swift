@@ -152,6 +152,7 @@ public struct StoreMachine: Sendable {
       // Reaches the machine only when every observer said yes (the shell asks them).
       step.emit(.shouldAddStorePayment(product))
       step.createdTransaction = try add(Payment(productID: product))
+    case .redeemOfferCode(let code): step.createdTransaction = try redeem(code)
     case .confirm: try confirm()
     case .cancel: try cancel()
     case .finish(let id): try finish(id)
@@ -221,11 +222,11 @@ public struct StoreMachine: Sendable {
   }
 
   /// Records a subscription record as changed in this step, with its renewal info signed afresh
-  /// (B40), and returns it as stored.
+  /// (B40), and returns it as stored. `current`: the chain's new period, not yet stored.
   @discardableResult
-  mutating func put(_ changed: SubscriptionRecord) throws(EngineError) -> SubscriptionRecord {
+  mutating func put(_ changed: SubscriptionRecord, current: PaymentTransaction? = nil) throws(EngineError) -> SubscriptionRecord {
     var record = changed
-    record.signedRenewalInfo = try signRenewalInfo(for: record)
+    record.signedRenewalInfo = try signRenewalInfo(for: record, current: current)
     subscriptionRecords[record.originalID] = record
     step.changes.append(.putSubscription(record))
     return record

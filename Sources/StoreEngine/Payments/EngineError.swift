@@ -35,6 +35,11 @@ public enum EngineError: Error, Sendable, Equatable, CustomStringConvertible {
   /// ledger): `owner` holds it now, nil when it was already answered there. Nothing was written or
   /// announced; the sheet is closed and the row shows the purchase as the ledger has it.
   case purchaseTakenOver(PaymentTransaction.ID, owner: String?)
+  /// N7: a price increase asked or answered for a subscription that has ended (expired or
+  /// refunded); price-increase consent concerns active subscribers.
+  case subscriptionEnded(PaymentTransaction.ID)
+  /// B50: the code typed into the redemption sheet is no offer code of the catalog's subscriptions.
+  case unknownOfferCode(String)
 
   /// Why a renewal-date extension was refused (Apple's 403 errors).
   public enum ExtensionRefusal: String, Sendable, Equatable {
@@ -82,6 +87,9 @@ public enum EngineError: Error, Sendable, Equatable, CustomStringConvertible {
       } else {
         "The purchase of transaction \(id) was completed on another device; nothing was charged here."
       }
+    case .subscriptionEnded(let id):
+      "The subscription of transaction \(id) has ended (expired or refunded); a price increase concerns active subscribers only."
+    case .unknownOfferCode(let code): "'\(code)' is not an offer code of any subscription in the catalog; the redemption sheet says it is not valid."
     }
   }
 
@@ -107,6 +115,8 @@ public enum EngineError: Error, Sendable, Equatable, CustomStringConvertible {
     case .cannotExtend: "cannotExtend"
     case .notSubscriptionProduct: "notSubscriptionProduct"
     case .purchaseTakenOver: "purchaseTakenOver"
+    case .subscriptionEnded: "subscriptionEnded"
+    case .unknownOfferCode: "unknownOfferCode"
     }
   }
 }

@@ -267,12 +267,14 @@ public final class PaymentQueue {
     bus.post(commit)
   }
 
-  /// Tells observers, then the bus, about each event in order.
+  /// Tells observers, then the bus, about each event in order. Observers (the app) hear only the
+  /// signed-in account's transactions (N6); the bus (the tester's views) hears everything.
   private func emit(_ events: [StoreEvent]) {
     let ordered = observers.map(\.observer)
+    let account = machine.currentAccount
     for event in events {
       for observer in ordered {
-        switch event {
+        switch event.heard(by: account) {
         case .transactionsUpdated(let list): observer.updatedTransactions(list)
         case .transactionsRemoved(let list): observer.removedTransactions(list)
         case .restoreFinished: observer.restoreCompletedTransactionsFinished()

@@ -145,7 +145,9 @@ extension EventRecord {
   }
 
   /// `sheetPresented`: the purchase sheet (`confirmPurchase`, `alreadyPurchased`) with what
-  /// confirming charges, or the sign-in sheet for a purchase or `for: restore`.
+  /// confirming charges, or the sign-in sheet for a purchase or `for: restore`. A subscription's
+  /// sheet adds its terms (B73): the period and price it renews at, and the offer it starts with
+  /// (`offerType` and `offerDiscountType` as signed transactions name them).
   struct Sheet: Sendable, Equatable, Codable {
     var sheet: String
     var transactionID: String?
@@ -155,6 +157,14 @@ extension EventRecord {
     var currency: String?
     /// `"restore"` when signing in for a restore.
     var purpose: String?
+    var subscriptionPeriod: String?
+    var renewalPrice: String?
+    var offerType: Int?
+    var offerDiscountType: String?
+    /// One offer period (`P1M`); the offer lasts `offerPeriodCount` of them.
+    var offerPeriod: String?
+    var offerPeriodCount: Int?
+    var offerPrice: String?
 
     enum CodingKeys: String, CodingKey {
       case sheet
@@ -162,6 +172,7 @@ extension EventRecord {
       case productID = "productId"
       case quantity, price, currency
       case purpose = "for"
+      case subscriptionPeriod, renewalPrice, offerType, offerDiscountType, offerPeriod, offerPeriodCount, offerPrice
     }
 
     init(
@@ -179,10 +190,21 @@ extension EventRecord {
 
     init(_ prompt: PurchasePrompt) {
       switch prompt {
-      case .confirm(let id, let product, let quantity, let owned, let price):
+      case .confirm(let id, let product, let quantity, let owned, let price, let terms):
         self.init(
           sheet: owned ? "alreadyPurchased" : "confirmPurchase", transactionID: id.description,
           productID: product.rawValue, quantity: quantity, price: price.decimalString, currency: price.currencyCode)
+        if let terms {
+          subscriptionPeriod = terms.regularPeriod.iso8601
+          renewalPrice = terms.regularPrice.decimalString
+          if let offer = terms.offer {
+            offerType = offer.kind.rawValue
+            offerDiscountType = offer.paymentMode.discountType
+            offerPeriod = offer.period.iso8601
+            offerPeriodCount = offer.numberOfPeriods
+            offerPrice = offer.price.decimalString
+          }
+        }
       case .signIn(.purchase(let id)):
         self.init(sheet: "signIn", transactionID: id.description)
       case .signIn(.restore):

@@ -6,7 +6,7 @@ extension EventRecord {
   struct RefundRequest: Sendable, Equatable, Codable {
     var transactionID: String
     var result: String
-    var error: ErrorObject?
+    var error: RefundError?
 
     enum CodingKeys: String, CodingKey {
       case transactionID = "transactionId"
@@ -20,8 +20,38 @@ extension EventRecord {
       case .userCancelled: result = "userCancelled"
       case .failed(let failure):
         result = "failed"
-        error = ErrorObject(failure)
+        error = RefundError(failure)
       }
+    }
+  }
+
+  /// What `beginRefundRequest` threw. StoreKit 2 only (N8): a `Transaction.RefundRequestError` by
+  /// its code, domain and name, as before; any other error as the `StoreKitError` case a StoreKit 2
+  /// app catches (`{type StoreKitError, name networkError}`), never an `SKError`.
+  struct RefundError: Sendable, Equatable, Codable {
+    var code: Int?
+    var domain: String?
+    var type: String?
+    var name: String
+
+    init(_ error: StoreKitError) {
+      if error.domain == StoreKitError.refundRequestErrorDomain {
+        code = error.code
+        domain = error.domain
+        name = error.name
+      } else {
+        let modern = StoreKit2Error(for: error)
+        type = modern.kind.rawValue
+        name = modern.name
+      }
+    }
+
+    /// As Swift prints the dictionary, keys in order.
+    var text: String {
+      if let code, let domain {
+        return "[\"code\": \(code), \"domain\": \(domain.debugDescription), \"name\": \(name.debugDescription)]"
+      }
+      return "[\"name\": \(name.debugDescription), \"type\": \((type ?? "").debugDescription)]"
     }
   }
 }

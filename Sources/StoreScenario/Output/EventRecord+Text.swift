@@ -26,7 +26,10 @@ extension EventRecord {
       pairs([
         ("sheet", fields.sheet), ("transactionId", fields.transactionID), ("productId", fields.productID),
         ("quantity", fields.quantity.map { "\($0)" }), ("price", fields.price), ("currency", fields.currency),
-        ("for", fields.purpose),
+        ("for", fields.purpose), ("subscriptionPeriod", fields.subscriptionPeriod), ("renewalPrice", fields.renewalPrice),
+        ("offerType", fields.offerType.map { "\($0)" }), ("offerDiscountType", fields.offerDiscountType),
+        ("offerPeriod", fields.offerPeriod), ("offerPeriodCount", fields.offerPeriodCount.map { "\($0)" }),
+        ("offerPrice", fields.offerPrice),
       ])
     case .sheetDismissed: pairs([])
     // As Foundation prints NSNull, which stood for the signed-out account.

@@ -41,6 +41,8 @@ extension LineParser {
       }
       return .storePayment(product, answer: answer)
     case "add-store-payment": return .addStorePayment(try product())
+    // B50: the App Store's code redemption sheet (`presentCodeRedemptionSheet()`), the code typed in.
+    case "redeem": return .command(.redeemOfferCode(try next("an offer code").text))
     case "confirm": return .command(.confirm)
     case "cancel": return .command(.cancel)
     case "finish":

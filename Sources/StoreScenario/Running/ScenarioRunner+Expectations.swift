@@ -37,7 +37,7 @@ extension ScenarioRunner {
         switch queue.prompt {
         case nil: "none"
         case .signIn: "sign-in"
-        case .confirm(_, _, _, let owned, _): owned ? "already-owned" : "confirm"
+        case .confirm(_, _, _, let owned, _, _): owned ? "already-owned" : "confirm"
         }
       return actual == name ? nil : "expected the \(name) sheet, but the sheet is \(actual)"
     case .account(let name):

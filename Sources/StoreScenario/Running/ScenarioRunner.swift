@@ -197,10 +197,12 @@ public final class ScenarioRunner {
     if case .restoreFinished(let count) = event { lastRestoredCountValue = count }
     if case .misuse(let error) = event { lastMisuseValue = error.name }
     if case .notificationQueued(let notification) = event { queuedNotifications.append(notification) }
+    // N6: the app hears the signed-in account's transactions only, in both views.
+    guard let heard = event.heard(by: queue.currentAccount) else { return }
     let queue = self.queue
-    let modern = storeKit2View.records(for: event) { try? queue.transaction($0) }
+    let modern = storeKit2View.records(for: heard) { try? queue.transaction($0) }
     noteStoreKit2(modern)
-    emit(api == .storeKit2 ? modern : EventRecord.records(for: event), line: line, at: time)
+    emit(api == .storeKit2 ? modern : EventRecord.records(for: heard), line: line, at: time)
   }
 
   /// Writes records as lines (the last one's name is what `expect last-event` sees).

@@ -110,6 +110,15 @@ public struct SheetLayout: Equatable {
           ],
           buttons: [("Cancel", .cancel), ("OK", .confirm)])
       }
+      if let terms = purchase.terms {
+        return Content(
+          title: terms.title,
+          lines: [
+            ContentLine(text: terms.question(productName: purchase.productName)), ContentLine(text: terms.summary),
+            ContentLine(text: PurchaseSheet.Terms.renewal), ContentLine(text: ""), environment,
+          ],
+          buttons: [("Cancel", .cancel), ("Subscribe", .confirm)])
+      }
       let count = purchase.quantity == 1 ? "one" : String(purchase.quantity)
       return Content(
         title: "Confirm Your In-App Purchase",
@@ -175,6 +184,14 @@ public struct SheetLayout: Equatable {
           field("Path", export.path, focused: true),
         ],
         buttons: [("Cancel", .cancel), ("Save", .confirm)])
+    case .notificationURL(let sheet) where sheet.purpose == .offerCode:
+      return Content(
+        title: "Redeem Code",
+        lines: [
+          ContentLine(text: "Enter the offer code for a subscription of this app:"), ContentLine(text: ""),
+          field("Code", sheet.url, focused: true), ContentLine(text: ""), environment,
+        ],
+        buttons: [("Cancel", .cancel), ("Redeem", .confirm)])
     case .notificationURL(let sheet) where sheet.purpose == .appServer:
       return Content(
         title: "The App's Server",

@@ -116,11 +116,13 @@ extension AppReducer {
 
   private static func sheet(for prompt: PurchasePrompt, _ state: AppState) -> Sheet {
     switch prompt {
-    case .confirm(let id, let product, let quantity, let owned, let price):
-      // The engine's quote: an offer's price, zero for a re-download, as confirming will charge.
+    case .confirm(let id, let product, let quantity, let owned, let price, let terms):
+      // The engine's quote: an offer's price, zero for a re-download, as confirming will charge;
+      // for a subscription also what it renews at (B73).
       return .purchase(PurchaseSheet(
         transaction: id, product: product, productName: state.displayName(of: product), quantity: quantity,
-        price: state.price(price.amount), alreadyOwned: owned))
+        price: state.price(price.amount), alreadyOwned: owned,
+        terms: terms.map { PurchaseSheet.Terms($0, price: { state.price($0.amount) }) }))
     case .signIn(let purpose):
       return .signIn(SignInSheet(purpose: purpose, account: state.account ?? state.knownAccounts.first ?? ""))
     }

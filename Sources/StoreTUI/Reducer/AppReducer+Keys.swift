@@ -44,6 +44,7 @@ extension AppReducer {
     case .buy:
       guard let product = state.selectedProduct else { return [] }
       return [.buy(product.id)]
+    case .redeemCode: state.sheet = .notificationURL(URLSheet(url: "", purpose: .offerCode))
     case .finish, .approve, .decline, .resolve, .refund, .viewJWS, .exportJWS, .toggleAutoRenew, .expireNow,
       .renewNow:
       return transactionIntent(intent, &state)

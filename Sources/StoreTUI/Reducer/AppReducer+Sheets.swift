@@ -83,6 +83,14 @@ extension AppReducer {
     switch intent {
     case .cancel:
       state.sheet = nil
+    case .confirm where sheet.purpose == .offerCode:
+      let code = sheet.url.trimmingCharacters(in: .whitespaces)
+      guard !code.isEmpty else {
+        state.notice = Notice("Type the offer code to redeem, or press Esc.", kind: .error)
+        return []
+      }
+      state.sheet = nil
+      return [.redeemOfferCode(code)]
     case .confirm:
       let url = sheet.url.trimmingCharacters(in: .whitespaces)
       guard url.isEmpty || url.hasPrefix("http://") || url.hasPrefix("https://") else {

@@ -43,6 +43,8 @@ public enum KeyIntent: Hashable, Sendable {
 
   /// Buy the selected product.
   case buy
+  /// B50: open the App Store's offer-code redemption sheet (`presentCodeRedemptionSheet()`).
+  case redeemCode
 
   // MARK: Transactions pane
 

@@ -8,6 +8,8 @@ import StoreEngine
 public enum AppCommand: Equatable, Sendable {
   /// `SKPaymentQueue.add` a payment of one unit.
   case buy(Product.ID)
+  /// B50: an offer code redeemed in the App Store's sheet.
+  case redeemOfferCode(String)
   /// `restoreCompletedTransactions()`.
   case restore
   /// Tap Buy on the purchase sheet.
@@ -63,6 +65,7 @@ public enum AppCommand: Equatable, Sendable {
   public func storeCommand(now: Date) -> StoreCommand? {
     switch self {
     case .buy(let product): .buy(Payment(productID: product))
+    case .redeemOfferCode(let code): .redeemOfferCode(code)
     case .restore: .restore
     case .confirm: .confirm
     case .cancel: .cancel

@@ -41,10 +41,12 @@ public struct PurchaseSheet: Equatable, Sendable {
   public var price: String
   /// The "You've already purchased this" variant.
   public var alreadyOwned: Bool
+  /// An auto-renewable subscription's terms, which the sheet states instead of "buy one" (B73).
+  public var terms: Terms?
 
   public init(
     transaction: PaymentTransaction.ID, product: Product.ID, productName: String, quantity: Int, price: String,
-    alreadyOwned: Bool
+    alreadyOwned: Bool, terms: Terms? = nil
   ) {
     self.transaction = transaction
     self.product = product
@@ -52,6 +54,7 @@ public struct PurchaseSheet: Equatable, Sendable {
     self.quantity = quantity
     self.price = price
     self.alreadyOwned = alreadyOwned
+    self.terms = terms
   }
 }
 
@@ -138,6 +141,8 @@ public struct URLSheet: Equatable, Sendable {
   public enum Purpose: Equatable, Sendable {
     case notifications
     case appServer
+    /// Not a URL: the offer code typed into the App Store's redemption sheet (B50).
+    case offerCode
   }
 
   public var url: String
