@@ -95,7 +95,9 @@ public enum ProductStatus: Equatable, Sendable {
         case .revoked: return .refunded
         }
       }
-      if let latest = granted.compactMap(\.expiresDate).max() {
+      // An upgraded period ended when the upgrade began: StoreKit's entitlements leave it out, and
+      // the chain renews as the new product's row says.
+      if let latest = granted.filter({ !$0.isUpgraded }).compactMap(\.expiresDate).max() {
         return latest > now ? .renews(latest) : .expired
       }
     }
