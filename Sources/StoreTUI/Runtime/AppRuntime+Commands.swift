@@ -65,6 +65,9 @@ extension AppRuntime {
       return "Notification #\(sequence) is due again; the serving process delivers it."
     default:
       guard let store = command.storeCommand(now: queue.now) else { return nil }
+      // A key works on the ledger as it is: what another process committed since the last tick
+      // comes in first, or the step would be worked out on stale rows and overwrite them.
+      try queue.refresh()
       try queue.perform(store)
     }
     switch command {
