@@ -22,6 +22,10 @@ import Testing
     mutating func pick<T>(_ items: [T]) -> T? { items.isEmpty ? nil : items[Int(next() % UInt64(items.count))] }
   }
 
+  /// Commands per sequence: fewer under a sanitizer (scripts/sanitizers sets STOREFRONT_SANITIZER),
+  /// where each step costs several times as much and the point is the threads, not the coverage.
+  nonisolated static let steps = ProcessInfo.processInfo.environment["STOREFRONT_SANITIZER"] == nil ? 40 : 10
+
   static let products = [
     FixtureCatalog.removeAds, FixtureCatalog.coins, FixtureCatalog.seasonPass, FixtureCatalog.monthly, FixtureCatalog.yearly,
   ]
@@ -61,7 +65,7 @@ import Testing
     let store = try TestStore()
     let runtime = try AppRuntime(queue: store.queue, size: standardSize)
     var steps: [String] = []
-    for _ in 0..<40 {
+    for _ in 0..<Self.steps {
       steps.append(Self.randomCommand(&generator, on: store.queue))
       if generator.next() % 10 == 0 {
         steps.append("relaunch")
@@ -81,7 +85,7 @@ import Testing
 
   /// Another host on a shared PostgreSQL ledger: the change feed carries its commits here.
   /// Skipped only where no PostgreSQL is installed and this is not CI (under `CI=true` it fails then).
-  static let postgreSQLAvailable =
+  nonisolated static let postgreSQLAvailable =
     ProcessInfo.processInfo.environment["CI"] == "true" || (try? PostgreSQLTestServer.shared()) != nil
 
   @Test(.enabled(if: postgreSQLAvailable, "no PostgreSQL server installed"), arguments: 1...2 as ClosedRange<UInt64>)
@@ -95,7 +99,7 @@ import Testing
     let theirs = try ledger.store(session: "other")
     let runtime = try AppRuntime(queue: mine.queue, size: standardSize)
     var steps: [String] = []
-    for _ in 0..<50 {
+    for _ in 0..<Self.steps {
       if generator.next() % 2 == 0 {
         steps.append("here: " + Self.randomCommand(&generator, on: mine.queue))
       } else {
