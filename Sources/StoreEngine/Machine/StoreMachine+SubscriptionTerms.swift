@@ -4,7 +4,7 @@ extension StoreMachine {
   /// The terms the purchase sheet of an auto-renewable `transaction` states (B73): the price it
   /// renews at and the offer ``deliverPurchase(_:)`` will apply, decided by the same plan as the
   /// quote. Nil for other products.
-  func subscriptionTerms(_ transaction: PaymentTransaction) -> SubscriptionTerms? {
+  func subscriptionTerms(_ transaction: PaymentTransaction) -> SubscriptionTerms<Money>? {
     guard let product = catalog.product(transaction.productID), product.kind == .autoRenewableSubscription,
       let info = product.subscription
     else { return nil }

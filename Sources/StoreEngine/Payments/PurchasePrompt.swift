@@ -5,7 +5,7 @@ public enum PurchasePrompt: Sendable, Equatable {
   /// an auto-renewable subscription, what it renews at and the offer it starts with (B73).
   case confirm(
     transaction: PaymentTransaction.ID, product: Product.ID, quantity: Int, alreadyOwned: Bool, price: Money,
-    terms: SubscriptionTerms? = nil)
+    terms: SubscriptionTerms<Money>? = nil)
   /// The sandbox tester must sign in before the payment (or restore) can go on.
   case signIn(purpose: SignInPurpose)
 

@@ -2,20 +2,23 @@ import Foundation
 
 /// What a purchase sheet for an auto-renewable subscription must state (Paid Applications Agreement,
 /// Schedule 2 §3.8(b)): the regular price and period it renews at, and the offer that applies first.
-public struct SubscriptionTerms: Sendable, Equatable {
+///
+/// Generic over the price: the engine quotes ``Money``; a front end maps it to its formatted text
+/// (``map(_:)``) and words the sheet from the same value.
+public struct SubscriptionTerms<Price> {
   /// The offer the purchase starts with: what is free or discounted, and for how long.
-  public struct Offer: Sendable, Equatable {
+  public struct Offer {
     public var kind: SubscriptionOffer.Kind
     public var paymentMode: SubscriptionOffer.PaymentMode
     /// One offer period; the offer lasts `numberOfPeriods` of them.
     public var period: SubscriptionPeriod
     public var numberOfPeriods: Int
     /// Per period (pay as you go), for the whole offer (pay up front), zero for a free trial.
-    public var price: Money
+    public var price: Price
 
     public init(
       kind: SubscriptionOffer.Kind, paymentMode: SubscriptionOffer.PaymentMode, period: SubscriptionPeriod,
-      numberOfPeriods: Int, price: Money
+      numberOfPeriods: Int, price: Price
     ) {
       self.kind = kind
       self.paymentMode = paymentMode
@@ -26,13 +29,27 @@ public struct SubscriptionTerms: Sendable, Equatable {
   }
 
   /// The price of each regular period, charged after the offer.
-  public var regularPrice: Money
+  public var regularPrice: Price
   public var regularPeriod: SubscriptionPeriod
   public var offer: Offer?
 
-  public init(regularPrice: Money, regularPeriod: SubscriptionPeriod, offer: Offer? = nil) {
+  public init(regularPrice: Price, regularPeriod: SubscriptionPeriod, offer: Offer? = nil) {
     self.regularPrice = regularPrice
     self.regularPeriod = regularPeriod
     self.offer = offer
   }
+
+  /// The same terms with every price transformed (formatted for a storefront, say).
+  public func map<Other>(_ transform: (Price) -> Other) -> SubscriptionTerms<Other> {
+    SubscriptionTerms<Other>(
+      regularPrice: transform(regularPrice), regularPeriod: regularPeriod,
+      offer: offer.map {
+        .init(kind: $0.kind, paymentMode: $0.paymentMode, period: $0.period, numberOfPeriods: $0.numberOfPeriods, price: transform($0.price))
+      })
+  }
 }
+
+extension SubscriptionTerms: Sendable where Price: Sendable {}
+extension SubscriptionTerms: Equatable where Price: Equatable {}
+extension SubscriptionTerms.Offer: Sendable where Price: Sendable {}
+extension SubscriptionTerms.Offer: Equatable where Price: Equatable {}

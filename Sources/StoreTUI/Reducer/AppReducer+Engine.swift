@@ -122,7 +122,7 @@ extension AppReducer {
       return .purchase(PurchaseSheet(
         transaction: id, product: product, productName: state.displayName(of: product), quantity: quantity,
         price: state.price(price.amount), alreadyOwned: owned,
-        terms: terms.map { PurchaseSheet.Terms($0, price: { state.price($0.amount) }) }))
+        terms: terms.map { $0.map { state.price($0.amount) } }))
     case .signIn(let purpose):
       return .signIn(SignInSheet(purpose: purpose, account: state.account ?? state.knownAccounts.first ?? ""))
     }
