@@ -9,19 +9,6 @@ import Testing
 /// row, the header and the Transactions pane equal what a fresh launch on that ledger shows.
 @MainActor
 @Suite struct ReadModelPropertyTests {
-  /// A deterministic generator (SplitMix64): a failing seed reproduces.
-  struct Generator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-      state &+= 0x9E37_79B9_7F4A_7C15
-      var z = state
-      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-      return z ^ (z >> 31)
-    }
-    mutating func pick<T>(_ items: [T]) -> T? { items.isEmpty ? nil : items[Int(next() % UInt64(items.count))] }
-  }
-
   /// Commands per sequence: fewer under a sanitizer (scripts/sanitizers sets STOREFRONT_SANITIZER),
   /// where each step costs several times as much and the point is the threads, not the coverage.
   nonisolated static let steps = ProcessInfo.processInfo.environment["STOREFRONT_SANITIZER"] == nil ? 40 : 10
@@ -30,14 +17,15 @@ import Testing
     FixtureCatalog.removeAds, FixtureCatalog.coins, FixtureCatalog.seasonPass, FixtureCatalog.monthly, FixtureCatalog.yearly,
   ]
 
-  /// One random command on `queue`; a command the store refuses (finishing twice, renewing a
-  /// consumable, …) is part of the sequence too: it must change nothing.
-  static func randomCommand(_ generator: inout Generator, on queue: PaymentQueue) -> String {
+  /// One random command on `queue`, drawn from a seeded ``SplitMix64`` (a failing seed reproduces);
+  /// a command the store refuses (finishing twice, renewing a consumable, …) is part of the
+  /// sequence too: it must change nothing.
+  static func randomCommand(_ generator: inout SplitMix64, on queue: PaymentQueue) -> String {
     let transactions = (try? queue.history()) ?? []
-    let any = generator.pick(transactions)?.id ?? PaymentTransaction.ID(1)
-    let subscription = generator.pick(transactions.filter { $0.productKind == .autoRenewableSubscription })?.id ?? any
-    let unfinished = generator.pick(transactions.filter { !$0.isFinished })?.id ?? any
-    let product = generator.pick(products) ?? FixtureCatalog.coins
+    let any = transactions.randomElement(using: &generator)?.id ?? PaymentTransaction.ID(1)
+    let subscription = transactions.filter { $0.productKind == .autoRenewableSubscription }.randomElement(using: &generator)?.id ?? any
+    let unfinished = transactions.filter { !$0.isFinished }.randomElement(using: &generator)?.id ?? any
+    let product = products.randomElement(using: &generator) ?? FixtureCatalog.coins
     let command: StoreCommand
     switch generator.next() % 17 {
     case 0, 1, 2: command = .buy(Payment(productID: product))
@@ -61,7 +49,7 @@ import Testing
 
   @Test(arguments: 1...4 as ClosedRange<UInt64>)
   func inThisProcess(seed: UInt64) throws {
-    var generator = Generator(state: seed)
+    var generator = SplitMix64(seed: seed)
     let store = try TestStore()
     let runtime = try AppRuntime(queue: store.queue, size: standardSize)
     var steps: [String] = []
@@ -94,7 +82,7 @@ import Testing
   }
 
   private func interleave(seed: UInt64, on ledger: SharedLedger) throws {
-    var generator = Generator(state: seed &* 31)
+    var generator = SplitMix64(seed: seed &* 31)
     let mine = try ledger.store(session: "tui")
     let theirs = try ledger.store(session: "other")
     let runtime = try AppRuntime(queue: mine.queue, size: standardSize)
