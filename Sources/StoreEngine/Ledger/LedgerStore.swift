@@ -22,6 +22,14 @@ public protocol LedgerStore: AnyObject {
   func allTransactions() throws(LedgerError) -> [PaymentTransaction]
   /// The stored transactions with these ids (those that exist), in the order of `ids`.
   func transactions(_ ids: [PaymentTransaction.ID]) throws(LedgerError) -> [PaymentTransaction]
+  /// At most `limit` transactions of `account` (nil: of every account) in `order`, after `cursor`
+  /// (nil: from the start). Reading a history page by page holds one page, never the whole history.
+  func historyPage(
+    account: String?, order: HistoryOrder, after cursor: HistoryCursor?, limit: Int
+  ) throws(LedgerError) -> HistoryPage
+  /// Consumable units bought by `account` (purchased, not revoked), by product: what an entitlement
+  /// check needs of a consumable history, without reading it.
+  func consumableUnits(account: String) throws(LedgerError) -> [Product.ID: Int]
   /// If transaction `id` is stored unfinished, `purchasing` and owned by `expectedOwner` (nil: no
   /// owner), makes `session` its owner atomically and returns it as stored; otherwise changes
   /// nothing and returns nil (another process claimed, answered or finished it first).
