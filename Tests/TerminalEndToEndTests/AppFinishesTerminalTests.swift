@@ -14,7 +14,7 @@ final class AppFinishesTerminalTests: XCTestCase {
     defer { receiver.stop() }
     let session = try TmuxSession()
     try session.launch("--account mina --app-finishes after-server \(receiver.url)")
-    try session.waitFor("mina")
+    try session.waitFor("[ Restore Purchases ]")  // drawn by the TUI; the account name is already on screen in the typed command
     try session.send("Enter")  // Remove Ads
     try session.waitFor("Do you want to buy one Remove Ads")
     try session.send("y")
@@ -39,7 +39,7 @@ final class AppFinishesTerminalTests: XCTestCase {
   func testManuallyTheNoticeSaysWhichKeyFinishes() throws {
     let session = try TmuxSession()
     try session.launch("--account mina")
-    try session.waitFor("mina")
+    try session.waitFor("[ Restore Purchases ]")  // drawn by the TUI; the account name is already on screen in the typed command
     try session.send("Enter")
     try session.waitFor("Do you want to buy one Remove Ads")
     try session.send("y")

@@ -44,7 +44,7 @@ final class StorefrontTerminalTests: XCTestCase {
   func testLogSwitchesToTheStoreKit2View() throws {
     let session = try TmuxSession()
     try session.launch("--account mina")
-    try session.waitFor("mina")
+    try session.waitFor("[ Restore Purchases ]")  // drawn by the TUI; the account name is already on screen in the typed command
     try session.send("Enter")  // Remove Ads
     try session.waitFor("Do you want to buy one Remove Ads")
     try session.send("y")
@@ -62,7 +62,7 @@ final class StorefrontTerminalTests: XCTestCase {
   func testBuyAConsumableTwiceAndCancelOnce() throws {
     let session = try TmuxSession()
     try session.launch("--account mina")
-    try session.waitFor("mina")
+    try session.waitFor("[ Restore Purchases ]")  // drawn by the TUI; the account name is already on screen in the typed command
     try session.send("Down")  // 100 Coins
     for _ in 0..<2 {
       try session.send("b")
@@ -84,7 +84,7 @@ final class StorefrontTerminalTests: XCTestCase {
   func testAskToBuyApprovedFromTheTransactionsPaneThenRestore() throws {
     let session = try TmuxSession()
     try session.launch("--account kid")
-    try session.waitFor("kid")
+    try session.waitFor("[ Restore Purchases ]")  // drawn by the TUI; the account name is already on screen in the typed command
     try session.send("3")  // Settings
     try session.waitFor("Ask to Buy")
     try session.send("Down", "Down", "Enter")  // Account, Sign out, Ask to Buy
