@@ -140,6 +140,7 @@ enum LedgerHistory {
         transaction.webOrderLineItemID = 1_000_000_000 + lineItem
         transaction.expiresDate = date.addingTimeInterval(4 * spacing)
         chain?.record["expiresDate"] = milliseconds(date.addingTimeInterval(4 * spacing))
+        chain?.record["currentTransactionID"] = id.rawValue
         if let current = chain { records[current.original.id] = current.record }
       }
       transaction.isFinished = slot < count - unfinishedCount

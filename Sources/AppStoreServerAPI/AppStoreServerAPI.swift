@@ -6,7 +6,9 @@ import StoreEngine
 ///
 /// Every request reads the ledger afresh, so what another process committed (a `storefront run` on the
 /// same data directory) is in the next answer; the signed data it returns is the JWS the ledger stores,
-/// byte for byte. Only rows signed for this server's environment and bundle id exist for it.
+/// byte for byte. A request reads what it answers, not the customer's history: a history page is read
+/// from the ledger a page at a time (``StoreEngine/LedgerStore/historyPage(account:order:after:limit:)``),
+/// and subscription statuses from the records and the transactions they name. Only rows signed for this server's environment and bundle id exist for it.
 public final class AppStoreServerAPI {
   let reader: LedgerReader
   let environment: ServerEnvironment
@@ -15,7 +17,6 @@ public final class AppStoreServerAPI {
   let now: @Sendable () -> Date
   let signer: (any TransactionSigner)?
   let perform: ((StoreCommand) throws(EngineError) -> StoreStep)?
-  let historyCache: HistoryCache?
   let makeToken: @Sendable () -> String
   let virtualClock: (() -> Date)?
   private let sleep: @Sendable (Duration) -> Void
@@ -35,14 +36,11 @@ public final class AppStoreServerAPI {
   ///   - makeToken: a new `testNotificationToken` for Request a Test Notification (Apple's are UUIDs).
   ///   - virtualClock: the store's virtual clock, which notifications are dated on (Get Notification
   ///     History's window is measured on it); without one, the ledger's stored clock, else `now`.
-  ///   - changeFeed: the ledger reports every commit through `changes(since:)` (SQLite's does, for every
-  ///     process), so Get Transaction History keeps each customer's history between requests and reads
-  ///     only what changed. A ledger without a feed (the in-memory one) must leave it false.
   public init(
     ledger: any LedgerStore, environment: ServerEnvironment, bundleID: String, now: @escaping @Sendable () -> Date,
     appAppleID: Int64? = nil, signer: (any TransactionSigner)? = nil,
     perform: ((StoreCommand) throws(EngineError) -> StoreStep)? = nil, faults: FaultPlan = FaultPlan(),
-    faultFile: FaultPlanFile? = nil, changeFeed: Bool = false,
+    faultFile: FaultPlanFile? = nil,
     makeToken: @escaping @Sendable () -> String = { UUID().uuidString.lowercased() },
     virtualClock: (() -> Date)? = nil,
     sleep: @escaping @Sendable (Duration) -> Void = { Thread.sleep(forTimeInterval: Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18) }
@@ -54,7 +52,6 @@ public final class AppStoreServerAPI {
     self.now = now
     self.signer = signer
     self.perform = perform
-    historyCache = changeFeed ? HistoryCache() : nil
     self.makeToken = makeToken
     self.virtualClock = virtualClock
     self.sleep = sleep

@@ -26,23 +26,11 @@ struct LedgerReader {
   func customer(_ text: String) throws(APIError) -> Customer {
     let id = try Self.parseID(text)
     if let row = try transaction(id) { return Customer(account: row.row.account, byAppTransactionID: false) }
-    let accounts = try read { () throws(LedgerError) in try ledger.load().accounts }
-    for account in accounts where SignedPayloads.appTransactionID(account: account.name, bundleID: bundleID) == text {
-      guard try !history(of: account.name).isEmpty else { break }
+    for account in try snapshot().accounts where SignedPayloads.appTransactionID(account: account.name, bundleID: bundleID) == text {
+      guard try hasHistory(account.name) else { break }
       return Customer(account: account.name, byAppTransactionID: true)
     }
     throw .transactionIDNotFound
-  }
-
-  /// The customer's transactions as Apple's server holds them, oldest first: purchases, renewals and
-  /// refunds, not the StoreKit 1 restore rows (a device-side copy, §15 of DECISIONS).
-  func history(of account: String) throws(APIError) -> [SignedTransaction] {
-    served(try rows(of: account))
-  }
-
-  /// Every stored row of `account`, oldest first, as the ledger holds them.
-  func rows(of account: String) throws(APIError) -> [PaymentTransaction] {
-    try read { () throws(LedgerError) in try ledger.history(account: account) }
   }
 
   /// The rows stored with these ids (those that exist).
@@ -50,24 +38,22 @@ struct LedgerReader {
     try read { () throws(LedgerError) in try ledger.transactions(ids) }
   }
 
-  /// Of `rows`, those a server holds (``history(of:)``'s rule).
-  func served(_ rows: [PaymentTransaction]) -> [SignedTransaction] {
-    rows.filter { $0.state == .purchased }.compactMap(visible)
+  /// Whether a server holds `row` (the rule of ``walkHistory(of:from:_:)``): purchases, renewals and
+  /// refunds signed for this environment and app, not the StoreKit 1 restore rows (a device-side
+  /// copy, §15 of DECISIONS).
+  func served(_ row: PaymentTransaction) -> SignedTransaction? {
+    row.state == .purchased ? visible(row) : nil
   }
 
-  /// Where the ledger's change feed stands now.
-  func position() throws(APIError) -> UInt64 {
-    try read { () throws(LedgerError) in try ledger.load().position }
-  }
-
-  /// What was committed after `position` (``LedgerStore/changes(since:)``).
-  func changes(since position: UInt64) throws(APIError) -> LedgerChanges {
-    try read { () throws(LedgerError) in try ledger.changes(since: position) }
+  /// What a launch reads (``StoreEngine/LedgerStore/load()``): accounts, subscription records and
+  /// the working set, not the history.
+  func snapshot() throws(APIError) -> LedgerSnapshot {
+    try read { () throws(LedgerError) in try ledger.load() }
   }
 
   /// Every subscription record of `account`.
   func subscriptions(of account: String) throws(APIError) -> [SubscriptionRecord] {
-    try read { () throws(LedgerError) in try ledger.load().subscriptions }.filter { $0.account == account }
+    try snapshot().subscriptions.filter { $0.account == account }
   }
 
   /// The mass extension `requestID` of `productID`, if one was made.

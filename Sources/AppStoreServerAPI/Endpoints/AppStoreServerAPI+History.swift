@@ -14,10 +14,7 @@ extension AppStoreServerAPI {
     let admits = { (row: SignedTransaction) in
       filter.admits(row) && (version2 || !(row.row.productKind == .consumable && row.row.isFinished))
     }
-    let page = try overHistory(of: customer.account) { (rows) throws(APIError) in
-      let page = Page(sorted: rows, after: position, admits: admits)
-      return (page, page.items)
-    }
+    let page = try Page(history: customer.account, reader: reader, after: position, admits: admits)
     return try ResponseEncoding.response(
       HistoryResponse(
         revision: page.next.text, hasMore: page.hasMore, bundleId: bundleID, appAppleId: appAppleID,
@@ -29,11 +26,15 @@ extension AppStoreServerAPI {
     _ = try LedgerReader.parseID(text)
     let position = try revision(query, kind: .refunds, descending: false)
     let customer = try reader.customer(text)
-    let page = try overHistory(of: customer.account) { (rows) throws(APIError) in
-      let revoked = rows.filter { $0.row.revocationDate != nil }
-      let page = Page(revoked, after: position) { SignedPayloads.milliseconds($0.row.revocationDate ?? .distantPast) }
-      return (page, page.items)
+    // Revocation order is not the ledger's: the whole history is read, a ledger page at a time,
+    // keeping the first page (and one) of the refunds past the position.
+    func revoked(_ row: SignedTransaction) -> Int64 { SignedPayloads.milliseconds(row.row.revocationDate ?? .distantPast) }
+    var first = FirstItems<SignedTransaction>(Page.size + 1) { (revoked($0), $0.row.id.rawValue) < (revoked($1), $1.row.id.rawValue) }
+    try reader.walkHistory(of: customer.account, from: .start(.history, descending: false)) { row in
+      if row.row.revocationDate != nil, position.precedes(date: revoked(row), id: row.row.id.rawValue) { first.offer(row) }
+      return true
     }
+    let page = Page(first.items, after: position, key: revoked)
     return try ResponseEncoding.response(
       RefundHistoryResponse(signedTransactions: page.items.map(\.jws), revision: page.next.text, hasMore: page.hasMore))
   }
@@ -48,9 +49,15 @@ extension AppStoreServerAPI {
     } catch .transactionIDNotFound {
       throw .originalTransactionIDNotFound
     }
-    let revoked = try reader.history(of: customer.account).filter { $0.row.revocationDate != nil }
-      .sorted { ($0.row.revocationDate ?? .distantPast, $0.row.id) < ($1.row.revocationDate ?? .distantPast, $1.row.id) }
-    return try ResponseEncoding.response(RefundLookupResponse(signedTransactions: revoked.suffix(50).map(\.jws)))
+    // The 50 newest revocations, kept newest first while the history is read, answered oldest first.
+    var newest = FirstItems<SignedTransaction>(50) {
+      ($0.row.revocationDate ?? .distantPast, $0.row.id) > ($1.row.revocationDate ?? .distantPast, $1.row.id)
+    }
+    try reader.walkHistory(of: customer.account, from: .start(.history, descending: false)) { row in
+      if row.row.revocationDate != nil { newest.offer(row) }
+      return true
+    }
+    return try ResponseEncoding.response(RefundLookupResponse(signedTransactions: newest.items.reversed().map(\.jws)))
   }
 
   /// The position `revision` stands for (the start without one); a token not issued for this

@@ -18,8 +18,13 @@ extension AppStoreServerAPI {
   func appTransactionInfo(_ text: String) throws(APIError) -> APIResponse {
     let customer = try reader.customer(text)
     guard let signer else { throw .appTransactionDoesNotExist }
-    let history = try reader.history(of: customer.account)
-    let firstPurchase = history.map(\.row.originalPurchaseDate).min() ?? now()
+    // The earliest original purchase of the served history, read a ledger page at a time.
+    var earliest: Date?
+    try reader.walkHistory(of: customer.account, from: .start(.history, descending: false)) { row in
+      earliest = min(earliest ?? row.row.originalPurchaseDate, row.row.originalPurchaseDate)
+      return true
+    }
+    let firstPurchase = earliest ?? now()
     let payload = JWSAppTransactionPayload(
       receiptType: environment.payloadName, appAppleId: appAppleID, bundleId: bundleID, applicationVersion: "1",
       receiptCreationDate: SignedPayloads.milliseconds(now()), originalPurchaseDate: SignedPayloads.milliseconds(firstPurchase),

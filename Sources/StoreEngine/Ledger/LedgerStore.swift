@@ -27,6 +27,12 @@ public protocol LedgerStore: AnyObject {
   func historyPage(
     account: String?, order: HistoryOrder, after cursor: HistoryCursor?, limit: Int
   ) throws(LedgerError) -> HistoryPage
+  /// The same page read the other way: at most `limit` transactions newest-first in `order`, before
+  /// `cursor` (nil: from the newest); `next` continues towards the oldest. Get Transaction History's
+  /// descending sort reads it.
+  func historyPage(
+    account: String?, order: HistoryOrder, before cursor: HistoryCursor?, limit: Int
+  ) throws(LedgerError) -> HistoryPage
   /// Consumable units bought by `account` (purchased, not revoked), by product: what an entitlement
   /// check needs of a consumable history, without reading it.
   func consumableUnits(account: String) throws(LedgerError) -> [Product.ID: Int]

@@ -85,6 +85,7 @@ extension StoreMachine {
     record.productID = product.id
     record.expiresDate = renewal.expiresDate ?? start
     record.webOrderLineItemID = renewal.webOrderLineItemID ?? 0
+    record.currentTransactionID = renewal.id
     record.renewalCount += 1
     record.status = .subscribed
     record.gracePeriodExpiresDate = nil

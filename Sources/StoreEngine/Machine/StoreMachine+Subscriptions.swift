@@ -191,6 +191,7 @@ extension StoreMachine {
       active.renewalProductID = product.id
       active.expiresDate = transaction.expiresDate ?? now
       active.webOrderLineItemID = transaction.webOrderLineItemID ?? 0
+      active.currentTransactionID = transaction.id
       active.autoRenew = true
       active.expirationIntent = nil
       active.renewalOffer = renewalOffer
@@ -255,6 +256,7 @@ extension StoreMachine {
     record.priceIncreaseStatus = nil
     record.increasedPrice = nil
     record.webOrderLineItemID = transaction.webOrderLineItemID ?? 0
+    record.currentTransactionID = transaction.id
     record.renewalOffer = renewalOffer
     record.originalPurchaseDate = transaction.originalPurchaseDate
     record.recentStartDate = lapsed.map { recentStart(of: $0, resumingAt: now) } ?? now

@@ -41,6 +41,9 @@ public struct SubscriptionRecord: Sendable, Equatable, Codable {
   public var signedRenewalInfo: String?
   /// Renewal-date extensions granted through the App Store Server API, oldest first.
   public var renewalExtensions: [RenewalExtension]?
+  /// The current period's transaction (the chain's newest purchase or renewal), so a reader finds a
+  /// chain's latest transaction by id, without its history; nil in records written before it existed.
+  public var currentTransactionID: PaymentTransaction.ID?
 
   public init(
     originalID: PaymentTransaction.ID, account: String, groupID: String, productID: Product.ID,

@@ -27,7 +27,7 @@ enum ServeEndpoints {
         try queue.refresh()
         return try queue.perform(command)
       },
-      faultFile: FaultPlanFile(directory: store.directory), changeFeed: true,
+      faultFile: FaultPlanFile(directory: store.directory),
       virtualClock: {
         // The clock another process advanced; a failed refresh keeps the one last taken in.
         try? queue.refresh()

@@ -1,0 +1,50 @@
+import StoreEngine
+
+extension LedgerReader {
+  /// Rows asked of the ledger at a time: a response page (20) plus the one that tells `hasMore`,
+  /// with room for rows a filter or the served rule drops.
+  static let ledgerPage = 64
+
+  /// Visits `account`'s served rows in last-modified order (`signedDate`, then id: Apple's history
+  /// order) past `position`, ascending or descending as the token is, reading the ledger a page at a
+  /// time, until `visit` returns false or the history ends. Each request reads afresh, so what
+  /// another process committed since the last page is in the next one.
+  func walkHistory(
+    of account: String, from position: PageToken, _ visit: (SignedTransaction) throws(APIError) -> Bool
+  ) throws(APIError) {
+    var cursor = position.cursor
+    while true {
+      let page = try read { () throws(LedgerError) in
+        position.descending
+          ? try ledger.historyPage(account: account, order: .lastModified, before: cursor, limit: Self.ledgerPage)
+          : try ledger.historyPage(account: account, order: .lastModified, after: cursor, limit: Self.ledgerPage)
+      }
+      for row in page.rows {
+        guard let signed = served(row) else { continue }
+        guard try visit(signed) else { return }
+      }
+      guard let next = page.next else { return }
+      cursor = next
+    }
+  }
+
+  /// Whether `account` has a row this server holds: usually the first ledger page says.
+  func hasHistory(_ account: String) throws(APIError) -> Bool {
+    var found = false
+    try walkHistory(of: account, from: .start(.history, descending: false)) { _ in
+      found = true
+      return false
+    }
+    return found
+  }
+}
+
+extension PageToken {
+  /// Where the ledger's last-modified order continues (nil: from its start, or its end when
+  /// descending). Ids past `Int64.max` are no transaction's: such a position is the same as one at
+  /// `Int64.max`, which every ledger can store.
+  var cursor: HistoryCursor? {
+    guard self != .start(kind, descending: descending) else { return nil }
+    return .lastModified(milliseconds: date, id: PaymentTransaction.ID(min(id, UInt64(Int64.max))))
+  }
+}
