@@ -83,7 +83,61 @@ enum PostgreSQLSchema {
     DELETE FROM kv WHERE key = 'change-counter';
     ALTER TABLE kv ADD COLUMN changed bigint NOT NULL DEFAULT 0;
     """,
+    // v3: history read a page at a time (issue 23), as SQLite's v7: `last_modified_ms` and
+    // `id_key` (the id with its top bit flipped: bigint order is then the id's unsigned order) key
+    // the last-modified order; `quantity` and `revoked` make consumable units one aggregate over a
+    // covering partial index. Filled by ``PostgreSQLLedgerStore/backfillHistoryColumns(on:)`` in
+    // the same transaction (the signed date is inside the JWS's base64 payload). Insertion order is
+    // `seq`, per account through `transactions_account` (account, seq).
+    """
+    ALTER TABLE transactions ADD COLUMN last_modified_ms bigint NOT NULL DEFAULT 0,
+      ADD COLUMN id_key bigint NOT NULL DEFAULT 0, ADD COLUMN quantity integer NOT NULL DEFAULT 1,
+      ADD COLUMN revoked boolean NOT NULL DEFAULT false;
+    CREATE INDEX transactions_account_last_modified ON transactions (account, last_modified_ms, id_key);
+    CREATE INDEX transactions_last_modified ON transactions (last_modified_ms, id_key);
+    CREATE INDEX transactions_consumable_units ON transactions (account, product_id) INCLUDE (quantity)
+      WHERE product_kind = 'consumable' AND state = 1 AND NOT revoked;
+    """,
   ]
+
+  /// The version whose migration is followed by ``PostgreSQLLedgerStore/backfillHistoryColumns(on:)``.
+  static let historyColumnsVersion = 3
+
+  /// The id as the history's sort key: its bit pattern with the top bit flipped, so that bigint
+  /// order is the ids' unsigned order (``HistoryOrder/lastModified``'s tie-break).
+  static func idKey(_ id: UInt64) -> Int64 { Int64(bitPattern: id ^ (1 << 63)) }
+
+  /// One page of a history as `(seq, id, json, last_modified_ms)` rows; parameters: the account
+  /// (when `byAccount`), the cursor's key (when `after`), the row limit.
+  static func historyPage(byAccount: Bool, lastModified: Bool, after: Bool) -> String {
+    var conditions: [String] = []
+    var parameter = 1
+    if byAccount {
+      conditions.append("account = $\(parameter)")
+      parameter += 1
+    }
+    if after {
+      conditions.append(lastModified ? "(last_modified_ms, id_key) > ($\(parameter), $\(parameter + 1))" : "seq > $\(parameter)")
+      parameter += lastModified ? 2 : 1
+    }
+    let filter = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
+    let key = lastModified ? "last_modified_ms, id_key" : "seq"
+    return "SELECT seq, id, json, last_modified_ms FROM transactions\(filter) ORDER BY \(key) LIMIT $\(parameter)"
+  }
+
+  /// Consumable units by product, from `transactions_consumable_units` alone.
+  static let selectConsumableUnits = """
+    SELECT product_id, sum(quantity) FROM transactions
+    WHERE account = $1 AND product_kind = 'consumable' AND state = 1 AND NOT revoked
+    GROUP BY product_id
+    """
+  static let selectBackfillBatch = "SELECT seq, id, purchase_date, json FROM transactions WHERE seq > $1 ORDER BY seq LIMIT 1000"
+  static let updateBackfillBatch = """
+    UPDATE transactions t SET last_modified_ms = u.milliseconds, id_key = u.id_key, quantity = u.quantity, revoked = u.revoked
+    FROM unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::integer[], $5::boolean[])
+      AS u(seq, milliseconds, id_key, quantity, revoked)
+    WHERE t.seq = u.seq
+    """
 
   /// The id of the writing transaction (assigned here if not yet), which stamps the rows it writes;
   /// written into the statements, so a commit needs no round trip to learn it first.
@@ -128,12 +182,14 @@ enum PostgreSQLSchema {
 
   static let upsertTransaction = """
     INSERT INTO transactions
-      (id, account, product_id, state, is_finished, original_id, purchase_date, product_kind, has_expiry, changed, json)
-    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, \(stamp), $10)
+      (id, account, product_id, state, is_finished, original_id, purchase_date, product_kind, has_expiry, changed, json,
+       last_modified_ms, id_key, quantity, revoked)
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, \(stamp), $10, $11, $12, $13, $14)
     ON CONFLICT (id) DO UPDATE SET
       account = excluded.account, product_id = excluded.product_id, state = excluded.state,
       is_finished = excluded.is_finished, original_id = excluded.original_id, purchase_date = excluded.purchase_date,
-      product_kind = excluded.product_kind, has_expiry = excluded.has_expiry, changed = excluded.changed, json = excluded.json
+      product_kind = excluded.product_kind, has_expiry = excluded.has_expiry, changed = excluded.changed, json = excluded.json,
+      last_modified_ms = excluded.last_modified_ms, quantity = excluded.quantity, revoked = excluded.revoked
     WHERE transactions.json IS DISTINCT FROM excluded.json
     """
   /// Records a non-consumable's row in its chain: the first row stays first; a purchased row with
