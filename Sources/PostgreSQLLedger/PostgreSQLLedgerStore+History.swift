@@ -45,8 +45,8 @@ extension PostgreSQLLedgerStore {
     return HistoryPage(rows: rows, next: next)
   }
 
-  /// Consumable units of `account` (purchased, not revoked), by product: one aggregate over the
-  /// covering partial index `transactions_consumable_units`.
+  /// Consumable units of `account` (purchased, not revoked), by product: one row per product of
+  /// `consumable_units`, kept by a trigger.
   public func consumableUnits(account: String) throws(LedgerError) -> [Product.ID: Int] {
     let result = try run { connection throws(PostgreSQLFailure) in
       try connection.execute(PostgreSQLSchema.selectConsumableUnits, [.text(account)])
