@@ -25,8 +25,8 @@ if arguments.first == RSSProbe.flag {
   exit(RSSProbe.main(Array(arguments.dropFirst())))
 }
 let usage =
-  "usage: storefront-bench [--json] [--quick] [--only catalog,engine,ledger,bus,frames,render,process,launch,advance,serve,notify,receipt,pgledger]"
-let suites = ["catalog", "engine", "ledger", "bus", "frames", "render", "process", "launch", "advance", "serve", "notify", "receipt", "pgledger"]
+  "usage: storefront-bench [--json] [--quick] [--only catalog,engine,ledger,bus,frames,render,process,launch,advance,serve,serve_history,notify,receipt,pgledger]"
+let suites = ["catalog", "engine", "ledger", "bus", "frames", "render", "process", "launch", "advance", "serve", "serve_history", "notify", "receipt", "pgledger"]
 var json = false
 var quick = false
 var only = Set(suites)
@@ -67,13 +67,14 @@ struct Plan {
   var advanceInterval: TimeInterval
   var advanceRepeats: Int
   var serve: ServeBenchmark.Plan
+  var serveHistory: ServeHistoryBenchmark.Plan = .full
   var notify: NotifyBenchmark.Plan = .full
   var receipt: ReceiptBenchmark.Plan = .full
   var pgledger: SharedLedgerBenchmark.Plan = .full
   static let quick = Plan(
     repeats: 3, engineCycles: 5_000, ledgerCycles: 50, busPosts: 20_000, renderBatch: 50,
     process: .init(repeats: 3, keySessions: 1, keysPerSession: 60, rssRuns: 1),
-    launchRepeats: 2, launchSigned: false, advanceInterval: 3_600, advanceRepeats: 1, serve: .quick, notify: .quick, receipt: .quick,
+    launchRepeats: 2, launchSigned: false, advanceInterval: 3_600, advanceRepeats: 1, serve: .quick, serveHistory: .quick, notify: .quick, receipt: .quick,
     pgledger: .quick)
   static let full = Plan(
     repeats: 9, engineCycles: 50_000, ledgerCycles: 400, busPosts: 200_000, renderBatch: 200,
@@ -148,6 +149,10 @@ do {
   attempt("serve", ServeBenchmark.keys) {
     let binary = try StorefrontBinary.locate(overrideVariable: "STOREFRONT_BIN", searchDebugBuild: false)
     try ServeBenchmark.run(catalog: catalog, binary: binary.path, plan: plan.serve, scratch: scratch, into: report)
+  }
+  attempt("serve_history", ServeHistoryBenchmark.keys) {
+    let binary = try StorefrontBinary.locate(overrideVariable: "STOREFRONT_BIN", searchDebugBuild: false)
+    try ServeHistoryBenchmark.run(catalog: catalog, binary: binary.path, plan: plan.serveHistory, scratch: scratch, into: report)
   }
   attempt("notify", NotifyBenchmark.keys) {
     let binary = try StorefrontBinary.locate(overrideVariable: "STOREFRONT_BIN", searchDebugBuild: false)
