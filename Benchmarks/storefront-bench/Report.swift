@@ -4,7 +4,9 @@ import Foundation
 /// measurement's samples, notes.
 final class Report {
   /// Every key, issue 7's then the rewrite's. Every one appears in the JSON, null when not measured.
-  static let keys = issue7Keys + rewriteKeys + serverKeys + notificationKeys + ReceiptBenchmark.keys + SharedLedgerBenchmark.keys
+  static let keys =
+    issue7Keys + rewriteKeys + serverKeys + notificationKeys + ReceiptBenchmark.keys + SharedLedgerBenchmark.keys
+    + ServeHistoryBenchmark.keys
 
   /// Issue 7's keys, in the issue's order.
   static let issue7Keys = [

@@ -1,9 +1,10 @@
 import StoreEngine
 
 extension LedgerReader {
-  /// Rows asked of the ledger at a time: a response page (20) plus the one that tells `hasMore`,
-  /// with room for rows a filter or the served rule drops.
-  static let ledgerPage = 64
+  /// Rows asked of the ledger first: a response page (20) and the one that tells `hasMore`. Each
+  /// further page doubles, up to ``largestLedgerPage``, for a filter that keeps few rows.
+  static let firstLedgerPage = 21
+  static let largestLedgerPage = 336
 
   /// Visits `account`'s served rows in last-modified order (`signedDate`, then id: Apple's history
   /// order) past `position`, ascending or descending as the token is, reading the ledger a page at a
@@ -13,12 +14,14 @@ extension LedgerReader {
     of account: String, from position: PageToken, _ visit: (SignedTransaction) throws(APIError) -> Bool
   ) throws(APIError) {
     var cursor = position.cursor
+    var limit = Self.firstLedgerPage
     while true {
       let page = try read { () throws(LedgerError) in
         position.descending
-          ? try ledger.historyPage(account: account, order: .lastModified, before: cursor, limit: Self.ledgerPage)
-          : try ledger.historyPage(account: account, order: .lastModified, after: cursor, limit: Self.ledgerPage)
+          ? try ledger.historyPage(account: account, order: .lastModified, before: cursor, limit: limit)
+          : try ledger.historyPage(account: account, order: .lastModified, after: cursor, limit: limit)
       }
+      limit = min(limit * 2, Self.largestLedgerPage)
       for row in page.rows {
         guard let signed = served(row) else { continue }
         guard try visit(signed) else { return }

@@ -12,14 +12,15 @@ extension AppStoreServerAPI {
       wanted.insert(status)
     }
     let customer = try reader.customer(text)
+    // Only the chains asked for have their latest transaction read.
     let records = try reader.subscriptions(of: customer.account).sorted(by: { $0.originalID < $1.originalID })
+      .filter { wanted.isEmpty || wanted.contains($0.status.appleStatus) }
     let latest = try latestTransactions(of: records, account: customer.account)
     var groups: [String: [LastTransactionsItem]] = [:]
     for record in records {
       // A chain signed for the other environment has no transaction here, so it is not listed.
       guard let transaction = latest[record.originalID] else { continue }
       let status = record.status.appleStatus
-      guard wanted.isEmpty || wanted.contains(status) else { continue }
       groups[record.groupID, default: []].append(
         LastTransactionsItem(
           status: status, originalTransactionId: record.originalID.description, signedTransactionInfo: transaction.jws,
