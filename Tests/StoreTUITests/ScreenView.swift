@@ -8,7 +8,10 @@ import Testing
 /// header and the Transactions pane (the notice, sheets, log and scroll positions are the session's).
 struct ScreenView: Equatable, CustomStringConvertible {
   var statuses: [Product.ID: ProductStatus]
+  /// The present the rows derive from, and the Transactions pane's window of the history.
   var transactions: [PaymentTransaction]
+  var history: [PaymentTransaction]
+  var historyCount: Int
   var subscriptions: [SubscriptionRecord]
   var account: String?
   var knownAccounts: [String]
@@ -20,6 +23,8 @@ struct ScreenView: Equatable, CustomStringConvertible {
   @MainActor init(_ state: AppState) {
     statuses = state.statuses
     transactions = state.transactions
+    history = state.history.rows
+    historyCount = state.history.total
     subscriptions = state.subscriptions
     account = state.account
     knownAccounts = state.knownAccounts
@@ -46,6 +51,9 @@ struct ScreenView: Equatable, CustomStringConvertible {
       let mine = transactions.map { "\($0.id) \($0.state.name)\($0.isFinished ? " finished" : "")" }
       let theirs = other.transactions.map { "\($0.id) \($0.state.name)\($0.isFinished ? " finished" : "")" }
       return "transactions \(mine) vs \(theirs)"
+    }
+    if history != other.history || historyCount != other.historyCount {
+      return "history window \(history.map(\.id)) of \(historyCount) vs \(other.history.map(\.id)) of \(other.historyCount)"
     }
     if subscriptions != other.subscriptions { return "subscriptions \(subscriptions) vs \(other.subscriptions)" }
     if account != other.account || knownAccounts != other.knownAccounts {
