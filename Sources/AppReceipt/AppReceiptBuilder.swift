@@ -39,17 +39,23 @@ public struct AppReceiptBuilder: @unchecked Sendable {
     self.now = now
   }
 
-  /// The receipt's contents for `account`, from its ledger history now.
+  /// The receipt's contents for `account`, from its ledger history now, read a page at a time
+  /// (``ReceiptHistory/read(account:from:)``).
   ///
   /// - Throws: ``LedgerError`` when the ledger cannot be read.
   public func contents(account: String) throws(LedgerError) -> AppReceiptContents {
-    let history = try ledger.history(account: account)
-    return contents(account: account, history: history)
+    contents(account: account, purchases: try ReceiptHistory.read(account: account, from: ledger).inAppPurchases)
   }
 
   /// The receipt's contents for `account` over `history` (its transactions, oldest first), created
   /// at `createdAt` (default: the builder's clock now).
   public func contents(account: String, history: [PaymentTransaction], createdAt: Date? = nil) -> AppReceiptContents {
+    contents(account: account, purchases: ReceiptInclusion.inAppPurchases(of: history), createdAt: createdAt)
+  }
+
+  /// The receipt's contents for `account` listing `purchases` (``ReceiptHistory/inAppPurchases``),
+  /// created at `createdAt` (default: the builder's clock now).
+  public func contents(account: String, purchases: [InAppPurchaseReceipt], createdAt: Date? = nil) -> AppReceiptContents {
     let opaque = Self.digest("storefront-opaque-value:\(account)").prefix(16)
     let device = Self.digest("storefront-device-identifier:\(account)").prefix(16)
     // Apple: SHA-1 of the device identifier, the opaque value and the bundle id attribute's bytes.
@@ -57,7 +63,7 @@ public struct AppReceiptBuilder: @unchecked Sendable {
     return AppReceiptContents(
       receiptType: AppReceiptContents.receiptType(environment: environment), bundleID: bundleID,
       applicationVersion: applicationVersion, opaqueValue: Data(opaque), sha1Hash: Self.sha1(device + opaque + bundleBytes),
-      creationDate: createdAt ?? now(), account: account, inAppPurchases: ReceiptInclusion.inAppPurchases(of: history))
+      creationDate: createdAt ?? now(), account: account, inAppPurchases: purchases)
   }
 
   /// The signed receipt (DER) of `account`, what `Bundle.main.appStoreReceiptURL` would hold.

@@ -15,20 +15,7 @@ public enum ReceiptInclusion {
   ///
   /// - Complexity: O(n) in the history's length.
   public static func inAppPurchases(of history: [PaymentTransaction]) -> [InAppPurchaseReceipt] {
-    var seenNonConsumables: Set<PaymentTransaction.ID> = []
-    var result: [InAppPurchaseReceipt] = []
-    for transaction in history where transaction.state == .purchased {
-      switch transaction.productKind {
-      case .consumable:
-        guard !transaction.isFinished else { continue }
-      case .nonConsumable:
-        guard seenNonConsumables.insert(transaction.originalID).inserted else { continue }
-      case .autoRenewableSubscription, .nonRenewingSubscription:
-        break
-      }
-      result.append(InAppPurchaseReceipt(transaction))
-    }
-    return result
+    ReceiptHistory(history).inAppPurchases
   }
 
   /// Whether the account has an auto-renewable subscription: `verifyReceipt` then answers

@@ -61,29 +61,27 @@ struct VerifyReceiptJSON {
 
   /// `latest_receipt_info`: the account's receipt entries from the ledger now, newest first as
   /// Apple's, with the fields only the server knows; with `excludeOld`, one (the latest) per subscription.
-  func latestReceiptInfo(_ history: [PaymentTransaction], excludeOld: Bool) -> [ReceiptJSON] {
-    let byID = Dictionary(history.map { ($0.id.description, $0) }, uniquingKeysWith: { first, _ in first })
-    var entries = ReceiptInclusion.inAppPurchases(of: history)
+  func latestReceiptInfo(_ history: ReceiptHistory, excludeOld: Bool) -> [ReceiptJSON] {
+    var entries = Array(zip(history.inAppPurchases, history.details))
     if excludeOld {
       var latest: [String: Int] = [:]
-      for (index, entry) in entries.enumerated() where entry.webOrderLineItemID != nil {
-        if let best = latest[entry.originalTransactionID], entries[best].purchaseDate > entry.purchaseDate { continue }
+      for (index, (entry, _)) in entries.enumerated() where entry.webOrderLineItemID != nil {
+        if let best = latest[entry.originalTransactionID], entries[best].0.purchaseDate > entry.purchaseDate { continue }
         latest[entry.originalTransactionID] = index
       }
       let keep = Set(latest.values)
-      entries = entries.enumerated().filter { $0.element.webOrderLineItemID == nil || keep.contains($0.offset) }.map(\.element)
+      entries = entries.enumerated().filter { $0.element.0.webOrderLineItemID == nil || keep.contains($0.offset) }.map(\.element)
     }
-    return entries.reversed().map { entry in
+    return entries.reversed().map { entry, details in
       var object = inAppMembers(entry)
-      guard let transaction = byID[entry.transactionID] else { return .object(object) }
-      if transaction.familySharedBy != nil { object["in_app_ownership_type"] = .string("FAMILY_SHARED") }
-      if let group = transaction.subscriptionGroupID { object["subscription_group_identifier"] = .string(group) }
-      if transaction.isUpgraded { object["is_upgraded"] = .string("true") }
-      if let token = transaction.appAccountToken { object["app_account_token"] = .string(token) }
-      if let reason = transaction.revocationReason, entry.cancellationDate != nil {
+      if details.familyShared { object["in_app_ownership_type"] = .string("FAMILY_SHARED") }
+      if let group = details.subscriptionGroupID { object["subscription_group_identifier"] = .string(group) }
+      if details.isUpgraded { object["is_upgraded"] = .string("true") }
+      if let token = details.appAccountToken { object["app_account_token"] = .string(token) }
+      if let reason = details.revocationReason, entry.cancellationDate != nil {
         object["cancellation_reason"] = .string(String(reason))
       }
-      if transaction.offerType == .code, let code = transaction.offerID { object["offer_code_ref_name"] = .string(code) }
+      if let code = details.offerCode { object["offer_code_ref_name"] = .string(code) }
       return .object(object)
     }
   }

@@ -25,7 +25,7 @@ public struct VerifyReceiptService: @unchecked Sendable {
   private final class HistoryCache {
     let lock = NSLock()
     var key: (account: String, token: Int64)?
-    var history: [PaymentTransaction] = []
+    var history = ReceiptHistory()
     var records: [SubscriptionRecord] = []
   }
 
@@ -61,17 +61,18 @@ public struct VerifyReceiptService: @unchecked Sendable {
     response(method: method, body: body).data
   }
 
-  /// The account's history and subscription records, from the cache while the ledger is unchanged.
-  private func read(account: String?) throws(LedgerError) -> ([PaymentTransaction], [SubscriptionRecord], Date) {
+  /// The account's receipt history (read a page at a time) and subscription records, from the
+  /// cache while the ledger is unchanged.
+  private func read(account: String?) throws(LedgerError) -> (ReceiptHistory, [SubscriptionRecord], Date) {
     cache.lock.lock()
     defer { cache.lock.unlock() }
     let now = clock()
-    guard let account else { return ([], [], now) }
+    guard let account else { return (ReceiptHistory(), [], now) }
     let token = changeToken()
     if let token, let key = cache.key, key.account == account, key.token == token { return (cache.history, cache.records, now) }
-    let history = try ledger.history(account: account)
+    let history = try ReceiptHistory.read(account: account, from: ledger)
     var records: [SubscriptionRecord] = []
-    if ReceiptInclusion.hasAutoRenewable(history) {
+    if history.hasAutoRenewable {
       records = try ledger.load().subscriptions.filter { $0.account == account }
     }
     cache.key = token.map { (account, $0) }
@@ -104,7 +105,7 @@ public struct VerifyReceiptService: @unchecked Sendable {
         ? VerifyReceiptStatus.sandboxReceiptInProduction : VerifyReceiptStatus.productionReceiptInSandbox
       return Self.status(status)
     }
-    let history: [PaymentTransaction]
+    let history: ReceiptHistory
     let records: [SubscriptionRecord]
     let now: Date
     do throws(LedgerError) {
@@ -113,7 +114,7 @@ public struct VerifyReceiptService: @unchecked Sendable {
       // Apple's "internal data access error; try again later".
       return Self.status(21009)
     }
-    let subscribed = ReceiptInclusion.hasAutoRenewable(history)
+    let subscribed = history.hasAutoRenewable
     if let password = request.password {
       guard password == sharedSecret() else { return Self.status(VerifyReceiptStatus.wrongSharedSecret) }
     } else if subscribed || contents.inAppPurchases.contains(where: { $0.webOrderLineItemID != nil }) {
@@ -127,7 +128,7 @@ public struct VerifyReceiptService: @unchecked Sendable {
     ]
     guard subscribed, let account = contents.account else { return .object(answer) }
     // Dated with the clock read under the lock: the builder's own clock would read the ledger.
-    let latest = builder.contents(account: account, history: history, createdAt: now)
+    let latest = builder.contents(account: account, purchases: history.inAppPurchases, createdAt: now)
     if let signed = try? builder.sign(latest) { answer["latest_receipt"] = .string(signed.base64EncodedString()) }
     answer["latest_receipt_info"] = .array(json.latestReceiptInfo(history, excludeOld: request.excludeOldTransactions))
     answer["pending_renewal_info"] = .array(records.map(json.pendingRenewalInfo))

@@ -95,6 +95,8 @@ extension PostgreSQLLedgerStore {
             id, .text(transaction.account), .text(transaction.productID.rawValue), .int(Int64(transaction.state.rawValue)),
             .bool(transaction.isFinished), original, .double(transaction.purchaseDate.timeIntervalSince1970),
             .text(transaction.productKind.rawValue), .bool(transaction.expiresDate != nil), .text(json),
+            .int(transaction.lastModifiedMilliseconds), .int(PostgreSQLSchema.idKey(transaction.id.rawValue)),
+            .int(Int64(transaction.quantity)), .bool(transaction.revocationDate != nil),
           ], effect: .stamps)
         statements.append(statement)
         if transaction.productKind != .consumable {

@@ -182,6 +182,10 @@ public final class PostgreSQLLedgerStore: LedgerStore {
       while version < supported {
         try connection.executeScript(PostgreSQLSchema.migrations[version])
         version += 1
+        if version == PostgreSQLSchema.historyColumnsVersion {
+          try backfillHistoryColumns(on: connection)
+          try connection.executeScript(PostgreSQLSchema.consumableUnitsTable)
+        }
       }
       try connection.execute(
         "INSERT INTO storefront_schema (version) VALUES ($1) ON CONFLICT (only_row) DO UPDATE SET version = excluded.version",

@@ -83,7 +83,90 @@ enum PostgreSQLSchema {
     DELETE FROM kv WHERE key = 'change-counter';
     ALTER TABLE kv ADD COLUMN changed bigint NOT NULL DEFAULT 0;
     """,
+    // v3: history read a page at a time (issue 23), as SQLite's v7: `last_modified_ms` and
+    // `id_key` (the id with its top bit flipped: bigint order is then the id's unsigned order) key
+    // the last-modified order; `quantity` and `revoked` keep `consumable_units`
+    // (``consumableUnitsTable``). Filled by `backfillHistoryColumns(on:)` in the same transaction
+    // (the signed date is inside the JWS's base64 payload). Insertion order is `seq`, per account
+    // through `transactions_account` (account, seq).
+    """
+    ALTER TABLE transactions ADD COLUMN last_modified_ms bigint NOT NULL DEFAULT 0,
+      ADD COLUMN id_key bigint NOT NULL DEFAULT 0, ADD COLUMN quantity integer NOT NULL DEFAULT 1,
+      ADD COLUMN revoked boolean NOT NULL DEFAULT false;
+    CREATE INDEX transactions_account_last_modified ON transactions (account, last_modified_ms, id_key);
+    CREATE INDEX transactions_last_modified ON transactions (last_modified_ms, id_key);
+    """,
   ]
+
+  /// The version whose migration is followed by `backfillHistoryColumns(on:)` and
+  /// ``consumableUnitsTable``.
+  static let historyColumnsVersion = 3
+
+  /// v3's consumable units per account and product (purchased, not revoked): their quantities'
+  /// sum and how many rows it sums, kept by a row trigger on every insert, update and delete of a
+  /// transaction, so reading them costs the number of products, not of purchases. Made after the
+  /// back-fill, from its columns. Two commits that buy the same account's same product wait for
+  /// each other on its row (different accounts never do); a deadlock between two is retried as
+  /// any other.
+  static let consumableUnitsTable = """
+    CREATE TABLE consumable_units (
+      account text NOT NULL, product_id text NOT NULL, units bigint NOT NULL, rows bigint NOT NULL,
+      PRIMARY KEY (account, product_id));
+    INSERT INTO consumable_units (account, product_id, units, rows)
+      SELECT account, product_id, sum(quantity), count(*) FROM transactions
+      WHERE product_kind = 'consumable' AND state = 1 AND NOT revoked GROUP BY account, product_id;
+    CREATE FUNCTION storefront_consumable_units() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+      IF TG_OP <> 'INSERT' THEN
+        IF OLD.product_kind = 'consumable' AND OLD.state = 1 AND NOT OLD.revoked THEN
+          UPDATE consumable_units SET units = units - OLD.quantity, rows = rows - 1
+          WHERE account = OLD.account AND product_id = OLD.product_id;
+        END IF;
+      END IF;
+      IF TG_OP <> 'DELETE' THEN
+        IF NEW.product_kind = 'consumable' AND NEW.state = 1 AND NOT NEW.revoked THEN
+          INSERT INTO consumable_units (account, product_id, units, rows) VALUES (NEW.account, NEW.product_id, NEW.quantity, 1)
+          ON CONFLICT (account, product_id) DO UPDATE
+            SET units = consumable_units.units + excluded.units, rows = consumable_units.rows + 1;
+        END IF;
+      END IF;
+      RETURN NULL;
+    END $$;
+    CREATE TRIGGER consumable_units AFTER INSERT OR DELETE OR UPDATE OF account, product_id, product_kind, state, quantity, revoked
+      ON transactions FOR EACH ROW EXECUTE FUNCTION storefront_consumable_units();
+    """
+
+  /// The id as the history's sort key: its bit pattern with the top bit flipped, so that bigint
+  /// order is the ids' unsigned order (``HistoryOrder/lastModified``'s tie-break).
+  static func idKey(_ id: UInt64) -> Int64 { Int64(bitPattern: id ^ (1 << 63)) }
+
+  /// One page of a history as `(seq, id, json, last_modified_ms)` rows; parameters: the account
+  /// (when `byAccount`), the cursor's key (when `after`), the row limit.
+  static func historyPage(byAccount: Bool, lastModified: Bool, after: Bool) -> String {
+    var conditions: [String] = []
+    var parameter = 1
+    if byAccount {
+      conditions.append("account = $\(parameter)")
+      parameter += 1
+    }
+    if after {
+      conditions.append(lastModified ? "(last_modified_ms, id_key) > ($\(parameter), $\(parameter + 1))" : "seq > $\(parameter)")
+      parameter += lastModified ? 2 : 1
+    }
+    let filter = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
+    let key = lastModified ? "last_modified_ms, id_key" : "seq"
+    return "SELECT seq, id, json, last_modified_ms FROM transactions\(filter) ORDER BY \(key) LIMIT $\(parameter)"
+  }
+
+  /// Consumable units by product, from the table the trigger keeps (``consumableUnitsTable``).
+  static let selectConsumableUnits = "SELECT product_id, units FROM consumable_units WHERE account = $1 AND rows > 0"
+  static let selectBackfillBatch = "SELECT seq, id, purchase_date, json FROM transactions WHERE seq > $1 ORDER BY seq LIMIT 1000"
+  static let updateBackfillBatch = """
+    UPDATE transactions t SET last_modified_ms = u.milliseconds, id_key = u.id_key, quantity = u.quantity, revoked = u.revoked
+    FROM unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::integer[], $5::boolean[])
+      AS u(seq, milliseconds, id_key, quantity, revoked)
+    WHERE t.seq = u.seq
+    """
 
   /// The id of the writing transaction (assigned here if not yet), which stamps the rows it writes;
   /// written into the statements, so a commit needs no round trip to learn it first.
@@ -128,12 +211,14 @@ enum PostgreSQLSchema {
 
   static let upsertTransaction = """
     INSERT INTO transactions
-      (id, account, product_id, state, is_finished, original_id, purchase_date, product_kind, has_expiry, changed, json)
-    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, \(stamp), $10)
+      (id, account, product_id, state, is_finished, original_id, purchase_date, product_kind, has_expiry, changed, json,
+       last_modified_ms, id_key, quantity, revoked)
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, \(stamp), $10, $11, $12, $13, $14)
     ON CONFLICT (id) DO UPDATE SET
       account = excluded.account, product_id = excluded.product_id, state = excluded.state,
       is_finished = excluded.is_finished, original_id = excluded.original_id, purchase_date = excluded.purchase_date,
-      product_kind = excluded.product_kind, has_expiry = excluded.has_expiry, changed = excluded.changed, json = excluded.json
+      product_kind = excluded.product_kind, has_expiry = excluded.has_expiry, changed = excluded.changed, json = excluded.json,
+      last_modified_ms = excluded.last_modified_ms, quantity = excluded.quantity, revoked = excluded.revoked
     WHERE transactions.json IS DISTINCT FROM excluded.json
     """
   /// Records a non-consumable's row in its chain: the first row stays first; a purchased row with

@@ -1,3 +1,5 @@
+import StoreEngine
+
 /// The ledger's schema and its forward migrations.
 ///
 /// The version lives in `PRAGMA user_version`. `migrations[n]` takes a database from version `n` to
@@ -155,17 +157,92 @@ enum LedgerSchema {
         VALUES (new.seq, new.next_attempt, new.original_id, json_extract(new.json, '$.environment'));
     END;
     """,
+    // v7: history read a page at a time (issue 23). `last_modified_ms` (the row's
+    // `lastModifiedMilliseconds`: its JWS's `signedDate`, else its purchase date) and `id_key` (the
+    // id with its top bit flipped, so that SQLite's signed order is the id's unsigned order) key
+    // the last-modified order; `quantity` and `revoked` keep `consumable_units` (see
+    // ``consumableUnitsTable``). The columns are filled by `backfillHistoryColumns()` in the same
+    // transaction: a row's JSON is usually deflated and its signed date is inside a base64 JWS
+    // payload, which SQL cannot read. Insertion order is `seq` (the rowid), per account through
+    // `transactions_account` (which SQLite keys by account, then rowid).
+    """
+    ALTER TABLE transactions ADD COLUMN last_modified_ms INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE transactions ADD COLUMN id_key INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE transactions ADD COLUMN quantity INTEGER NOT NULL DEFAULT 1;
+    ALTER TABLE transactions ADD COLUMN revoked INTEGER NOT NULL DEFAULT 0;
+    CREATE INDEX transactions_account_last_modified ON transactions(account, last_modified_ms, id_key);
+    CREATE INDEX transactions_last_modified ON transactions(last_modified_ms, id_key);
+    """,
   ]
+
+  /// Work a migration does after its SQL, in the same transaction, by the version it migrates to.
+  static let backfills: [Int: @Sendable (SQLiteLedgerStore) throws -> Void] = [
+    7: { store in
+      try store.backfillHistoryColumns()
+      try store.connection.execute(consumableUnitsTable)
+    }
+  ]
+
+  /// v7's consumable units per account and product (purchased, not revoked): the sum of their
+  /// quantities and how many rows it sums, kept by triggers on every insert, update and delete of
+  /// a transaction (an upsert, a refund, `clearHistory`, `deleteTransaction`), so reading them
+  /// costs the number of products, not of purchases (a long-used ledger holds tens of thousands
+  /// of consumables). Made after the back-fill, from the back-filled columns.
+  static let consumableUnitsTable = """
+    CREATE TABLE consumable_units (
+      account TEXT NOT NULL,
+      product_id TEXT NOT NULL,
+      units INTEGER NOT NULL,
+      rows INTEGER NOT NULL,
+      PRIMARY KEY (account, product_id)
+    ) WITHOUT ROWID;
+    INSERT INTO consumable_units (account, product_id, units, rows)
+      SELECT account, product_id, sum(quantity), count(*) FROM transactions
+      WHERE product_kind = 'consumable' AND state = 1 AND revoked = 0 GROUP BY account, product_id;
+    CREATE TRIGGER consumable_units_insert AFTER INSERT ON transactions
+      WHEN new.product_kind = 'consumable' AND new.state = 1 AND new.revoked = 0
+    BEGIN
+      INSERT INTO consumable_units (account, product_id, units, rows) VALUES (new.account, new.product_id, new.quantity, 1)
+      ON CONFLICT (account, product_id) DO UPDATE SET units = units + excluded.units, rows = rows + 1;
+    END;
+    CREATE TRIGGER consumable_units_delete AFTER DELETE ON transactions
+      WHEN old.product_kind = 'consumable' AND old.state = 1 AND old.revoked = 0
+    BEGIN
+      UPDATE consumable_units SET units = units - old.quantity, rows = rows - 1
+      WHERE account = old.account AND product_id = old.product_id;
+    END;
+    CREATE TRIGGER consumable_units_update
+      AFTER UPDATE OF account, product_id, product_kind, state, quantity, revoked ON transactions
+      WHEN (old.product_kind = 'consumable' AND old.state = 1 AND old.revoked = 0)
+        OR (new.product_kind = 'consumable' AND new.state = 1 AND new.revoked = 0)
+    BEGIN
+      UPDATE consumable_units SET units = units - old.quantity, rows = rows - 1
+      WHERE account = old.account AND product_id = old.product_id
+        AND old.product_kind = 'consumable' AND old.state = 1 AND old.revoked = 0;
+      INSERT INTO consumable_units (account, product_id, units, rows)
+        SELECT new.account, new.product_id, new.quantity, 1
+        WHERE new.product_kind = 'consumable' AND new.state = 1 AND new.revoked = 0
+      ON CONFLICT (account, product_id) DO UPDATE SET units = units + excluded.units, rows = rows + 1;
+    END;
+    """
+
+  /// The id as the history's sort key: its bit pattern with the top bit flipped, so that comparing
+  /// keys as signed integers (SQLite, PostgreSQL) orders ids as unsigned ones (``HistoryOrder``).
+  static func idKey(_ id: PaymentTransaction.ID) -> Int64 {
+    Int64(bitPattern: id.rawValue ^ (1 << 63))
+  }
 
   static let upsertTransaction = """
     INSERT INTO transactions
-      (id, account, product_id, state, is_finished, original_id, purchase_date, json, product_kind, has_expiry, changed)
-    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
+      (id, account, product_id, state, is_finished, original_id, purchase_date, json, product_kind, has_expiry, changed,
+       last_modified_ms, id_key, quantity, revoked)
+    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)
     ON CONFLICT (id) DO UPDATE SET
       account = excluded.account, product_id = excluded.product_id, state = excluded.state,
       is_finished = excluded.is_finished, original_id = excluded.original_id,
       purchase_date = excluded.purchase_date, json = excluded.json,
-      product_kind = excluded.product_kind, has_expiry = excluded.has_expiry, changed = excluded.changed
+      product_kind = excluded.product_kind, has_expiry = excluded.has_expiry, changed = excluded.changed,
+      last_modified_ms = excluded.last_modified_ms, quantity = excluded.quantity, revoked = excluded.revoked
     WHERE transactions.json IS NOT excluded.json
     """
 
@@ -256,6 +333,40 @@ enum LedgerSchema {
   /// Marks the chains whose subscription ended (or began again) when their record is written.
   static let markChainEnded = "UPDATE chains SET ended = ?2 WHERE original_id = ?1 AND ended IS NOT ?2"
   static let selectHistory = "SELECT id, json FROM transactions WHERE account = ?1 ORDER BY seq"
+
+  /// One page of a history as `(seq, id, json, last_modified_ms)` rows: parameters are the account
+  /// (when `byAccount`), the cursor's key (when `after`: `seq`, or `last_modified_ms` and `id_key`),
+  /// then the row limit. Each variant walks one index: the primary key or `transactions_account`
+  /// (account, rowid) for insertion order, `transactions_last_modified` or
+  /// `transactions_account_last_modified` for last-modified order.
+  static func historyPage(byAccount: Bool, order: HistoryOrder, after: Bool) -> String {
+    var conditions: [String] = []
+    var parameter = 1
+    if byAccount {
+      conditions.append("account = ?\(parameter)")
+      parameter += 1
+    }
+    let key: String
+    switch order {
+    case .insertion:
+      key = "seq"
+      if after {
+        conditions.append("seq > ?\(parameter)")
+        parameter += 1
+      }
+    case .lastModified:
+      key = "last_modified_ms, id_key"
+      if after {
+        conditions.append("(last_modified_ms, id_key) > (?\(parameter), ?\(parameter + 1))")
+        parameter += 2
+      }
+    }
+    let filter = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
+    return "SELECT seq, id, json, last_modified_ms FROM transactions\(filter) ORDER BY \(key) LIMIT ?\(parameter)"
+  }
+
+  /// Consumable units by product, from the table the triggers keep (``consumableUnitsTable``).
+  static let selectConsumableUnits = "SELECT product_id, units FROM consumable_units WHERE account = ?1 AND rows > 0"
 
   static let upsertValue = """
     INSERT INTO kv (key, value) VALUES (?1, ?2)

@@ -4,8 +4,9 @@ import StoreEngine
 extension SQLiteLedgerStore {
   /// A change with its JSON already encoded.
   enum EncodedChange {
-    /// `row`: the deflated JSON, or the JSON text itself when it is small (`text`).
-    case transaction(PaymentTransaction, row: Data, text: String?)
+    /// `row`: the deflated JSON, or the JSON text itself when it is small (`text`); `lastModified`:
+    /// its ``PaymentTransaction/lastModifiedMilliseconds``, read from its JWS before the write lock.
+    case transaction(PaymentTransaction, row: Data, text: String?, lastModified: Int64)
     case account(name: String, json: String)
     case clearHistory(account: String)
     case subscription(PaymentTransaction.ID, account: String, json: String, ended: Bool)
@@ -58,6 +59,16 @@ extension SQLiteLedgerStore {
     let updateDelivery: SQLiteStatement
     let insertSent: SQLiteStatement
     let selectValue: SQLiteStatement
+    /// History pages and the consumable-units aggregate, prepared when first used, by their SQL.
+    private var reads: [String: SQLiteStatement] = [:]
+
+    /// The statement for `sql` (a history read), prepared on its first use.
+    func historyPage(_ sql: String, on connection: SQLiteConnection) throws(SQLiteFailure) -> SQLiteStatement {
+      if let prepared = reads[sql] { return prepared }
+      let prepared = try connection.prepare(sql, persistent: true)
+      reads[sql] = prepared
+      return prepared
+    }
 
     init(_ connection: SQLiteConnection) throws(SQLiteFailure) {
       begin = try connection.prepare("BEGIN IMMEDIATE", persistent: true)
@@ -118,9 +129,9 @@ extension SQLiteLedgerStore {
         }
         // A row without signed data fits a page with others as it is; deflating it saves little.
         if json.utf8.count <= RowCompression.threshold {
-          encoded.append(.transaction(transaction, row: Data(), text: json))
+          encoded.append(.transaction(transaction, row: Data(), text: json, lastModified: transaction.lastModifiedMilliseconds))
         } else if let row = RowCompression.deflate(json) {
-          encoded.append(.transaction(transaction, row: row, text: nil))
+          encoded.append(.transaction(transaction, row: row, text: nil, lastModified: transaction.lastModifiedMilliseconds))
         } else {
           throw .writeFailed(path: path, reason: "transaction \(transaction.id) could not be compressed; report this bug")
         }
@@ -191,7 +202,7 @@ extension SQLiteLedgerStore {
 
   func apply(_ change: EncodedChange, with statements: Statements, commit counter: Int64) throws(SQLiteFailure) {
     switch change {
-    case .transaction(let transaction, let row, let text):
+    case .transaction(let transaction, let row, let text, let lastModified):
       let statement = statements.upsertTransaction
       try statement.bind(Int64(bitPattern: transaction.id.rawValue), at: 1)
       try statement.bind(transaction.account, at: 2)
@@ -204,6 +215,10 @@ extension SQLiteLedgerStore {
       try statement.bind(transaction.productKind.rawValue, at: 9)
       try statement.bind(Int64(transaction.expiresDate == nil ? 0 : 1), at: 10)
       try statement.bind(counter, at: 11)
+      try statement.bind(lastModified, at: 12)
+      try statement.bind(LedgerSchema.idKey(transaction.id), at: 13)
+      try statement.bind(Int64(transaction.quantity), at: 14)
+      try statement.bind(Int64(transaction.revocationDate == nil ? 0 : 1), at: 15)
       try statement.run()
       guard transaction.productKind != .consumable else { return }
       let chain = statements.noteChain

@@ -455,6 +455,7 @@ public final class SQLiteLedgerStore: LedgerStore {
       while version < supported {
         try connection.execute(LedgerSchema.migrations[version])
         version += 1
+        try LedgerSchema.backfills[version]?(self)
       }
       try connection.execute(
         "PRAGMA application_id = \(LedgerSchema.applicationID); PRAGMA user_version = \(supported); COMMIT"

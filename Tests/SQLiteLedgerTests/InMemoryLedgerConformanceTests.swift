@@ -34,4 +34,6 @@ final class InMemoryLedgerConformanceTests: XCTestCase {
   func testMassExtensionsAreKeptByProductAndRequest() throws { try suite.massExtensionsAreKeptByProductAndRequest() }
   func testB71DeletingATransactionRemovesOnlyIt() throws { try suite.deletingATransactionRemovesOnlyIt() }
   func testOwnerExpectationGuardsTheWholeBatch() throws { try suite.ownerExpectationGuardsTheWholeBatch() }
+  func testHistoryPagesFollowTheReference() throws { try suite.historyPagesFollowTheReference() }
+  func testHistoryPageEdges() throws { try suite.historyPageEdges() }
 }

@@ -18,6 +18,7 @@ final class OutboxMigrationTests: XCTestCase {
 
   /// Rebuilds the v5 table from the v6 tables, as a v5 build would have left it.
   private func downgradeToVersion5(_ store: SQLiteLedgerStore) throws {
+    try HistoryMigrationTests.downgradeToVersion6(store)
     try store.connection.execute(
       """
       CREATE TABLE old AS SELECT o.seq, o.original_id, o.json, d.state, d.next_attempt, d.attempts, s.signed_payload, s.uuid
@@ -53,7 +54,7 @@ final class OutboxMigrationTests: XCTestCase {
       store.close()
     }
     let store = try SQLiteLedgerStore(directory: directory.url)
-    XCTAssertEqual(try store.connection.integer("PRAGMA user_version"), 6)
+    XCTAssertEqual(try store.connection.integer("PRAGMA user_version"), Int64(SQLiteLedgerStore.schemaVersion))
     XCTAssertEqual(try store.outbox(), expected, "state, attempts, UUID and payload as they were")
     XCTAssertEqual(
       try store.connection.texts("SELECT name FROM pragma_table_info('outbox') ORDER BY cid"), ["seq", "original_id", "json", "next_attempt"],

@@ -142,19 +142,20 @@ final class SQLiteLedgerFaultTests: XCTestCase {
 
   func testNewerSchemaIsRefused() throws {
     let directory = try TemporaryDirectory()
+    let newer = SQLiteLedgerStore.schemaVersion + 1
     do {
       let store = try SQLiteLedgerStore(directory: directory.url)
       try store.commit([.setCurrentAccount("v")])
-      try store.connection.execute("PRAGMA user_version = 7")
+      try store.connection.execute("PRAGMA user_version = \(newer)")
     }
     assertError(try SQLiteLedgerStore(directory: directory.url)) {
-      $0 == .newerSchema(path: directory.ledgerPath, found: 7, supported: SQLiteLedgerStore.schemaVersion)
+      $0 == .newerSchema(path: directory.ledgerPath, found: newer, supported: SQLiteLedgerStore.schemaVersion)
     }
     XCTAssertTrue(
       LedgerError.newerSchema(path: directory.ledgerPath, found: 7, supported: 1).description
         .contains("Upgrade storefront"))
     let raw = try SQLiteConnection(path: directory.ledgerPath)
-    XCTAssertEqual(try raw.integer("PRAGMA user_version"), 7, "the newer ledger is left as it was")
+    XCTAssertEqual(try raw.integer("PRAGMA user_version"), Int64(newer), "the newer ledger is left as it was")
   }
 
   func testAnotherProgramsDatabaseIsRefused() throws {

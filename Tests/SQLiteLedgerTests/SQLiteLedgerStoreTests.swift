@@ -122,12 +122,15 @@ final class SQLiteLedgerStoreTests: XCTestCase {
     )
     XCTAssertEqual(
       indexed,
-      ["account", "changed", "id", "is_finished", "original_id", "product_id", "purchase_date", "state"])
-    XCTAssertEqual(SQLiteLedgerStore.schemaVersion, 6)
+      [
+        "account", "account", "changed", "id", "id_key", "id_key", "is_finished", "last_modified_ms", "last_modified_ms",
+        "original_id", "product_id", "purchase_date", "state",
+      ])
+    XCTAssertEqual(SQLiteLedgerStore.schemaVersion, 7)
     XCTAssertEqual(
       try store.connection.texts("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY 1"),
       [
-        "accounts", "ask_to_buy", "chains", "jws_headers", "kv", "mass_extensions", "outbox", "outbox_delivery", "outbox_sent",
+        "accounts", "ask_to_buy", "chains", "consumable_units", "jws_headers", "kv", "mass_extensions", "outbox", "outbox_delivery", "outbox_sent",
         "sqlite_sequence", "subscriptions", "transactions",
       ])
   }
@@ -138,12 +141,13 @@ final class SQLiteLedgerStoreTests: XCTestCase {
     do {
       let store = try SQLiteLedgerStore(directory: directory.url)
       try store.commit([.putTransaction(bought)])
+      try HistoryMigrationTests.downgradeToVersion6(store)
       try store.connection.execute(
         "DROP TRIGGER outbox_queued; DROP TABLE outbox_delivery; DROP TABLE outbox_sent; DROP TABLE outbox; DROP TABLE mass_extensions; PRAGMA user_version = 3")
       store.close()
     }
     let store = try SQLiteLedgerStore(directory: directory.url)
-    XCTAssertEqual(try store.connection.integer("PRAGMA user_version"), 6)
+    XCTAssertEqual(try store.connection.integer("PRAGMA user_version"), Int64(SQLiteLedgerStore.schemaVersion))
     XCTAssertEqual(try store.connection.integer("SELECT count(*) FROM outbox"), 0, "v5: the notification outbox")
     XCTAssertEqual(try store.allTransactions(), [bought])
     XCTAssertNil(try store.massExtension(productID: "monthly", requestID: "r1"))
@@ -229,6 +233,7 @@ final class SQLiteLedgerStoreTests: XCTestCase {
     let record = LedgerFixtures.subscription(5, account: subscription.account)
     do {
       let store = try SQLiteLedgerStore(directory: directory.url)
+      try HistoryMigrationTests.downgradeToVersion6(store)
       try store.connection.execute(
         "DROP TRIGGER outbox_queued; DROP TABLE outbox_delivery; DROP TABLE outbox_sent; DROP TABLE outbox; DROP TABLE mass_extensions; DROP TABLE ask_to_buy; DROP TABLE subscriptions; DROP TABLE chains; DROP TABLE jws_headers; DROP INDEX transactions_changed; "
           + "ALTER TABLE transactions DROP COLUMN product_kind; ALTER TABLE transactions DROP COLUMN has_expiry; "
@@ -256,5 +261,10 @@ final class SQLiteLedgerStoreTests: XCTestCase {
     XCTAssertEqual(snapshot.transactions, [subscription], "the chain is found; the finished consumable is history")
     XCTAssertEqual(try store.allTransactions(), [subscription, consumable])
     XCTAssertEqual(try store.connection.integer("SELECT count(*) FROM kv WHERE key LIKE 'subscription.%'"), 0)
+    // v7's history columns come from the v1 rows' JSON.
+    XCTAssertEqual(
+      try store.historyPage(account: consumable.account, order: .lastModified, after: nil, limit: 5).rows,
+      InMemoryLedgerStore.page(of: [subscription, consumable], order: .lastModified, after: nil, limit: 5).rows)
+    XCTAssertEqual(try store.consumableUnits(account: consumable.account), [consumable.productID: 1])
   }
 }

@@ -35,68 +35,133 @@ enum TransactionsCommand {
       return .noInput
     }
     let all = invocation.arguments.flag("--all")
-    let account: String?
-    let list: [PaymentTransaction]
-    var records: [SubscriptionRecord] = []
+    let json = invocation.arguments.flag("--json")
     do throws(LedgerError) {
       let ledger = try location.open(readOnly: true)
       defer { ledger.close() }
       let snapshot = try ledger.load()
-      if let chosen = invocation.global.account { account = chosen } else { account = snapshot.currentAccount }
-      records = snapshot.subscriptions
-      if all {
-        list = try ledger.allTransactions()
-      } else if let account {
-        list = try ledger.history(account: account)
+      let account = invocation.global.account ?? snapshot.currentAccount
+      // Nobody signed in and no --account: an empty listing, as before.
+      let history = HistoryWalk(ledger: ledger, account: all ? nil : account, isEmpty: !all && account == nil)
+      if json {
+        try listJSON(history, records: snapshot.subscriptions, io: invocation.io)
       } else {
-        list = []
+        let title = all ? "All accounts" : "Account: \(account ?? "none signed in")"
+        try listTable(history, title: title, ledgerName: location.displayName, io: invocation.io)
       }
     } catch {
       throw CLIFailure(error)
     }
-    if invocation.arguments.flag("--json") {
-      for transaction in Self.withCurrentRenewalInfo(list, records: records) {
-        invocation.io.line(EventFormatter.json(of: transaction))
-      }
-      return .success
-    }
-    let title = all ? "All accounts" : "Account: \(account ?? "none signed in")"
-    invocation.io.line("\(title) — \(list.count) transaction\(list.count == 1 ? "" : "s") in \(location.displayName)")
-    guard !list.isEmpty else { return .success }
-    let header = ["ID", "ORIGINAL", "PRODUCT", "STATE", "QTY", "PURCHASED", "EXPIRES", "FINISHED"]
-    var rows = [header]
-    for t in list {
-      var state = t.state.name
-      if t.revocationDate != nil { state += " (refunded)" }
-      if let error = t.error { state += " \(error.name)" }
-      rows.append([
-        t.id.description, t.originalID.description, t.productID.rawValue, state, String(t.quantity),
-        EventFormatter.timestamp(t.purchaseDate), t.expiresDate.map(EventFormatter.timestamp) ?? "-",
-        t.isFinished ? "yes" : "no",
-      ])
-    }
-    let widths = header.indices.map { column in rows.map { $0[column].displayWidth }.max() ?? 0 }
-    for row in rows {
-      invocation.io.line(zip(row, widths).map { $0.padded(toWidth: $1) }.joined(separator: "  ").trimmingTrailingSpaces)
-    }
     return .success
+  }
+
+  static let header = ["ID", "ORIGINAL", "PRODUCT", "STATE", "QTY", "PURCHASED", "EXPIRES", "FINISHED"]
+
+  /// The table: a first walk finds the count and the column widths, a second prints the rows, so
+  /// that only one page of transactions is held at a time. The second walk stops at the count the
+  /// title shows (rows another process commits meanwhile are left out, as they would have been).
+  private static func listTable(_ history: HistoryWalk, title: String, ledgerName: String, io: ConsoleIO) throws(LedgerError) {
+    var count = 0
+    var widths = header.map(\.displayWidth)
+    try history.forEach { transaction in
+      count += 1
+      for (column, cell) in cells(transaction).enumerated() { widths[column] = max(widths[column], cell.displayWidth) }
+      return true
+    }
+    io.line("\(title) — \(count) transaction\(count == 1 ? "" : "s") in \(ledgerName)")
+    guard count > 0 else { return }
+    func line(_ row: [String]) -> String {
+      zip(row, widths).map { $0.padded(toWidth: $1) }.joined(separator: "  ").trimmingTrailingSpaces
+    }
+    io.line(line(header))
+    var printed = 0
+    try history.forEach { transaction in
+      io.line(line(cells(transaction)))
+      printed += 1
+      return printed < count
+    }
+  }
+
+  private static func cells(_ t: PaymentTransaction) -> [String] {
+    var state = t.state.name
+    if t.revocationDate != nil { state += " (refunded)" }
+    if let error = t.error { state += " \(error.name)" }
+    return [
+      t.id.description, t.originalID.description, t.productID.rawValue, state, String(t.quantity),
+      EventFormatter.timestamp(t.purchaseDate), t.expiresDate.map(EventFormatter.timestamp) ?? "-",
+      t.isFinished ? "yes" : "no",
+    ]
+  }
+
+  /// One JSON object per transaction: a first walk finds each subscription's newest period (which
+  /// shows the current renewal info), a second prints.
+  private static func listJSON(_ history: HistoryWalk, records: [SubscriptionRecord], io: ConsoleIO) throws(LedgerError) {
+    var newest = NewestPeriods(records: records)
+    var count = 0
+    try history.forEach { transaction in
+      newest.note(transaction)
+      count += 1
+      return true
+    }
+    var printed = 0
+    try history.forEach { transaction in
+      guard printed < count else { return false }
+      io.line(EventFormatter.json(of: newest.current(transaction)))
+      printed += 1
+      return printed < count
+    }
   }
 }
 
-extension TransactionsCommand {
-  /// B40: each subscription's newest period shows the renewal info as it is now (signed whenever
-  /// the record changed), not the one signed with the transaction.
-  static func withCurrentRenewalInfo(_ list: [PaymentTransaction], records: [SubscriptionRecord]) -> [PaymentTransaction] {
-    let current = Dictionary(records.compactMap { record in record.signedRenewalInfo.map { (record.originalID, $0) } },
-                             uniquingKeysWith: { _, last in last })
-    var newest: [PaymentTransaction.ID: Int] = [:]
-    for (index, transaction) in list.enumerated() where transaction.expiresDate != nil && current[transaction.originalID] != nil {
-      if let best = newest[transaction.originalID], list[best].purchaseDate > transaction.purchaseDate { continue }
-      newest[transaction.originalID] = index
-    }
-    var result = list
-    for (original, index) in newest { result[index].signedRenewalInfo = current[original] }
-    return result
+/// An account's history (nil: every account's), read a page at a time in insertion order.
+struct HistoryWalk {
+  /// Rows per page: enough that a page's query is noise next to its rows' decoding, few enough
+  /// that a page of signed rows (~10 KB each in memory) stays a few MB.
+  static let pageSize = 256
+
+  let ledger: any LedgerStore
+  let account: String?
+  /// Nothing to walk (no account signed in).
+  var isEmpty = false
+
+  /// Hands each transaction to `body`, oldest first, until it returns false.
+  func forEach(_ body: (PaymentTransaction) -> Bool) throws(LedgerError) {
+    guard !isEmpty else { return }
+    var cursor: HistoryCursor?
+    repeat {
+      let page = try ledger.historyPage(account: account, order: .insertion, after: cursor, limit: Self.pageSize)
+      for transaction in page.rows where !body(transaction) { return }
+      cursor = page.next
+    } while cursor != nil
+  }
+}
+
+/// B40: each subscription's newest period shows the renewal info as it is now (signed whenever
+/// the record changed), not the one signed with the transaction. Noted row by row, so a listing
+/// finds them without holding the history: the newest period of a chain is the one with the
+/// latest purchase date (of equal ones, the later in the listing).
+struct NewestPeriods {
+  private let current: [PaymentTransaction.ID: String]
+  private var newest: [PaymentTransaction.ID: (id: PaymentTransaction.ID, purchased: Date)] = [:]
+
+  init(records: [SubscriptionRecord]) {
+    current = Dictionary(
+      records.compactMap { record in record.signedRenewalInfo.map { (record.originalID, $0) } },
+      uniquingKeysWith: { _, last in last })
+  }
+
+  mutating func note(_ transaction: PaymentTransaction) {
+    guard transaction.expiresDate != nil, current[transaction.originalID] != nil else { return }
+    if let best = newest[transaction.originalID], best.purchased > transaction.purchaseDate { return }
+    newest[transaction.originalID] = (transaction.id, transaction.purchaseDate)
+  }
+
+  /// `transaction`, with its chain's current renewal info when it is the chain's newest period.
+  func current(_ transaction: PaymentTransaction) -> PaymentTransaction {
+    guard newest[transaction.originalID]?.id == transaction.id, let info = current[transaction.originalID] else { return transaction }
+    var shown = transaction
+    shown.signedRenewalInfo = info
+    return shown
   }
 }
 

@@ -48,4 +48,6 @@ final class PostgreSQLLedgerConformanceTests: XCTestCase {
   func testMassExtensionsAreKeptByProductAndRequest() throws { try suite.massExtensionsAreKeptByProductAndRequest() }
   func testB71DeletingATransactionRemovesOnlyIt() throws { try suite.deletingATransactionRemovesOnlyIt() }
   func testOwnerExpectationGuardsTheWholeBatch() throws { try suite.ownerExpectationGuardsTheWholeBatch() }
+  func testHistoryPagesFollowTheReference() throws { try suite.historyPagesFollowTheReference() }
+  func testHistoryPageEdges() throws { try suite.historyPageEdges() }
 }
