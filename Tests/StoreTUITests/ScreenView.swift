@@ -76,6 +76,7 @@ func freshView(
   let queue = try PaymentQueue(catalog: catalog, ledger: ledger, environment: environment)
   let runtime = try AppRuntime(queue: queue, size: standardSize)
   defer { runtime.stop() }
+  runtime.readHistoryWindowNow()
   return ScreenView(runtime.state)
 }
 
@@ -85,6 +86,8 @@ func expectSameAsFreshLaunch(
   _ runtime: AppRuntime, on ledger: any LedgerStore, _ comment: String = "",
   environment: StoreEnvironment = TestStore.environment, sourceLocation: SourceLocation = #_sourceLocation
 ) throws {
+  // The Transactions pane reads its window when it shows; both screens read it as if it did.
+  runtime.readHistoryWindowNow()
   let live = ScreenView(runtime.state)
   let fresh = try freshView(on: ledger, environment: environment)
   if let difference = live.difference(from: fresh) {

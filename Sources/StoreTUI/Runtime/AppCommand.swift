@@ -132,7 +132,8 @@ public enum AppAction: Equatable, Sendable {
 }
 
 /// What the app knows about the signed-in account, read from the engine in one go: its present
-/// (the working set's rows, records and consumable counters) and the first window of its history.
+/// (the working set's rows, records and consumable counters). The history is read when the
+/// Transactions pane shows it.
 public struct AccountSnapshot: Equatable, Sendable {
   public var account: String?
   /// Known sandbox accounts, sorted.
@@ -143,7 +144,7 @@ public struct AccountSnapshot: Equatable, Sendable {
   public var subscriptions: [SubscriptionRecord]
   /// Consumable units bought (purchased, not refunded), by product.
   public var consumableUnits: [Product.ID: Int]
-  /// The Transactions pane's first window.
+  /// The Transactions pane's window (stale: to be read when the pane shows).
   public var history: HistoryWindow
   public var controls: SandboxControls
   public var clock: Date
@@ -167,15 +168,15 @@ public struct AccountSnapshot: Equatable, Sendable {
     self.clock = clock
   }
 
-  /// Reads the snapshot from a payment queue: its present, the ledger's consumable counters and
-  /// the history's first window (a count and one page, whatever the history's length).
+  /// Reads the snapshot from a payment queue: its present and the ledger's consumable counters,
+  /// whatever the history's length; the Transactions pane's window is left to be read.
   public init(queue: PaymentQueue) throws(LedgerError) {
     let account = queue.currentAccount
     self.init(
       account: account, knownAccounts: queue.accountNames, transactions: queue.presentTransactions(),
       subscriptions: queue.subscriptions(),
       consumableUnits: try account.map { name throws(LedgerError) in try queue.ledger.consumableUnits(account: name) } ?? [:],
-      history: try HistoryWindow.read(account: account, around: 0, from: queue.ledger),
+      history: HistoryWindow(isStale: true),
       controls: queue.controls, clock: queue.now)
   }
 }

@@ -181,6 +181,11 @@ public final class AppRuntime {
     }
   }
 
+  /// Reads the Transactions pane's window now, on screen or not (tests compare a pane not shown).
+  package func readHistoryWindowNow() {
+    readHistoryWindow()
+  }
+
   /// Reads the Transactions pane's window around its scroll position (a count and one page).
   private func readHistoryWindow() {
     do {

@@ -157,9 +157,11 @@ public struct AppState: Equatable {
   /// The unfinished transactions of the account (all of them are in the present), oldest first.
   public var unfinishedTransactions: [PaymentTransaction] { transactions.filter { !$0.isFinished } }
 
-  /// Whether the Transactions pane needs its window read again: a commit changed the history, or
-  /// the pane scrolled out of the window it holds.
+  /// Whether the Transactions pane needs its window read again: it is on screen, and a commit
+  /// changed the history or the pane scrolled out of the window it holds. A pane not on screen
+  /// reads nothing (a day of renewals commits every second).
   public var needsHistoryWindow: Bool {
+    guard focus == .transactions else { return false }
     guard account != nil else { return history != HistoryWindow() }
     return history.isStale || HistoryWindow.range(around: scroll(of: .transactions).firstRow) != history.range
   }
