@@ -25,8 +25,8 @@ if arguments.first == RSSProbe.flag {
   exit(RSSProbe.main(Array(arguments.dropFirst())))
 }
 let usage =
-  "usage: storefront-bench [--json] [--quick] [--only catalog,engine,ledger,bus,frames,render,process,launch,advance,serve,notify,receipt,pgledger]"
-let suites = ["catalog", "engine", "ledger", "bus", "frames", "render", "process", "launch", "advance", "serve", "notify", "receipt", "pgledger"]
+  "usage: storefront-bench [--json] [--quick] [--only catalog,engine,ledger,bus,frames,render,process,launch,advance,serve,notify,receipt,pgledger,present]"
+let suites = ["catalog", "engine", "ledger", "bus", "frames", "render", "process", "launch", "advance", "serve", "notify", "receipt", "pgledger", "present"]
 var json = false
 var quick = false
 var only = Set(suites)
@@ -160,6 +160,11 @@ do {
   attempt("pgledger", SharedLedgerBenchmark.keys) {
     let binary = try StorefrontBinary.locate(overrideVariable: "STOREFRONT_BIN", searchDebugBuild: false)
     try SharedLedgerBenchmark.run(binary: binary.path, plan: plan.pgledger, scratch: scratch, into: report)
+  }
+  attempt("present", PresentBenchmark.keys) {
+    try PresentBenchmark.run(
+      catalog: catalog, catalogPath: catalogURL.path, binary: PtyStorefront.locate(scratch: scratch),
+      repeats: plan.repeats, scratch: scratch, into: report)
   }
 } catch {
   failures.append("setup: \(error)")
