@@ -18,10 +18,10 @@ import StoreTUI
 ///   until it shows the history's count), `q`;
 /// - `present_run_peak_rss_*_mb`: the real `storefront run` of a small scenario on the same data directory.
 enum PresentBenchmark {
-  static let keys = [
-    "present_entitlements_100k_vs_100", "present_statuses_100k_vs_100", "present_history_page_100k_vs_100",
-    "present_tui_peak_rss_100k_mb", "present_run_peak_rss_100k_mb",
-  ]
+  static let keys =
+    ["entitlements", "statuses", "history_page", "history_rows", "history_count"].flatMap { label in
+      ["present_\(label)_100_ms", "present_\(label)_100k_ms", "present_\(label)_100k_vs_100"]
+    } + ["present_tui_peak_rss_100_mb", "present_tui_peak_rss_100k_mb", "present_run_peak_rss_100_mb", "present_run_peak_rss_100k_mb"]
   static let counts = [100, 100_000]
 
   static func name(_ count: Int) -> String { count >= 100_000 ? "100k" : String(count) }
@@ -60,7 +60,8 @@ enum PresentBenchmark {
           total = try HistoryWindow.read(account: queue.currentAccount, around: 0, from: queue.ledger).total
         }
         let r = try Stopwatch.seconds {
-          _ = try queue.ledger.historyRows(account: LedgerHistory.account, order: .insertion, offset: 0, limit: 3 * HistoryWindow.pageSize)
+          _ = try queue.ledger.historyRows(
+            account: LedgerHistory.account, order: .insertion, offset: 0, limit: HistoryWindow.range(around: 0).count)
         }
         let c = try Stopwatch.seconds { _ = try queue.ledger.transactionCount(account: LedgerHistory.account) }
         guard repetition > 0 else { continue }  // repetition 0 warms up
@@ -86,7 +87,7 @@ enum PresentBenchmark {
     }
     report.note(
       "present_entitlements_100k_vs_100",
-      "In-process on SQLite ledgers written by LedgerHistory (100 and 100,000 transactions; JWS of the sandbox signer's shape, unsigned), opened as the live store opens them; \(repeats) repetitions after a warm-up. entitlements: PaymentQueue.entitlements(); statuses: StoreKit2Queries.statuses(group:of:) of the newest chain's group; history_page: HistoryWindow.read (the Transactions pane's count and first \(3 * HistoryWindow.pageSize) rows), whose parts are history_rows (LedgerStore.historyRows) and history_count (LedgerStore.transactionCount).")
+      "In-process on SQLite ledgers written by LedgerHistory (100 and 100,000 transactions; JWS of the sandbox signer's shape, unsigned), opened as the live store opens them; \(repeats) repetitions after a warm-up. entitlements: PaymentQueue.entitlements(); statuses: StoreKit2Queries.statuses(group:of:) of the newest chain's group; history_page: HistoryWindow.read (the Transactions pane's count and first \(HistoryWindow.range(around: 0).count) rows), whose parts are history_rows (LedgerStore.historyRows) and history_count (LedgerStore.transactionCount).")
 
     guard let binary else {
       report.note("present_tui_peak_rss_100k_mb", "no release storefront binary next to storefront-bench: build it with swift build -c release")
@@ -100,7 +101,7 @@ enum PresentBenchmark {
       report.set("present_tui_peak_rss_\(name(count))_mb", try tuiPeakRSS(binary, arguments))
       report.set(
         "present_run_peak_rss_\(name(count))_mb",
-        try binary.peakRSS(["run", scenario.path] + arguments, expecting: "finish", timeout: 120))
+        try binary.peakRSS(["run", scenario.path] + arguments, expecting: "removedTransactions", timeout: 120))
     }
     report.note(
       "present_tui_peak_rss_100k_mb",

@@ -46,7 +46,9 @@ extension LedgerStore {
     guard limit > 0 else { return [] }
     var skipped = 0
     var rows: [PaymentTransaction] = []
-    try forEachPage(account: account, order: order) { page in
+    // From the start, one page of exactly `limit` rows; further on, large pages up to `offset`.
+    let pageSize = offset == 0 ? limit : Self.defaultPageSize
+    try forEachPage(account: account, order: order, pageSize: pageSize) { page in
       let start = max(0, offset - skipped)
       skipped += page.count
       if start < page.count { rows += page[start..<min(page.count, start + limit - rows.count)] }
@@ -73,11 +75,11 @@ extension LedgerStore {
 
   /// Calls `body` with each page of the history in `order` until it returns false.
   private func forEachPage(
-    account: String?, order: HistoryOrder, _ body: ([PaymentTransaction]) -> Bool
+    account: String?, order: HistoryOrder, pageSize: Int = Self.defaultPageSize, _ body: ([PaymentTransaction]) -> Bool
   ) throws(LedgerError) {
     var cursor: HistoryCursor?
     repeat {
-      let page = try historyPage(account: account, order: order, after: cursor, limit: Self.defaultPageSize)
+      let page = try historyPage(account: account, order: order, after: cursor, limit: pageSize)
       guard body(page.rows) else { return }
       cursor = page.next
     } while cursor != nil

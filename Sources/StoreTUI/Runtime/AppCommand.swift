@@ -162,8 +162,9 @@ public struct AccountSnapshot: Equatable, Sendable {
     self.transactions = transactions
     self.subscriptions = subscriptions
     self.consumableUnits = consumableUnits ?? InMemoryLedgerStore.consumableUnits(in: transactions)
+    let first = HistoryWindow.range(around: 0)
     self.history = history ?? HistoryWindow(
-      offset: 0, rows: Array(transactions.prefix(HistoryWindow.range(around: 0).count)), total: transactions.count)
+      offset: 0, limit: first.count, rows: Array(transactions.prefix(first.count)), total: transactions.count)
     self.controls = controls
     self.clock = clock
   }

@@ -195,7 +195,9 @@ public final class AppRuntime {
     } catch {
       // Kept as it is until the next change or scroll: one notice, not a loop of reads.
       var window = state.history
-      window.offset = HistoryWindow.range(around: state.scroll(of: .transactions).firstRow).lowerBound
+      let wanted = HistoryWindow.range(around: state.scroll(of: .transactions).firstRow)
+      window.offset = wanted.lowerBound
+      window.limit = wanted.count
       window.rows = []
       window.isStale = false
       apply(.historyRead(window))

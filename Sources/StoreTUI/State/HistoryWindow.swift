@@ -6,14 +6,17 @@ import StoreEngine
 public struct HistoryWindow: Equatable, Sendable {
   /// Where ``rows`` start in the history.
   public var offset: Int
+  /// The rows asked for (fewer at the history's end).
+  public var limit: Int
   public var rows: [PaymentTransaction]
   /// How many transactions the history has.
   public var total: Int
   /// A commit changed the account's transactions since this was read: the runtime reads it again.
   public var isStale: Bool
 
-  public init(offset: Int = 0, rows: [PaymentTransaction] = [], total: Int = 0, isStale: Bool = false) {
+  public init(offset: Int = 0, limit: Int = 0, rows: [PaymentTransaction] = [], total: Int = 0, isStale: Bool = false) {
     self.offset = offset
+    self.limit = limit
     self.rows = rows
     self.total = total
     self.isStale = isStale
@@ -21,17 +24,15 @@ public struct HistoryWindow: Equatable, Sendable {
 
   /// Rows per page read.
   public static let pageSize = 64
-  /// Pages a window holds: the one scrolled to, and one either side.
-  public static let pages = 3
-
-  /// The rows a window around `firstRow` holds: whole pages, one before and one after.
+  /// The rows a window around `firstRow` holds: whole pages, the one scrolled to and one either
+  /// side (at the top, the first two pages).
   public static func range(around firstRow: Int) -> Range<Int> {
-    let start = max(0, (firstRow / pageSize - 1) * pageSize)
-    return start..<(start + pages * pageSize)
+    let page = max(0, firstRow) / pageSize
+    return (max(0, page - 1) * pageSize)..<((page + 2) * pageSize)
   }
 
   /// The range this window was read for.
-  public var range: Range<Int> { offset..<(offset + Self.pages * Self.pageSize) }
+  public var range: Range<Int> { offset..<(offset + limit) }
 
   /// The transaction at `index` of the history, when the window holds it.
   public func row(at index: Int) -> PaymentTransaction? {
@@ -48,6 +49,6 @@ public struct HistoryWindow: Equatable, Sendable {
     let range = range(around: firstRow)
     let total = try ledger.transactionCount(account: account)
     let rows = try ledger.historyRows(account: account, order: .insertion, offset: range.lowerBound, limit: range.count)
-    return HistoryWindow(offset: range.lowerBound, rows: rows, total: total)
+    return HistoryWindow(offset: range.lowerBound, limit: range.count, rows: rows, total: total)
   }
 }
