@@ -25,8 +25,11 @@ if arguments.first == RSSProbe.flag {
   exit(RSSProbe.main(Array(arguments.dropFirst())))
 }
 let usage =
-  "usage: storefront-bench [--json] [--quick] [--only catalog,engine,ledger,bus,frames,render,process,launch,advance,serve,notify,receipt,pgledger,present]"
-let suites = ["catalog", "engine", "ledger", "bus", "frames", "render", "process", "launch", "advance", "serve", "notify", "receipt", "pgledger", "present"]
+  "usage: storefront-bench [--json] [--quick] [--only catalog,engine,ledger,bus,frames,render,process,launch,advance,serve,notify,receipt,pgledger,history,present]"
+let suites = [
+  "catalog", "engine", "ledger", "bus", "frames", "render", "process", "launch", "advance", "serve", "notify", "receipt", "pgledger", "history",
+  "present",
+]
 var json = false
 var quick = false
 var only = Set(suites)
@@ -70,11 +73,12 @@ struct Plan {
   var notify: NotifyBenchmark.Plan = .full
   var receipt: ReceiptBenchmark.Plan = .full
   var pgledger: SharedLedgerBenchmark.Plan = .full
+  var history: HistoryBenchmark.Plan = .full
   static let quick = Plan(
     repeats: 3, engineCycles: 5_000, ledgerCycles: 50, busPosts: 20_000, renderBatch: 50,
     process: .init(repeats: 3, keySessions: 1, keysPerSession: 60, rssRuns: 1),
     launchRepeats: 2, launchSigned: false, advanceInterval: 3_600, advanceRepeats: 1, serve: .quick, notify: .quick, receipt: .quick,
-    pgledger: .quick)
+    pgledger: .quick, history: .quick)
   static let full = Plan(
     repeats: 9, engineCycles: 50_000, ledgerCycles: 400, busPosts: 200_000, renderBatch: 200,
     process: .init(repeats: 9, keySessions: 3, keysPerSession: 120, rssRuns: 3),
@@ -160,6 +164,13 @@ do {
   attempt("pgledger", SharedLedgerBenchmark.keys) {
     let binary = try StorefrontBinary.locate(overrideVariable: "STOREFRONT_BIN", searchDebugBuild: false)
     try SharedLedgerBenchmark.run(binary: binary.path, plan: plan.pgledger, scratch: scratch, into: report)
+  }
+  attempt("history", HistoryBenchmark.keys) {
+    let binary = try StorefrontBinary.locate(overrideVariable: "STOREFRONT_BIN", searchDebugBuild: false)
+    guard let me = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") else {
+      throw BenchError.failed("cannot find this benchmark's own executable for the RSS probe")
+    }
+    try HistoryBenchmark.run(binary: binary.path, benchPath: me, catalog: catalog, plan: plan.history, scratch: scratch, into: report)
   }
   attempt("present", PresentBenchmark.keys) {
     try PresentBenchmark.run(

@@ -115,6 +115,55 @@ final class TransactionsCommandTests: XCTestCase {
     XCTAssertEqual(object["autoRenewStatus"] as? Int, 0)
   }
 
+  /// A listing longer than a page (it is read a page at a time): every row once, in order, the
+  /// table's columns as wide as their widest cell on any page, and only the chain's newest period
+  /// (on the last page) with the record's current renewal info.
+  func testAListingLongerThanAPageIsWholeAndAligned() throws {
+    let directory = try CLIFiles.temporaryDirectory(self)
+    let count = HistoryWalk.pageSize * 2 + 5
+    let start = Date(timeIntervalSince1970: 1_767_225_600)
+    var changes: [LedgerChange] = [.putAccount(SandboxAccount(name: "bea")), .setCurrentAccount("bea")]
+    for index in 0..<count {
+      var transaction = PaymentTransaction(
+        id: .init(UInt64(1_000 + index)), originalID: .init(1_000), account: "bea",
+        productID: Product.ID(index == HistoryWalk.pageSize + 3 ? "com.example.a.much.longer.product.identifier" : "monthly"),
+        productKind: .autoRenewableSubscription, state: .purchased, purchaseDate: start.addingTimeInterval(Double(index) * 60),
+        price: 1)
+      transaction.expiresDate = transaction.purchaseDate.addingTimeInterval(60)
+      transaction.signedRenewalInfo = "signed.at.purchase"
+      transaction.isFinished = true
+      changes.append(.putTransaction(transaction))
+    }
+    var record = SubscriptionRecord(
+      originalID: .init(1_000), account: "bea", groupID: "group", productID: "monthly", renewalProductID: "monthly",
+      autoRenew: true, status: .subscribed, expiresDate: start.addingTimeInterval(Double(count) * 60), renewalCount: count - 1,
+      gracePeriodExpiresDate: nil, expirationIntent: nil, priceIncreasePending: false, webOrderLineItemID: 1)
+    record.signedRenewalInfo = "current.renewal.info"
+    changes.append(.putSubscription(record))
+    do {
+      let ledger = try SQLiteLedgerStore(directory: directory)
+      try ledger.commit(changes)
+      ledger.close()
+    }
+    let table = CLIRun(["transactions", "--data-dir", directory.path])
+    XCTAssertEqual(table.code, 0, table.errorOutput)
+    let lines = table.output.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
+    XCTAssertEqual(lines.count, count + 2)
+    XCTAssertTrue(lines[0].hasPrefix("Account: bea — \(count) transactions in "), lines[0])
+    let header = try XCTUnwrap(lines.dropFirst().first)
+    let finishedColumn = try XCTUnwrap(header.range(of: "FINISHED")).lowerBound.utf16Offset(in: header)
+    for line in lines.dropFirst(2) {
+      XCTAssertEqual(line.utf16.count, finishedColumn + 3, "every row's last column starts under FINISHED: \(line)")
+    }
+    XCTAssertEqual(lines.dropFirst(2).map { $0.split(separator: " ")[0] }, (0..<count).map { "\(1_000 + $0)"[...] })
+
+    let json = CLIRun(["transactions", "--json", "--data-dir", directory.path])
+    let rows = try objects(json.output)
+    XCTAssertEqual(rows.count, count)
+    XCTAssertEqual(rows.compactMap { $0["signedRenewalInfo"] as? String }.filter { $0 == "current.renewal.info" }.count, 1)
+    XCTAssertEqual(rows.last?["signedRenewalInfo"] as? String, "current.renewal.info")
+  }
+
   private func ledgerWithTwoAccounts() throws -> String {
     let directory = try CLIFiles.temporaryDirectory(self)
     let data = directory.appendingPathComponent("data").path

@@ -1,0 +1,132 @@
+import Foundation
+import SQLiteLedger
+import StoreEngine
+import StorefrontProcessTestSupport
+
+/// Issue 23's "the present costs the present, not the history", on the ledger side: on ledgers of
+/// 100 and 100,000 transactions (``LedgerHistory``), in this process the first history page (20
+/// rows, both orders) and consumable units; then the real `storefront transactions` and
+/// `storefront receipt` processes' wall time and peak RSS (``RSSProbe``). Each 100k figure is
+/// reported next to its 100 figure.
+enum HistoryBenchmark {
+  /// Each measurement's `_100_<unit>`, `_100k_<unit>` and `_100k_vs_100`.
+  static let keys: [String] = {
+    let measured = [
+      ("history_first_page_insertion", "ms"), ("history_first_page_last_modified", "ms"), ("history_consumable_units", "ms"),
+      ("history_transactions_wall", "ms"), ("history_transactions_peak_rss", "mb"),
+      ("history_receipt_wall", "ms"), ("history_receipt_peak_rss", "mb"),
+    ]
+    return measured.flatMap { key, unit in ["\(key)_100_\(unit)", "\(key)_100k_\(unit)", "\(key)_100k_vs_100"] }
+  }()
+  static let sizes = [100, 100_000]
+
+  struct Plan {
+    /// In-process reads per size (medians); the two sizes alternate.
+    var reads: Int
+    /// Runs of each process per size.
+    var processRuns: Int
+
+    static let quick = Plan(reads: 51, processRuns: 1)
+    static let full = Plan(reads: 401, processRuns: 3)
+  }
+
+  static func run(binary: String, benchPath: String, catalog: Catalog, plan: Plan, scratch: URL, into report: Report) throws {
+    let home = scratch.appendingPathComponent("history")
+    defer { try? FileManager.default.removeItem(at: home) }
+    let environment = StorefrontBinary.isolatedEnvironment(home: home)
+    let authority = try BenchStore.authority(in: home)
+    // The sandbox signer's JWS bytes without the ECDSA step: paging and listing cost the same.
+    let signing = try BenchSigning.sandboxShaped(authority)
+    var directories: [Int: URL] = [:]
+    for count in sizes {
+      let directory = home.appendingPathComponent("data-\(count)")
+      let ledger = try SQLiteLedgerStore(directory: directory)
+      let summary = try LedgerHistory.write(count: count, to: ledger, catalog: catalog, signing: signing, start: StoreStates.start)
+      ledger.close()
+      directories[count] = directory
+      report.extra("history_\(name(count))_ledger_bytes", LedgerFiles.bytes(in: directory))
+      report.extra("history_\(name(count))_populate_s", summary.seconds)
+    }
+
+    // In-process: one store per size, opened once (as serve holds its connection).
+    var stores: [Int: SQLiteLedgerStore] = [:]
+    for (count, directory) in directories { stores[count] = try SQLiteLedgerStore(directory: directory, options: .init(readOnly: true)) }
+    defer { stores.values.forEach { $0.close() } }
+    let reads: [(key: String, read: (SQLiteLedgerStore) throws -> Int)] = [
+      ("history_first_page_insertion", { store in
+        try store.historyPage(account: LedgerHistory.account, order: .insertion, after: nil, limit: 20).rows.count
+      }),
+      ("history_first_page_last_modified", { store in
+        try store.historyPage(account: LedgerHistory.account, order: .lastModified, after: nil, limit: 20).rows.count
+      }),
+      ("history_consumable_units", { store in try store.consumableUnits(account: LedgerHistory.account).count }),
+    ]
+    for (key, read) in reads {
+      var samples: [Int: [Double]] = [:]
+      for repetition in 0...plan.reads {
+        for count in repetition % 2 == 0 ? sizes : sizes.reversed() {
+          guard let store = stores[count] else { continue }
+          var rows = 0
+          let seconds = try Stopwatch.seconds { rows = try read(store) }
+          guard rows > 0 else { throw BenchError.failed("\(key) read nothing from the \(count)-transaction ledger") }
+          if repetition > 0 { samples[count, default: []].append(seconds * 1000) }  // repetition 0 warms up
+        }
+      }
+      try compare(key, samples, unit: "ms", into: report)
+    }
+    report.note(
+      "history_first_page_insertion_100k_vs_100",
+      "In-process, SQLiteLedgerStore opened read-only once per ledger (LedgerHistory: one tester; 2 consumables : 1 non-consumable : 1 every-1m subscription transaction; sandbox-shaped JWS): historyPage(account: tester, limit: 20) in insertion and lastModified order, and consumableUnits(account: tester); \(plan.reads) reads per size alternating, the first dropped; medians.")
+
+    // The real processes, each under the RSS probe; stdout is read whole by this process.
+    let commands: [(key: String, arguments: [String], check: (ProcessResult, Int) -> Bool)] = [
+      ("history_transactions", ["transactions"], { result, count in
+        result.stdoutData.reduce(0) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) } == count + 2
+      }),
+      ("history_receipt", ["receipt"], { result, _ in result.stdoutData.count > 100 }),
+    ]
+    for (key, arguments, check) in commands {
+      var wall: [Int: [Double]] = [:]
+      var rss: [Int: [Double]] = [:]
+      for repetition in 0..<plan.processRuns {
+        for count in repetition % 2 == 0 ? sizes : sizes.reversed() {
+          guard let directory = directories[count] else { continue }
+          let file = home.appendingPathComponent("rss-\(key)-\(count)").path
+          var result: ProcessResult?
+          let seconds = try Stopwatch.seconds {
+            result = try ChildProcess.run(
+              benchPath, [RSSProbe.flag, file, binary] + arguments + ["--data-dir", directory.path],
+              environment: environment, timeout: 600)
+          }
+          guard let result, result.status == 0, check(result, count) else {
+            throw BenchError.failed("storefront \(arguments.joined(separator: " ")) on \(count) transactions: \(result?.summary ?? "no result")")
+          }
+          wall[count, default: []].append(seconds * 1000)
+          rss[count, default: []].append(try RSSProbe.read(file))
+        }
+      }
+      try compare("\(key)_wall", wall, unit: "ms", into: report)
+      try compare(key + "_peak_rss", rss, unit: "MB", into: report)
+    }
+    report.note(
+      "history_transactions_peak_rss_100k_mb",
+      "`storefront transactions --data-dir D` (the table, 100,002 lines at 100k) and `storefront receipt --data-dir D` (base64 on stdout) of the release binary, each spawned by `storefront-bench --measure-rss` (ru_maxrss by wait4) with stdout on a pipe this process reads; wall time includes the probe's spawn; \(plan.processRuns) runs per size, alternating; medians.")
+  }
+
+  private static func name(_ count: Int) -> String { count == 100_000 ? "100k" : String(count) }
+
+  /// `key_100_<unit>`, `key_100k_<unit>` (medians) and `key_100k_vs_100`.
+  private static func compare(_ key: String, _ samples: [Int: [Double]], unit: String, into report: Report) throws {
+    guard let small = samples[100], let large = samples[100_000], !small.isEmpty, !large.isEmpty else {
+      throw BenchError.failed("\(key): no samples")
+    }
+    let smallSample = Sample(values: small, unit: unit)
+    let largeSample = Sample(values: large, unit: unit)
+    let suffix = unit.lowercased()
+    report.record("\(key)_100", smallSample)
+    report.record("\(key)_100k", largeSample)
+    report.set("\(key)_100_\(suffix)", smallSample.median)
+    report.set("\(key)_100k_\(suffix)", largeSample.median)
+    report.set("\(key)_100k_vs_100", largeSample.median / smallSample.median)
+  }
+}
