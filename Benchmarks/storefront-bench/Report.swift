@@ -72,7 +72,7 @@ final class Report {
 
   func text(machine: [String: Any], command: String, seconds: Double) -> String {
     var lines = ["storefront-bench — \(command)", "machine: \(machine["cpu"] ?? "?"), \(machine["cores"] ?? "?") cores", ""]
-    for (title, keys) in [("Figures (issue 7):", Self.issue7Keys), ("Figures (engine rewrite):", Self.rewriteKeys), ("Figures (issue 13, serve):", Self.serverKeys), ("Figures (issue 14, notifications):", Self.notificationKeys), ("Figures (issue 16, shared ledger):", SharedLedgerBenchmark.keys), ("Figures (issue 23, history):", HistoryBenchmark.keys)] {
+    for (title, keys) in [("Figures (issue 7):", Self.issue7Keys), ("Figures (engine rewrite):", Self.rewriteKeys), ("Figures (issue 13, serve):", Self.serverKeys), ("Figures (issue 14, notifications):", Self.notificationKeys), ("Figures (issue 16, shared ledger):", SharedLedgerBenchmark.keys), ("Figures (issue 23, history):", HistoryBenchmark.keys), ("Figures (issue 23, present):", PresentBenchmark.keys)] {
       lines.append(title)
       for key in keys {
         let value = figures[key].map { Format.number($0) } ?? "null"
