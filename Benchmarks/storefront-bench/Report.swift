@@ -6,7 +6,7 @@ final class Report {
   /// Every key, issue 7's then the rewrite's. Every one appears in the JSON, null when not measured.
   static let keys =
     issue7Keys + rewriteKeys + serverKeys + notificationKeys + ReceiptBenchmark.keys + SharedLedgerBenchmark.keys
-    + HistoryBenchmark.keys + ServeHistoryBenchmark.keys
+    + HistoryBenchmark.keys + ServeHistoryBenchmark.keys + PresentBenchmark.keys
 
   /// Issue 7's keys, in the issue's order.
   static let issue7Keys = [
@@ -73,7 +73,7 @@ final class Report {
 
   func text(machine: [String: Any], command: String, seconds: Double) -> String {
     var lines = ["storefront-bench — \(command)", "machine: \(machine["cpu"] ?? "?"), \(machine["cores"] ?? "?") cores", ""]
-    for (title, keys) in [("Figures (issue 7):", Self.issue7Keys), ("Figures (engine rewrite):", Self.rewriteKeys), ("Figures (issue 13, serve):", Self.serverKeys), ("Figures (issue 14, notifications):", Self.notificationKeys), ("Figures (issue 16, shared ledger):", SharedLedgerBenchmark.keys), ("Figures (issue 23, history):", HistoryBenchmark.keys)] {
+    for (title, keys) in [("Figures (issue 7):", Self.issue7Keys), ("Figures (engine rewrite):", Self.rewriteKeys), ("Figures (issue 13, serve):", Self.serverKeys), ("Figures (issue 14, notifications):", Self.notificationKeys), ("Figures (issue 16, shared ledger):", SharedLedgerBenchmark.keys), ("Figures (issue 23, history):", HistoryBenchmark.keys), ("Figures (issue 23, present):", PresentBenchmark.keys)] {
       lines.append(title)
       for key in keys {
         let value = figures[key].map { Format.number($0) } ?? "null"

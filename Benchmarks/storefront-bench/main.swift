@@ -25,8 +25,11 @@ if arguments.first == RSSProbe.flag {
   exit(RSSProbe.main(Array(arguments.dropFirst())))
 }
 let usage =
-  "usage: storefront-bench [--json] [--quick] [--only catalog,engine,ledger,bus,frames,render,process,launch,advance,serve,serve_history,notify,receipt,pgledger,history]"
-let suites = ["catalog", "engine", "ledger", "bus", "frames", "render", "process", "launch", "advance", "serve", "serve_history", "notify", "receipt", "pgledger", "history"]
+  "usage: storefront-bench [--json] [--quick] [--only catalog,engine,ledger,bus,frames,render,process,launch,advance,serve,serve_history,notify,receipt,pgledger,history,present]"
+let suites = [
+  "catalog", "engine", "ledger", "bus", "frames", "render", "process", "launch", "advance", "serve", "serve_history", "notify", "receipt",
+  "pgledger", "history", "present",
+]
 var json = false
 var quick = false
 var only = Set(suites)
@@ -173,6 +176,11 @@ do {
       throw BenchError.failed("cannot find this benchmark's own executable for the RSS probe")
     }
     try HistoryBenchmark.run(binary: binary.path, benchPath: me, catalog: catalog, plan: plan.history, scratch: scratch, into: report)
+  }
+  attempt("present", PresentBenchmark.keys) {
+    try PresentBenchmark.run(
+      catalog: catalog, catalogPath: catalogURL.path, binary: PtyStorefront.locate(scratch: scratch),
+      repeats: plan.repeats, scratch: scratch, into: report)
   }
 } catch {
   failures.append("setup: \(error)")

@@ -62,9 +62,10 @@ final class SharedLedgerRestoreTests: XCTestCase {
     let first = try engine()
     let second = try engine()
     try second.add(Payment(productID: FixtureCatalog.removeAds))
-    // Queries read the ledger, so the other engine's purchase is visible at once; restore must
-    // restore it although this engine never had it in memory.
+    // Queries read the present, which the change feed brings up to date (a front end's tick);
+    // restore reads the ledger, so it restores the purchase although this engine never had it in memory.
     XCTAssertNil(first.machine.transaction(PaymentTransaction.ID(1)))
+    try first.refresh()
     XCTAssertTrue(try first.entitlements().owns(FixtureCatalog.removeAds))
     try first.restoreCompletedTransactions()
     let restored = try first.history().filter { $0.state == .restored }

@@ -14,6 +14,9 @@ import Testing
     let before = state.statuses
     let purchased = makeTransaction(2, FixtureCatalog.coins, kind: .consumable, state: .purchased)
     step(&state, [.putTransaction(purchased)], .transactionsUpdated([purchased]))
+    #expect(state.lastRefreshedRows == [coinsRow])
+    // The runtime reads the ledger's count after a commit that touched a consumable.
+    send(&state, [.consumablesCounted([FixtureCatalog.coins: 1])])
     #expect(state.lastRefreshedRows == [state.row(of: FixtureCatalog.coins)].compactMap { $0 })
     #expect(state.lastRefreshedRows == [coinsRow])
     #expect(state.status(of: FixtureCatalog.coins) == .bought(1))

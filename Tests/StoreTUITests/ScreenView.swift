@@ -8,7 +8,10 @@ import Testing
 /// header and the Transactions pane (the notice, sheets, log and scroll positions are the session's).
 struct ScreenView: Equatable, CustomStringConvertible {
   var statuses: [Product.ID: ProductStatus]
+  /// The present the rows derive from, and the Transactions pane's window of the history.
   var transactions: [PaymentTransaction]
+  var history: [PaymentTransaction]
+  var historyCount: Int
   var subscriptions: [SubscriptionRecord]
   var account: String?
   var knownAccounts: [String]
@@ -20,6 +23,8 @@ struct ScreenView: Equatable, CustomStringConvertible {
   @MainActor init(_ state: AppState) {
     statuses = state.statuses
     transactions = state.transactions
+    history = state.history.rows
+    historyCount = state.history.total
     subscriptions = state.subscriptions
     account = state.account
     knownAccounts = state.knownAccounts
@@ -47,6 +52,9 @@ struct ScreenView: Equatable, CustomStringConvertible {
       let theirs = other.transactions.map { "\($0.id) \($0.state.name)\($0.isFinished ? " finished" : "")" }
       return "transactions \(mine) vs \(theirs)"
     }
+    if history != other.history || historyCount != other.historyCount {
+      return "history window \(history.map(\.id)) of \(historyCount) vs \(other.history.map(\.id)) of \(other.historyCount)"
+    }
     if subscriptions != other.subscriptions { return "subscriptions \(subscriptions) vs \(other.subscriptions)" }
     if account != other.account || knownAccounts != other.knownAccounts {
       return "accounts \(String(describing: account)) \(knownAccounts) vs \(String(describing: other.account)) \(other.knownAccounts)"
@@ -68,6 +76,7 @@ func freshView(
   let queue = try PaymentQueue(catalog: catalog, ledger: ledger, environment: environment)
   let runtime = try AppRuntime(queue: queue, size: standardSize)
   defer { runtime.stop() }
+  runtime.readHistoryWindowNow()
   return ScreenView(runtime.state)
 }
 
@@ -77,6 +86,8 @@ func expectSameAsFreshLaunch(
   _ runtime: AppRuntime, on ledger: any LedgerStore, _ comment: String = "",
   environment: StoreEnvironment = TestStore.environment, sourceLocation: SourceLocation = #_sourceLocation
 ) throws {
+  // The Transactions pane reads its window when it shows; both screens read it as if it did.
+  runtime.readHistoryWindowNow()
   let live = ScreenView(runtime.state)
   let fresh = try freshView(on: ledger, environment: environment)
   if let difference = live.difference(from: fresh) {

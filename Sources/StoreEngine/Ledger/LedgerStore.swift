@@ -36,6 +36,15 @@ public protocol LedgerStore: AnyObject {
   /// Consumable units bought by `account` (purchased, not revoked), by product: what an entitlement
   /// check needs of a consumable history, without reading it.
   func consumableUnits(account: String) throws(LedgerError) -> [Product.ID: Int]
+  /// How many transactions `account` (nil: every account) has: a listing's "N transactions"
+  /// without reading them.
+  func transactionCount(account: String?) throws(LedgerError) -> Int
+  /// Rows `offset..<offset + limit` of the history of `account` (nil: every account) in `order`:
+  /// a scrolling view's window, wherever it is scrolled to.
+  func historyRows(account: String?, order: HistoryOrder, offset: Int, limit: Int) throws(LedgerError) -> [PaymentTransaction]
+  /// The newest transaction of `account` (by purchase date, then id) that `match` accepts: what a
+  /// query about one product or one chain needs of a history, without reading it.
+  func latestTransaction(account: String, matching match: TransactionMatch) throws(LedgerError) -> PaymentTransaction?
   /// If transaction `id` is stored unfinished, `purchasing` and owned by `expectedOwner` (nil: no
   /// owner), makes `session` its owner atomically and returns it as stored; otherwise changes
   /// nothing and returns nil (another process claimed, answered or finished it first).

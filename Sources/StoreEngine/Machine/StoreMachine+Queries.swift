@@ -36,7 +36,10 @@ extension StoreMachine {
       else { continue }
       switch transaction.productKind {
       case .consumable: return nil
-      case .nonConsumable: return transaction
+      case .nonConsumable:
+        // B23: the original grants (a re-download or restore is no purchase of its own), as
+        // ``Entitlements`` has it: a refunded original is not owned through a copy.
+        if transaction.id == transaction.originalID { return transaction }
       case .nonRenewingSubscription:
         // B66: the latest transaction of a non-renewing subscription is an entitlement, finished or not.
         owner = transaction

@@ -27,7 +27,7 @@ extension ScenarioRunner {
       let actual = queue.unfinishedTransactions.count
       return actual == count ? nil : "expected \(count) unfinished transactions, but there are \(actual): \(queue.unfinishedTransactions.map { "\($0.id) \($0.productID) \($0.state.name)" }.joined(separator: ", "))"
     case .transactions(let count):
-      let actual = try ledgerRead({ try queue.history() }).count
+      let actual = try ledgerRead({ try queue.transactionCount() })
       return actual == count ? nil : "expected \(count) transactions in the account's history, but there are \(actual)"
     case .restored(let count):
       guard let actual = lastRestoredCountValue else { return "expected a finished restore of \(count), but no restore finished" }
@@ -95,7 +95,7 @@ extension ScenarioRunner {
       guard let last = queue.lastTransactionID else { throw .assertion("expected a last transaction, but there is none yet") }
       id = last
     case .product(let product):
-      guard let found = try ledgerRead({ try queue.history() }).last(where: { $0.productID == product }) else {
+      guard let found = try ledgerRead({ try queue.latestTransaction(matching: TransactionMatch(product: product)) }) else {
         throw .assertion("expected a transaction of \(product), but the account has none")
       }
       id = found.id

@@ -13,7 +13,7 @@ extension ScenarioRunner {
       let unfinished = StoreKit2Queries.unfinished(queue.unfinishedTransactions)
       record = .unfinished(.init(transactions: unfinished.map(StoreKit2Record.Transaction.init)))
     case .latest(let product):
-      let latest = StoreKit2Queries.latest(for: product, history: try history())
+      let latest = try ledgerQuery { () throws(LedgerError) in try StoreKit2Queries.latest(for: product, of: queue) }
       record = .latestTransaction(.init(productID: product.rawValue, transaction: latest.map(StoreKit2Record.Transaction.init)))
     case .sync:
       // AppStore.sync() is a restore to the engine; an app reads its entitlements again once it returns.
@@ -25,7 +25,7 @@ extension ScenarioRunner {
       if let error = simulatedError(.subscriptionStatus) {
         record = .subscriptionStatus(.init(group: group, statuses: nil, error: .init(error)))
       } else {
-        let statuses = StoreKit2Queries.statuses(group: group, history: try history(), subscriptions: queue.subscriptions())
+        let statuses = try ledgerQuery { () throws(LedgerError) in try StoreKit2Queries.statuses(group: group, of: queue) }
         record = .subscriptionStatus(.init(group: group, statuses: statuses.map(Self.status), error: nil))
       }
     case .appTransaction:
@@ -88,11 +88,12 @@ extension ScenarioRunner {
   }
 
   private func entitlements() throws(StepError) -> [PaymentTransaction] {
-    StoreKit2Queries.currentEntitlements(history: try history(), subscriptions: queue.subscriptions())
+    StoreKit2Queries.currentEntitlements(of: queue)
   }
 
-  private func history() throws(StepError) -> [PaymentTransaction] {
-    do { return try queue.history() } catch { throw .engine(.ledger(error)) }
+  /// Runs a ledger query; a ledger failure aborts the run like any other.
+  private func ledgerQuery<Value>(_ query: () throws(LedgerError) -> Value) throws(StepError) -> Value {
+    do { return try query() } catch { throw .engine(.ledger(error)) }
   }
 
   /// The error `fail API` sets for a call the engine does not see, drawn with its chance.

@@ -219,9 +219,10 @@ public final class ScenarioRunner {
       guard let id = queue.lastTransactionID else { throw .engine(.unknownTransaction("last")) }
       return id
     case .product(let product):
-      let history: [PaymentTransaction]
-      do { history = try queue.history() } catch { throw .engine(.ledger(error)) }
-      guard let found = history.last(where: { $0.productID == product }) else {
+      // The product's newest transaction, read from the ledger by itself (not the whole history).
+      let latest: PaymentTransaction?
+      do { latest = try queue.latestTransaction(matching: TransactionMatch(product: product)) } catch { throw .engine(.ledger(error)) }
+      guard let found = latest else {
         throw .engine(.unknownTransaction(product.rawValue))
       }
       return found.id

@@ -48,7 +48,7 @@ extension AppReducer {
 
   /// At startup, why the header counts unfinished transactions: this app leaves finishing to the tester.
   static func explainUnfinished(_ state: inout AppState) {
-    let waiting = state.transactions.filter { !$0.isFinished && $0.isFinishable }.count
+    let waiting = state.unfinishedTransactions.filter(\.isFinishable).count
     guard state.appFinisher.mode == .manually, waiting > 0, state.notice == nil else { return }
     // Short enough for 80 columns; the Settings row "App finishes transactions" changes the mode.
     state.notice = Notice("\(waiting) unfinished: this app finishes manually; f in Transactions (2) finishes \(waiting == 1 ? "it" : "one").")

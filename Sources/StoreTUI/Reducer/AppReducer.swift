@@ -55,6 +55,12 @@ public func reduce(into state: inout AppState, action: AppAction) -> [AppCommand
   case .receiptRead(let title, let lines):
     state.sheet = .request(RequestSheet(number: 0, title: title, lines: lines))
     return []
+  case .consumablesCounted(let units):
+    state.count(units)
+    return []
+  case .historyRead(let window):
+    state.show(window)
+    return []
   case .accountLoaded(let snapshot):
     state.load(snapshot)
     AppReducer.clampAll(&state)
@@ -99,7 +105,7 @@ enum AppReducer {
   static func count(_ pane: Pane, _ state: AppState) -> Int {
     switch pane {
     case .store: state.products.count
-    case .transactions: state.transactions.count
+    case .transactions: state.history.total
     case .settings: SettingsItem.all.count
     case .log: state.shownLog.count
     case .server: (state.server?.showsNotifications ?? false ? state.server?.notifications.count : state.server?.requests.count) ?? 0

@@ -112,6 +112,10 @@ public enum AppAction: Equatable, Sendable {
   case receiptRead(title: String, lines: [String])
   /// Changes now durable in the ledger, from this process or another: the read model applies them.
   case committed(LedgerCommit)
+  /// The ledger's consumable counters, read after a commit that touched a consumable.
+  case consumablesCounted([Product.ID: Int])
+  /// A window of the account's history, read for the Transactions pane's scroll position.
+  case historyRead(HistoryWindow)
   /// An engine event from the bus, in delivery order (after the commit it follows).
   case engine(StoreEvent)
   /// When the simulated app finishes transactions (`--app-finishes`, the Settings pane).
@@ -127,33 +131,53 @@ public enum AppAction: Equatable, Sendable {
   case commandFailed(AppCommand, message: String)
 }
 
-/// What the app knows about the signed-in account, read from the engine in one go.
+/// What the app knows about the signed-in account, read from the engine in one go: its present
+/// (the working set's rows, records and consumable counters). The history is read when the
+/// Transactions pane shows it.
 public struct AccountSnapshot: Equatable, Sendable {
   public var account: String?
   /// Known sandbox accounts, sorted.
   public var knownAccounts: [String]
-  /// The account's transactions, oldest first (queue and history).
+  /// The account's present transactions, oldest first (``AppState/isPresent(_:record:)`` keeps
+  /// what a screen shows of them; more is harmless).
   public var transactions: [PaymentTransaction]
   public var subscriptions: [SubscriptionRecord]
+  /// Consumable units bought (purchased, not refunded), by product.
+  public var consumableUnits: [Product.ID: Int]
+  /// The Transactions pane's window (stale: to be read when the pane shows).
+  public var history: HistoryWindow
   public var controls: SandboxControls
   public var clock: Date
 
+  /// - Parameters:
+  ///   - consumableUnits: nil counts the consumables of `transactions` (a test's whole history).
+  ///   - history: nil shows `transactions` as the whole history (a test's).
   public init(
     account: String?, knownAccounts: [String] = [], transactions: [PaymentTransaction] = [],
-    subscriptions: [SubscriptionRecord] = [], controls: SandboxControls = SandboxControls(), clock: Date
+    subscriptions: [SubscriptionRecord] = [], consumableUnits: [Product.ID: Int]? = nil, history: HistoryWindow? = nil,
+    controls: SandboxControls = SandboxControls(), clock: Date
   ) {
     self.account = account
     self.knownAccounts = knownAccounts
     self.transactions = transactions
     self.subscriptions = subscriptions
+    self.consumableUnits = consumableUnits ?? InMemoryLedgerStore.consumableUnits(in: transactions)
+    let first = HistoryWindow.range(around: 0)
+    self.history = history ?? HistoryWindow(
+      offset: 0, limit: first.count, rows: Array(transactions.prefix(first.count)), total: transactions.count)
     self.controls = controls
     self.clock = clock
   }
 
-  /// Reads the snapshot from a payment queue (the account's history comes from the ledger).
+  /// Reads the snapshot from a payment queue: its present and the ledger's consumable counters,
+  /// whatever the history's length; the Transactions pane's window is left to be read.
   public init(queue: PaymentQueue) throws(LedgerError) {
+    let account = queue.currentAccount
     self.init(
-      account: queue.currentAccount, knownAccounts: queue.accountNames, transactions: try queue.history(),
-      subscriptions: queue.subscriptions(), controls: queue.controls, clock: queue.now)
+      account: account, knownAccounts: queue.accountNames, transactions: queue.presentTransactions(),
+      subscriptions: queue.subscriptions(),
+      consumableUnits: try account.map { name throws(LedgerError) in try queue.ledger.consumableUnits(account: name) } ?? [:],
+      history: HistoryWindow(isStale: true),
+      controls: queue.controls, clock: queue.now)
   }
 }

@@ -141,7 +141,12 @@ public final class AppRuntime {
     guard !isHandling else { return }
     isHandling = true
     defer { isHandling = false }
-    while !inbox.isEmpty {
+    while !inbox.isEmpty || state.needsHistoryWindow {
+      guard !inbox.isEmpty else {
+        // The pane's window is read once the actions are handled, not per commit.
+        readHistoryWindow()
+        continue
+      }
       let next = inbox.removeFirst()
       switch next {
       case .action(let action):
@@ -150,7 +155,53 @@ public final class AppRuntime {
         handle(event)
       case .commit(let commit):
         apply(.committed(commit))
+        // Before the step's events: a consumable's row shows the ledger's count when they arrive.
+        if touchesConsumables(commit) { countConsumables() }
       }
+    }
+  }
+
+  /// Whether `commit` may change the signed-in account's consumable counts.
+  private func touchesConsumables(_ commit: LedgerCommit) -> Bool {
+    commit.changes.contains { change in
+      switch change {
+      case .putTransaction(let transaction): transaction.productKind == .consumable && transaction.account == state.account
+      case .clearHistory, .deleteTransaction, .setCurrentAccount: true
+      default: false
+      }
+    }
+  }
+
+  private func countConsumables() {
+    guard let account = state.account else { return apply(.consumablesCounted([:])) }
+    do {
+      apply(.consumablesCounted(try queue.ledger.consumableUnits(account: account)))
+    } catch {
+      apply(.commandFailed(.relaunch, message: TUIErrorText.message(for: EngineError.ledger(error))))
+    }
+  }
+
+  /// Reads the Transactions pane's window now, on screen or not (tests compare a pane not shown).
+  package func readHistoryWindowNow() {
+    readHistoryWindow()
+  }
+
+  /// Reads the Transactions pane's window around its scroll position (a count and one page).
+  private func readHistoryWindow() {
+    do {
+      let window = try HistoryWindow.read(
+        account: state.account, around: state.scroll(of: .transactions).firstRow, from: queue.ledger)
+      apply(.historyRead(window))
+    } catch {
+      // Kept as it is until the next change or scroll: one notice, not a loop of reads.
+      var window = state.history
+      let wanted = HistoryWindow.range(around: state.scroll(of: .transactions).firstRow)
+      window.offset = wanted.lowerBound
+      window.limit = wanted.count
+      window.rows = []
+      window.isStale = false
+      apply(.historyRead(window))
+      apply(.commandFailed(.relaunch, message: TUIErrorText.message(for: EngineError.ledger(error))))
     }
   }
 

@@ -30,11 +30,18 @@ public struct AppState: Equatable {
   public var controls: SandboxControls
   /// The engine's virtual clock.
   public var clock: Date
-  /// The read model: the signed-in account's transactions and subscription records as the ledger
-  /// has them, kept current by applying each committed ``LedgerCommit`` (``apply(_:)``).
+  /// The read model: the present of the signed-in account — its unfinished transactions, each
+  /// non-consumable's original purchase, its non-renewing purchases, each live subscription's
+  /// current period (``isPresent(_:record:)``) and its subscription records — as the ledger has
+  /// them, kept current by applying each committed ``LedgerCommit`` (``apply(_:)``). Never the
+  /// whole history: that is read a window at a time (``history``).
   public private(set) var image = LedgerImage(scope: "", order: .chronological)
-  /// The account's transactions, oldest first: the Transactions pane.
+  /// The account's present transactions, oldest first (what the rows and the header derive from).
   public var transactions: [PaymentTransaction] { image.transactions }
+  /// Consumable units bought (purchased, not refunded), by product, as the ledger counts them.
+  public private(set) var consumableUnits: [Product.ID: Int] = [:]
+  /// The Transactions pane's window of the account's history.
+  public internal(set) var history = HistoryWindow()
   /// The account's subscription records, by original transaction id.
   public var subscriptions: [SubscriptionRecord] { image.subscriptions }
 
@@ -141,10 +148,37 @@ public struct AppState: Equatable {
   /// Whether `transaction` belongs to what this screen shows (the signed-in account's).
   public func shows(_ transaction: PaymentTransaction) -> Bool { image.keeps(transaction.account) }
 
-  /// The selected transaction in the Transactions pane.
+  /// The selected transaction in the Transactions pane (the window holds the selection: it is
+  /// read around the pane's scroll position, and the selection is on screen).
   public var selectedTransaction: PaymentTransaction? {
-    let index = scroll(of: .transactions).selection
-    return transactions.indices.contains(index) ? transactions[index] : nil
+    history.row(at: scroll(of: .transactions).selection)
+  }
+
+  /// The unfinished transactions of the account (all of them are in the present), oldest first.
+  public var unfinishedTransactions: [PaymentTransaction] { transactions.filter { !$0.isFinished } }
+
+  /// Whether the Transactions pane needs its window read again: it is on screen, and a commit
+  /// changed the history or the pane scrolled out of the window it holds. A pane not on screen
+  /// reads nothing (a day of renewals commits every second).
+  public var needsHistoryWindow: Bool {
+    guard focus == .transactions else { return false }
+    guard account != nil else { return history != HistoryWindow() }
+    return history.isStale || HistoryWindow.range(around: scroll(of: .transactions).firstRow) != history.range
+  }
+
+  /// Whether `transaction` belongs to the present a screen keeps (given its chain's record): what
+  /// a fresh launch's working set holds of the account, less what no row or header shows.
+  public static func isPresent(_ transaction: PaymentTransaction, record: SubscriptionRecord?) -> Bool {
+    if !transaction.isFinished { return true }
+    switch transaction.productKind {
+    case .consumable: return false
+    case .nonConsumable: return transaction.id == transaction.originalID
+    case .nonRenewingSubscription: return true
+    case .autoRenewableSubscription:
+      // The current period of a chain that has not ended (its record names the period's line item).
+      guard let record, record.status != .expired, record.status != .revoked else { return false }
+      return transaction.state == .purchased && transaction.webOrderLineItemID == record.webOrderLineItemID
+    }
   }
 
   /// The selected product in the Store pane.
@@ -162,13 +196,33 @@ public struct AppState: Equatable {
     controls = snapshot.controls
     clock = max(clock, snapshot.clock)
     image.show(account: snapshot.account)
-    image.replaceRows(transactions: snapshot.transactions, subscriptions: snapshot.subscriptions)
+    let records = Dictionary(snapshot.subscriptions.map { ($0.originalID, $0) }, uniquingKeysWith: { _, last in last })
+    image.replaceRows(
+      transactions: snapshot.transactions.filter { Self.isPresent($0, record: records[$0.originalID]) },
+      subscriptions: snapshot.subscriptions)
+    consumableUnits = snapshot.consumableUnits
+    history = snapshot.history
     inFlight = Set(transactions.filter { $0.state == .purchasing && !$0.isFinished }.map(\.id))
     let previous = Set(statuses.keys)
     statuses = [:]
     let touched = previous.union(transactions.map(\.productID)).union(subscriptions.map(\.productID))
+      .union(consumableUnits.keys)
     lastRefreshedRows = refresh(touched)
-    clampScroll(.transactions, count: transactions.count)
+    clampScroll(.transactions, count: history.total)
+  }
+
+  /// The ledger's consumable counters, read after a commit that touched a consumable.
+  mutating func count(_ units: [Product.ID: Int]) {
+    guard units != consumableUnits else { return }
+    let changed = Set(units.keys).union(consumableUnits.keys).filter { units[$0] != consumableUnits[$0] }
+    consumableUnits = units
+    lastRefreshedRows = refresh(changed)
+  }
+
+  /// A window of the history read from the ledger (for the pane's scroll position at the time).
+  mutating func show(_ window: HistoryWindow) {
+    history = window
+    clampScroll(.transactions, count: window.total)
   }
 
   /// Applies committed changes to the read model and re-derives the rows they touched (and those
@@ -177,10 +231,21 @@ public struct AppState: Equatable {
   mutating func apply(_ commit: LedgerCommit) -> LedgerImage.Touched {
     let touched = image.apply(commit.changes)
     if touched.currentAccount {
-      // Another account's rows are a new view, read whole by the runtime (``AppAction/accountLoaded(_:)``).
+      // Another account's rows are a new view, read afresh by the runtime (``AppAction/accountLoaded(_:)``).
       account = image.currentAccount
       image.show(account: account)
     }
+    // The present keeps what a fresh launch keeps: a finished consumable, a copy, a past period leave it.
+    var chains = Set(touched.transactions.compactMap { image.transaction($0)?.originalID })
+    for change in commit.changes {
+      if case .putSubscription(let record) = change { chains.insert(record.originalID) }
+    }
+    if !chains.isEmpty {
+      for transaction in image.transactions where chains.contains(transaction.originalID) {
+        if !Self.isPresent(transaction, record: image.subscription(transaction.originalID)) { image.forget(transaction.id) }
+      }
+    }
+    if !touched.transactions.isEmpty || touched.currentAccount { history.isStale = true }
     if touched.accounts {
       for change in commit.changes {
         if case .putAccount(let known) = change, !knownAccounts.contains(known.name) { knownAccounts.append(known.name) }
@@ -206,7 +271,6 @@ public struct AppState: Equatable {
         inFlight.remove(id)
       }
     }
-    if !touched.transactions.isEmpty { clampScroll(.transactions, count: transactions.count) }
     lastRefreshedRows = refresh(products)
     lastTouched = touched
     return touched
@@ -219,7 +283,7 @@ public struct AppState: Equatable {
       guard let row = rowIndex[id] else { continue }
       let status = ProductStatus.derive(
         kind: self.products[row].kind, transactions: transactions.filter { $0.productID == id },
-        subscriptions: subscriptions.filter { $0.productID == id }, now: clock)
+        subscriptions: subscriptions.filter { $0.productID == id }, consumableUnits: consumableUnits[id] ?? 0, now: clock)
       statuses[id] = status == .none ? nil : status
       rows.append(row)
     }

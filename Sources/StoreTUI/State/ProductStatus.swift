@@ -63,9 +63,11 @@ public enum ProductStatus: Equatable, Sendable {
   /// the subscription chains currently on that product.
   ///
   /// A pure function of the ledger's view, so the reducer can re-derive exactly the rows an event
-  /// touches.
+  /// touches. `consumableUnits`: the ledger's count of a consumable's units (nil: count
+  /// `transactions`, which must then be the whole history).
   public static func derive(
-    kind: ProductKind, transactions: [PaymentTransaction], subscriptions: [SubscriptionRecord], now: Date
+    kind: ProductKind, transactions: [PaymentTransaction], subscriptions: [SubscriptionRecord],
+    consumableUnits: Int? = nil, now: Date
   ) -> ProductStatus {
     let unfinished = transactions.filter { !$0.isFinished }
     if unfinished.contains(where: { $0.state == .purchasing }) { return .purchasing }
@@ -76,10 +78,11 @@ public enum ProductStatus: Equatable, Sendable {
     let wasRefunded = transactions.contains { $0.revocationDate != nil }
     switch kind {
     case .consumable:
-      let count = granted.filter { $0.state == .purchased }.reduce(0) { $0 + $1.quantity }
+      let count = consumableUnits ?? granted.filter { $0.state == .purchased }.reduce(0) { $0 + $1.quantity }
       if count > 0 { return .bought(count) }
     case .nonConsumable:
-      if !granted.isEmpty { return .owned }
+      // B23: the original purchase grants; a copy of a refunded one does not.
+      if granted.contains(where: { $0.id == $0.originalID }) { return .owned }
     case .nonRenewingSubscription:
       if let latest = granted.compactMap(\.expiresDate).max() {
         return latest > now ? .expires(latest) : .expired

@@ -40,35 +40,37 @@ enum TransactionsView {
     }
   }
 
+  /// Draws the window of the history the state holds; a row outside it (the runtime has not read
+  /// that page yet) is left blank.
   static func draw(_ state: AppState, layout appLayout: AppLayout, probe: RenderProbe?, in canvas: inout Canvas) {
-    let all = state.transactions
-    let unfinished = all.filter { !$0.isFinished }.count
+    let history = state.history
+    let unfinished = state.unfinishedTransactions.count
     let owner = state.account.map { "'\($0)'" } ?? "Not signed in"
     // A newcomer's question: why is it unfinished? Because this app finishes manually.
     let why = unfinished > 0 && state.appFinisher.mode == .manually ? " (manual: f finishes)" : ""
-    canvas.text(" \(owner) · queue: \(unfinished) unfinished\(why) · history: \(all.count) transactions", x: 0, y: 0, style: .muted)
+    canvas.text(" \(owner) · queue: \(unfinished) unfinished\(why) · history: \(history.total) transactions", x: 0, y: 0, style: .muted)
     let viewport = ScrollViewport(
       firstRow: state.scroll(of: .transactions).firstRow, visibleRows: appLayout.visibleRows(.transactions))
-    let range = viewport.visibleRange(count: all.count)
-    let rows = range.map { index -> [String] in
+    let range = viewport.visibleRange(count: history.total)
+    let shown = range.compactMap { index in history.row(at: index).map { (index, $0) } }
+    let rows = shown.map { _, transaction -> [String] in
       probe?.transactionRowsFormatted += 1
-      return cells(state, all[index])
+      return cells(state, transaction)
     }
     let widths = layout.columnWidths(totalWidth: canvas.size.width, rows: rows)
     layout.drawHeader(in: &canvas, y: 1, widths: widths, style: Style([.bold, .underline]))
-    if all.isEmpty {
+    if history.total == 0 {
       let message = state.account == nil
         ? "Not signed in: press i to sign in and see the account's transactions."
         : "No transactions yet: buy something in the Store pane (1)."
       canvas.text(message, x: 1, y: 2, style: .muted)
     }
     let selection = state.scroll(of: .transactions).selection
-    for (offset, index) in range.enumerated() {
-      let selected = index == selection
+    for (offset, (index, transaction)) in shown.enumerated() {
       let row = TableRow(
-        rows[offset], style: selected ? .reverse : .plain,
-        cellStyles: [.muted, nil, role(all[index]).map { Style(color: $0) }, nil, nil, nil])
-      layout.drawRow(row, in: &canvas, y: 2 + offset, widths: widths)
+        rows[offset], style: index == selection ? .reverse : .plain,
+        cellStyles: [.muted, nil, role(transaction).map { Style(color: $0) }, nil, nil, nil])
+      layout.drawRow(row, in: &canvas, y: 2 + index - range.lowerBound, widths: widths)
     }
   }
 }

@@ -21,7 +21,12 @@ public enum StoreKit2Queries {
     for transaction in history where transaction.state == .purchased && transaction.revocationDate == nil && !transaction.isUpgraded {
       switch transaction.productKind {
       case .consumable: continue
-      case .nonConsumable: if byProduct[transaction.productID] == nil { byProduct[transaction.productID] = transaction }
+      case .nonConsumable:
+        // The original purchase (a re-download is no transaction in StoreKit 2; B23: its refund
+        // takes the product back, whatever copies the chain has).
+        if transaction.id == transaction.originalID, byProduct[transaction.productID] == nil {
+          byProduct[transaction.productID] = transaction
+        }
       case .nonRenewingSubscription: byProduct[transaction.productID] = later(byProduct[transaction.productID], transaction)
       case .autoRenewableSubscription:
         latestOfChain[transaction.originalID] = later(latestOfChain[transaction.originalID], transaction)
