@@ -64,7 +64,7 @@ let package = Package(
     // Apple declares them, driving `PaymentQueue` and translating its events into Apple's callbacks.
     .target(name: "StoreKit", dependencies: ["StoreEngine", "StoreScenario", "SandboxSigning", "AppReceipt", "SQLiteLedger"]),
     // `SKTestSession` and friends: the controls of the one test environment of the process.
-    .target(name: "StoreKitTest", dependencies: ["StoreKit", "StoreEngine"]),
+    .target(name: "StoreKitTest", dependencies: ["StoreKit", "StoreEngine", "StoreScenario"]),
     .target(name: "StorefrontTestSupport", dependencies: ["StoreEngine"]),
     // Foundation only: the real binary (and other programs) as child processes, temporary
     // directories, Apple's Python verifier; for the process-driving tests and the benchmark.
@@ -84,7 +84,8 @@ let package = Package(
     // The library against the scenario runner's expectations for the same flows (one engine, two front ends).
     .testTarget(
       name: "StoreKitTests",
-      dependencies: ["StoreKit", "StoreKitTest", "StoreEngine", "StoreScenario", "SandboxSigning", "StorefrontTestSupport", "StorefrontProcessTestSupport"]
+      dependencies: ["StoreKit", "StoreKitTest", "StoreEngine", "StoreScenario", "SandboxSigning", "StorefrontTestSupport", "StorefrontProcessTestSupport"],
+      resources: [.copy("Resources/Products.storekit")]
     ),
     .testTarget(name: "AppStoreServerAPITests", dependencies: ["AppStoreServerAPI", "StoreEngine", "StorefrontTestSupport"]),
     .testTarget(

@@ -1,5 +1,5 @@
 import Foundation
-internal import StoreEngine
+package import StoreEngine
 internal import StoreScenario
 
 /// Translating one step's engine events into StoreKit's callbacks and StoreKit 2's results.
@@ -78,7 +78,7 @@ extension StoreKitEnvironment {
   }
 
   /// A StoreKit 2 transaction with its verification against the store's sandbox root.
-  func verification(of transaction: StoreEngine.PaymentTransaction, in store: OpenStore) -> VerificationResult<Transaction> {
+  package func verification(of transaction: StoreEngine.PaymentTransaction, in store: OpenStore) -> VerificationResult<Transaction> {
     let jws = transaction.signedTransaction ?? ""
     let made = Transaction(transaction, bundleID: store.configuration.bundleID, jws: jws)
     guard !jws.isEmpty else { return .unverified(made, .missingRequiredProperties) }
