@@ -33,6 +33,9 @@ package final class StoreKitEnvironment: @unchecked Sendable {
   /// One `SKPaymentTransaction` object per engine transaction, updated as callbacks deliver it.
   var paymentTransactions: [StoreEngine.PaymentTransaction.ID: SKPaymentTransaction] = [:]
   private var reported: [String] = []
+  /// Counts the stores opened: callbacks a replaced store scheduled are dropped, not delivered to
+  /// the next session's observers (the app they were meant for is gone).
+  private var storeGeneration: UInt64 = 0
 
   private init() {}
 
@@ -67,6 +70,7 @@ package final class StoreKitEnvironment: @unchecked Sendable {
     productRequests = [:]
     paymentTransactions = [:]
     store = opened
+    storeGeneration += 1
     _ = opened.collector.drain()
     // The app starts: its unfinished transactions are delivered again.
     do { try opened.queue.launch() } catch { report("launching the app on the new store failed: \(error)") }
@@ -110,6 +114,9 @@ package final class StoreKitEnvironment: @unchecked Sendable {
       throw .other(String(describing: error))
     }
   }
+
+  /// The generation of the open store (see ``storeGeneration``).
+  var generation: UInt64 { locked { storeGeneration } }
 
   // MARK: Listeners
 

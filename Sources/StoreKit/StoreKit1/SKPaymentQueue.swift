@@ -90,16 +90,20 @@ open class SKPaymentQueue: NSObject, @unchecked Sendable {
 
   /// Runs `callbacks` against the observers on the main queue, in order.
   func schedule(_ callbacks: [QueueCallback]) {
-    DispatchQueue.main.async { self.run(callbacks, only: nil) }
+    let generation = StoreKitEnvironment.shared.generation
+    DispatchQueue.main.async { self.run(callbacks, only: nil, generation: generation) }
   }
 
   /// Runs `callbacks` against one observer only (a new observer's unfinished transactions).
   func schedule(_ callbacks: [QueueCallback], only observer: any SKPaymentTransactionObserver) {
     let box = ObserverBox(observer)
-    DispatchQueue.main.async { self.run(callbacks, only: box.value) }
+    let generation = StoreKitEnvironment.shared.generation
+    DispatchQueue.main.async { self.run(callbacks, only: box.value, generation: generation) }
   }
 
-  private func run(_ callbacks: [QueueCallback], only: (any SKPaymentTransactionObserver)?) {
+  private func run(_ callbacks: [QueueCallback], only: (any SKPaymentTransactionObserver)?, generation: UInt64) {
+    // A session opened since: these callbacks belonged to the store it replaced.
+    guard generation == StoreKitEnvironment.shared.generation else { return }
     for callback in callbacks {
       callback.prepare()
       let targets = only.map { [$0] } ?? transactionObservers
