@@ -75,7 +75,7 @@ let package = Package(
       name: "storefront-bench",
       dependencies: [
         "StoreEngine", "SQLiteLedger", "SandboxSigning", "StoreTUI", "NcursesTerminal", "CSQLite", "StorefrontTestSupport",
-        "StorefrontProcessTestSupport", "CMicroHTTPD", "CCurl", "PostgreSQLLedger", "StoreScenario",
+        "StorefrontProcessTestSupport", "CMicroHTTPD", "CCurl", "PostgreSQLLedger", "StoreScenario", "StoreKit", "StoreKitTest",
       ],
       path: "Benchmarks/storefront-bench"
     ),

@@ -25,8 +25,8 @@ if arguments.first == RSSProbe.flag {
   exit(RSSProbe.main(Array(arguments.dropFirst())))
 }
 let usage =
-  "usage: storefront-bench [--json] [--quick] [--only catalog,engine,ledger,bus,frames,render,process,launch,advance,serve,notify,receipt,pgledger]"
-let suites = ["catalog", "engine", "ledger", "bus", "frames", "render", "process", "launch", "advance", "serve", "notify", "receipt", "pgledger"]
+  "usage: storefront-bench [--json] [--quick] [--only catalog,engine,ledger,bus,frames,render,process,launch,advance,serve,notify,receipt,pgledger,storekit]"
+let suites = ["catalog", "engine", "ledger", "bus", "frames", "render", "process", "launch", "advance", "serve", "notify", "receipt", "pgledger", "storekit"]
 var json = false
 var quick = false
 var only = Set(suites)
@@ -70,11 +70,13 @@ struct Plan {
   var notify: NotifyBenchmark.Plan = .full
   var receipt: ReceiptBenchmark.Plan = .full
   var pgledger: SharedLedgerBenchmark.Plan = .full
+  /// Round trips per repetition of the StoreKit library benchmark (each signs one ES256 JWS).
+  var storeKitRoundTrips = 400
   static let quick = Plan(
     repeats: 3, engineCycles: 5_000, ledgerCycles: 50, busPosts: 20_000, renderBatch: 50,
     process: .init(repeats: 3, keySessions: 1, keysPerSession: 60, rssRuns: 1),
     launchRepeats: 2, launchSigned: false, advanceInterval: 3_600, advanceRepeats: 1, serve: .quick, notify: .quick, receipt: .quick,
-    pgledger: .quick)
+    pgledger: .quick, storeKitRoundTrips: 50)
   static let full = Plan(
     repeats: 9, engineCycles: 50_000, ledgerCycles: 400, busPosts: 200_000, renderBatch: 200,
     process: .init(repeats: 9, keySessions: 3, keysPerSession: 120, rssRuns: 3),
@@ -116,6 +118,10 @@ do {
   }
   attempt("engine", ["engine_cycles_per_s"]) {
     try EngineBenchmark.run(catalog: catalog, cycles: plan.engineCycles, repeats: plan.repeats, into: report)
+  }
+  attempt("storekit", StoreKitBenchmark.keys) {
+    try StoreKitBenchmark.run(
+      catalogURL: catalogURL, catalog: catalog, roundTrips: plan.storeKitRoundTrips, repeats: plan.repeats, into: report)
   }
   attempt("ledger", ["ledger_cycles_per_s", "ledger_vs_raw_sqlite"]) {
     try LedgerBenchmark.run(catalog: catalog, cycles: plan.ledgerCycles, repeats: plan.repeats, scratch: scratch, into: report)

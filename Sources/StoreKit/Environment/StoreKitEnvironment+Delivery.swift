@@ -59,6 +59,8 @@ extension StoreKitEnvironment {
   private func deliver(_ route: StoreKit2View.Route, from store: OpenStore) {
     switch route {
     case .update(let transaction):
+      // Verifying a JWS is most of a step's cost: only for someone listening.
+      guard !updateListeners.isEmpty else { return }
       let result = verification(of: transaction, in: store)
       for listener in updateListeners.values { listener.yield(result) }
     case .purchase(let call, _, let routing):
