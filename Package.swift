@@ -8,7 +8,11 @@ import PackageDescription
 let package = Package(
   name: "Storefront",
   products: [
-    .executable(name: "storefront", targets: ["storefront"])
+    .executable(name: "storefront", targets: ["storefront"]),
+    // Apple's StoreKit and StoreKitTest declarations over the engine (issue 24): `import StoreKit`
+    // and `import StoreKitTest` compile unchanged on Linux (Docs/storekit-library.md).
+    .library(name: "StoreKit", targets: ["StoreKit"]),
+    .library(name: "StoreKitTest", targets: ["StoreKitTest"]),
   ],
   targets: [
     // C system libraries: the only code that includes C headers.
@@ -56,6 +60,11 @@ let package = Package(
       ]
     ),
     .executableTarget(name: "storefront", dependencies: ["StorefrontCLI"]),
+    // The third front end of the engine (after the TUI and the scenario runner): StoreKit 1 and 2 as
+    // Apple declares them, driving `PaymentQueue` and translating its events into Apple's callbacks.
+    .target(name: "StoreKit", dependencies: ["StoreEngine", "StoreScenario", "SandboxSigning", "AppReceipt", "SQLiteLedger"]),
+    // `SKTestSession` and friends: the controls of the one test environment of the process.
+    .target(name: "StoreKitTest", dependencies: ["StoreKit", "StoreEngine", "StoreScenario"]),
     .target(name: "StorefrontTestSupport", dependencies: ["StoreEngine"]),
     // Foundation only: the real binary (and other programs) as child processes, temporary
     // directories, Apple's Python verifier; for the process-driving tests and the benchmark.
@@ -66,12 +75,18 @@ let package = Package(
       name: "storefront-bench",
       dependencies: [
         "StoreEngine", "SQLiteLedger", "SandboxSigning", "StoreTUI", "NcursesTerminal", "CSQLite", "StorefrontTestSupport",
-        "StorefrontProcessTestSupport", "CMicroHTTPD", "CCurl", "PostgreSQLLedger", "StoreScenario",
+        "StorefrontProcessTestSupport", "CMicroHTTPD", "CCurl", "PostgreSQLLedger", "StoreScenario", "StoreKit", "StoreKitTest",
       ],
       path: "Benchmarks/storefront-bench"
     ),
 
     .testTarget(name: "StoreEngineTests", dependencies: ["StoreEngine", "StorefrontTestSupport"]),
+    // The library against the scenario runner's expectations for the same flows (one engine, two front ends).
+    .testTarget(
+      name: "StoreKitTests",
+      dependencies: ["StoreKit", "StoreKitTest", "StoreEngine", "StoreScenario", "SandboxSigning", "StorefrontTestSupport", "StorefrontProcessTestSupport"],
+      resources: [.copy("Resources/Products.storekit")]
+    ),
     .testTarget(name: "AppStoreServerAPITests", dependencies: ["AppStoreServerAPI", "StoreEngine", "StorefrontTestSupport"]),
     .testTarget(
       name: "StoreServerTests",

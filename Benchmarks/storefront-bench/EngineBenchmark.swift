@@ -9,13 +9,13 @@ struct CycleDriver {
   let product: Product.ID
   let observer = CountingObserver()
 
-  init(catalog: Catalog, ledger: any LedgerStore) throws {
+  init(catalog: Catalog, ledger: any LedgerStore, signing: BenchSigning = .string) throws {
     guard let product = catalog.products.first(where: { $0.kind == .consumable })?.id else {
       throw BenchError.failed("the catalog has no consumable product to buy")
     }
     self.product = product
     queue = try BenchStore.open(
-      catalog: catalog, ledger: ledger, signing: .string, passwordHasher: InsecureTestHasher(), start: TestStore.start,
+      catalog: catalog, ledger: ledger, signing: signing, passwordHasher: InsecureTestHasher(), start: TestStore.start,
       firstTransactionID: 1_000_000_001, seed: 7)
     queue.add(observer)
     try queue.signIn("bench")

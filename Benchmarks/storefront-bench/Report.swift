@@ -6,7 +6,7 @@ final class Report {
   /// Every key, issue 7's then the rewrite's. Every one appears in the JSON, null when not measured.
   static let keys =
     issue7Keys + rewriteKeys + serverKeys + notificationKeys + ReceiptBenchmark.keys + SharedLedgerBenchmark.keys
-    + HistoryBenchmark.keys + ServeHistoryBenchmark.keys + PresentBenchmark.keys
+    + HistoryBenchmark.keys + ServeHistoryBenchmark.keys + PresentBenchmark.keys + StoreKitBenchmark.keys
 
   /// Issue 7's keys, in the issue's order.
   static let issue7Keys = [

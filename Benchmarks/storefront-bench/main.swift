@@ -25,10 +25,10 @@ if arguments.first == RSSProbe.flag {
   exit(RSSProbe.main(Array(arguments.dropFirst())))
 }
 let usage =
-  "usage: storefront-bench [--json] [--quick] [--only catalog,engine,ledger,bus,frames,render,process,launch,advance,serve,serve_history,notify,receipt,pgledger,history,present]"
+  "usage: storefront-bench [--json] [--quick] [--only catalog,engine,ledger,bus,frames,render,process,launch,advance,serve,serve_history,notify,receipt,pgledger,history,present,storekit]"
 let suites = [
   "catalog", "engine", "ledger", "bus", "frames", "render", "process", "launch", "advance", "serve", "serve_history", "notify", "receipt",
-  "pgledger", "history", "present",
+  "pgledger", "history", "present", "storekit",
 ]
 var json = false
 var quick = false
@@ -75,11 +75,13 @@ struct Plan {
   var receipt: ReceiptBenchmark.Plan = .full
   var pgledger: SharedLedgerBenchmark.Plan = .full
   var history: HistoryBenchmark.Plan = .full
+  /// Round trips per repetition of the StoreKit library benchmark (each signs one ES256 JWS).
+  var storeKitRoundTrips = 400
   static let quick = Plan(
     repeats: 3, engineCycles: 5_000, ledgerCycles: 50, busPosts: 20_000, renderBatch: 50,
     process: .init(repeats: 3, keySessions: 1, keysPerSession: 60, rssRuns: 1),
     launchRepeats: 2, launchSigned: false, advanceInterval: 3_600, advanceRepeats: 1, serve: .quick, serveHistory: .quick, notify: .quick, receipt: .quick,
-    pgledger: .quick, history: .quick)
+    pgledger: .quick, history: .quick, storeKitRoundTrips: 50)
   static let full = Plan(
     repeats: 9, engineCycles: 50_000, ledgerCycles: 400, busPosts: 200_000, renderBatch: 200,
     process: .init(repeats: 9, keySessions: 3, keysPerSession: 120, rssRuns: 3),
@@ -121,6 +123,10 @@ do {
   }
   attempt("engine", ["engine_cycles_per_s"]) {
     try EngineBenchmark.run(catalog: catalog, cycles: plan.engineCycles, repeats: plan.repeats, into: report)
+  }
+  attempt("storekit", StoreKitBenchmark.keys) {
+    try StoreKitBenchmark.run(
+      catalogURL: catalogURL, catalog: catalog, roundTrips: plan.storeKitRoundTrips, repeats: plan.repeats, into: report)
   }
   attempt("ledger", ["ledger_cycles_per_s", "ledger_vs_raw_sqlite"]) {
     try LedgerBenchmark.run(catalog: catalog, cycles: plan.ledgerCycles, repeats: plan.repeats, scratch: scratch, into: report)

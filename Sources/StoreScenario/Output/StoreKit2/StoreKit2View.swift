@@ -48,32 +48,88 @@ public struct StoreKit2View: Sendable, Equatable {
     formatter.lines(for: records(for: event, lookup: lookup), at: time, line: line)
   }
 
+  /// Where StoreKit 2 puts one transaction of an event: back to the `purchase()` call that made it,
+  /// or into `Transaction.updates`. The library (`import StoreKit`) and the scenario lines are made
+  /// from the same routes, so the two front ends cannot disagree about the rule.
+  public enum Route: Sendable, Equatable {
+    /// `purchase()` returned or threw. `call` is the transaction the call was bound to (its first
+    /// transaction, `purchasing` or `failed`); `product` the product the app asked for.
+    case purchase(call: PaymentTransaction.ID, product: Product.ID, PurchaseRouting)
+    /// `Transaction.updates` emits this transaction.
+    case update(PaymentTransaction)
+  }
+
+  /// How a `purchase()` call ended.
+  public enum PurchaseRouting: Sendable, Equatable {
+    /// `.success` with this transaction (the original one for a re-downloaded non-consumable, the
+    /// current period for an active subscription bought again).
+    case success(PaymentTransaction)
+    /// `.pending`: Ask to Buy, or an interrupted purchase (its resolution arrives in `updates`).
+    case pending
+    /// `.userCancelled`: the user's Cancel on the sheet.
+    case userCancelled
+    /// `purchase()` threw this error.
+    case failed(StoreKitError)
+  }
+
+  /// The routes of `event`'s transactions, in order, or nil for an event that carries none
+  /// StoreKit 2 knows of (sheets, accounts, restores, storefronts…).
+  ///
+  /// - Parameter lookup: finds a transaction by id; re-buying an owned non-consumable returns the
+  ///   original transaction, as StoreKit 2 does.
+  public mutating func routes(
+    for event: StoreEvent, lookup: (PaymentTransaction.ID) -> PaymentTransaction?
+  ) -> [Route]? {
+    switch event {
+    case .transactionsUpdated(let list): list.compactMap { route($0, lookup: lookup) }
+    case .transactionRevoked(let transaction): [.update(transaction)]
+    case .transactionsAmended(let list):
+      // An upgraded period, a refund, or another process's new purchase; a row that only became
+      // finished elsewhere is no update.
+      list.filter { $0.state == .purchased && (!$0.isFinished || $0.isUpgraded || $0.revocationDate != nil) }
+        .map { .update($0) }
+    // `Transaction.finish()` has no callback.
+    case .transactionsRemoved: []
+    default: nil
+    }
+  }
+
   /// The records of `event` in the StoreKit 2 view. Events StoreKit 2 reports as StoreKit 1 does
   /// (sheets, accounts, a cleared history, misuse) and events added later keep their lines.
   mutating func records(
     for event: StoreEvent, lookup: (PaymentTransaction.ID) -> PaymentTransaction?
   ) -> [EventRecord] {
     let records: [StoreKit2Record]
-    switch event {
-    case .transactionsUpdated(let list): records = list.flatMap { updated($0, lookup: lookup) }
-    case .transactionRevoked(let transaction): records = [.transactionUpdate(.init(transaction))]
-    case .transactionsAmended(let list):
-      // An upgraded period, a refund, or another process's new purchase; a row that only became
-      // finished elsewhere is no update.
-      records = list.filter { $0.state == .purchased && (!$0.isFinished || $0.isUpgraded || $0.revocationDate != nil) }
-        .map { .transactionUpdate(.init($0)) }
-    case .transactionsRemoved:
-      // `Transaction.finish()` has no callback.
-      records = []
-    case .restoreFinished: records = [.appStoreSync(.init(error: nil))]
-    case .restoreFailed(let error): records = [.appStoreSync(.init(error: .init(error)))]
-    case .productsRequestFailed(_, let error): records = [.productsError(.init(productID: nil, error: .init(error)))]
-    case .storefrontChanged(let code): records = [.storefrontUpdate(.init(storefront: code))]
-    default:
-      // Renamed where StoreKit 2 has an API of its own, with the StoreKit 1 line's fields as they are.
-      return EventRecord.records(for: event).map(Self.renamed)
+    if let routes = routes(for: event, lookup: lookup) {
+      records = routes.map(Self.record)
+    } else {
+      switch event {
+      case .restoreFinished: records = [.appStoreSync(.init(error: nil))]
+      case .restoreFailed(let error): records = [.appStoreSync(.init(error: .init(error)))]
+      case .productsRequestFailed(_, let error): records = [.productsError(.init(productID: nil, error: .init(error)))]
+      case .storefrontChanged(let code): records = [.storefrontUpdate(.init(storefront: code))]
+      default:
+        // Renamed where StoreKit 2 has an API of its own, with the StoreKit 1 line's fields as they are.
+        return EventRecord.records(for: event).map(Self.renamed)
+      }
     }
     return records.map(EventRecord.storeKit2)
+  }
+
+  /// The line of one route.
+  private static func record(_ route: Route) -> StoreKit2Record {
+    switch route {
+    case .update(let transaction): return .transactionUpdate(.init(transaction))
+    case .purchase(_, let product, let routing):
+      let productID = product.rawValue
+      switch routing {
+      case .success(let transaction):
+        return .purchaseResult(.init(result: "success", productID: productID, transaction: .init(transaction)))
+      case .pending: return .purchaseResult(.init(result: "pending", productID: productID))
+      case .userCancelled: return .purchaseResult(.init(result: "userCancelled", productID: productID))
+      case .failed(let error): return .purchaseError(.init(productID: productID, error: .init(error)))
+      }
+    }
   }
 
   /// The StoreKit 2 name of a StoreKit 1 line that means the same thing, or the line as it is.
@@ -86,18 +142,18 @@ public struct StoreKit2View: Sendable, Equatable {
     }
   }
 
-  /// One transaction of a `transactionsUpdated` batch.
-  private mutating func updated(
+  /// Where one transaction of a `transactionsUpdated` batch goes, if anywhere.
+  private mutating func route(
     _ transaction: PaymentTransaction, lookup: (PaymentTransaction.ID) -> PaymentTransaction?
-  ) -> [StoreKit2Record] {
+  ) -> Route? {
     guard let product = calls[transaction.id] ?? bind(transaction) else {
       // Not a purchase() call's: only purchased transactions exist in StoreKit 2.
-      return transaction.state == .purchased ? [.transactionUpdate(.init(transaction))] : []
+      return transaction.state == .purchased ? .update(transaction) : nil
     }
-    let productID = product.rawValue
+    let call = transaction.id
     switch transaction.state {
     case .purchasing, .restored:
-      return []
+      return nil
     case .purchased:
       calls[transaction.id] = nil
       var shown = transaction
@@ -107,23 +163,23 @@ public struct StoreKit2View: Sendable, Equatable {
         // A re-download is no new transaction in StoreKit 2: purchase() returns the existing one.
         shown = original
       }
-      return [.purchaseResult(.init(result: "success", productID: productID, transaction: .init(shown)))]
+      return .purchase(call: call, product: product, .success(shown))
     case .deferred:
       calls[transaction.id] = nil
-      return [.purchaseResult(.init(result: "pending", productID: productID))]
+      return .purchase(call: call, product: product, .pending)
     case .failed:
       calls[transaction.id] = nil
       // An interrupted purchase is pending: its resolution arrives in updates (DECISIONS §14).
-      if transaction.needsResolution { return [.purchaseResult(.init(result: "pending", productID: productID))] }
+      if transaction.needsResolution { return .purchase(call: call, product: product, .pending) }
       // B24: buying the subscription the account already has (or changing plan) fails for StoreKit 1;
       // StoreKit 2's purchase() returns success with the existing transaction.
       if let existing = transaction.subscribedTransactionID, let current = lookup(existing) {
-        return [.purchaseResult(.init(result: "success", productID: productID, transaction: .init(current)))]
+        return .purchase(call: call, product: product, .success(current))
       }
       let error = transaction.error ?? .unknown
       // The user's Cancel is a result; a simulated `userCancelled` error is thrown, as Xcode throws it.
-      if error == .paymentCancelled { return [.purchaseResult(.init(result: "userCancelled", productID: productID))] }
-      return [.purchaseError(.init(productID: productID, error: .init(error)))]
+      if error == .paymentCancelled { return .purchase(call: call, product: product, .userCancelled) }
+      return .purchase(call: call, product: product, .failed(error))
     }
   }
 

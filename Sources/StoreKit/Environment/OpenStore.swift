@@ -1,0 +1,128 @@
+internal import AppReceipt
+import Foundation
+internal import SQLiteLedger
+internal import SandboxSigning
+package import StoreEngine
+internal import StoreScenario
+
+/// One opened store: the engine's payment queue on its ledger, the sandbox CA that signs its
+/// transactions, and the StoreKit 2 view that decides where each transaction goes.
+///
+/// Touched only under ``StoreKitEnvironment``'s lock.
+package final class OpenStore {
+  package let configuration: StoreConfiguration
+  package let queue: PaymentQueue
+  let authority: SandboxCertificateAuthority
+  /// Where `Bundle.main.appStoreReceiptURL` points: the receipt file of issue 15.
+  let receiptURL: URL
+  /// Which `purchase()` calls wait, so their transactions go back to them and not to `updates`.
+  var view = StoreKit2View()
+  /// Events of the step being performed, in order (filled by the bus, drained after the step).
+  let collector = EventCollector()
+  private var subscription: Subscription?
+
+  /// Opens the store `configuration` describes; the app is launched (unfinished transactions are
+  /// delivered again) by the caller once it listens.
+  package init(_ configuration: StoreConfiguration) throws(StoreOpenError) {
+    self.configuration = configuration
+    let caDirectory: URL
+    let ledger: any LedgerStore
+    let start: Date
+    if let directory = configuration.dataDirectory {
+      caDirectory = directory.appendingPathComponent("ca", isDirectory: true)
+      receiptURL = directory.appendingPathComponent("receipts", isDirectory: true).appendingPathComponent("receipt")
+      do {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let store = try SQLiteLedgerStore(directory: directory)
+        // The clock belongs to the ledger (DECISIONS §32): continue from it, or record where it starts.
+        if let clock = try store.virtualClock() {
+          start = clock
+        } else {
+          start = configuration.start
+          try store.commit([.setClock(start)])
+        }
+        ledger = store
+      } catch let error as LedgerError {
+        throw .ledger(directory.path, error.description)
+      } catch {
+        throw .ledger(directory.path, String(describing: error))
+      }
+    } else {
+      // One CA for every in-memory store of this user: making a chain costs more than a session.
+      let shared = FileManager.default.temporaryDirectory.appendingPathComponent("storefront-storekit-\(getuid())", isDirectory: true)
+      caDirectory = shared.appendingPathComponent("ca", isDirectory: true)
+      receiptURL = shared.appendingPathComponent("receipts-\(getpid())", isDirectory: true).appendingPathComponent("receipt")
+      ledger = InMemoryLedgerStore()
+      start = configuration.start
+    }
+    do {
+      authority = try SandboxCertificateAuthority.open(
+        in: caDirectory, validFrom: SandboxCertificateAuthority.defaultValidFrom(now: Date()))
+    } catch {
+      throw .certificateAuthority(caDirectory.path, String(describing: error))
+    }
+    let environment = StoreEnvironment(
+      signer: authority.signer(environment: "Sandbox"), bundleID: configuration.bundleID,
+      passwordHasher: PBKDF2PasswordHasher(), start: start, session: .solitary)
+    do {
+      queue = try PaymentQueue(catalog: configuration.catalog, ledger: ledger, environment: environment)
+      if queue.currentAccount != configuration.account { try queue.signIn(configuration.account) }
+    } catch {
+      throw .engine(String(describing: error))
+    }
+    let collector = self.collector
+    subscription = queue.bus.subscribe(StoreEvent.self) { collector.append($0) }
+  }
+
+  deinit { subscription?.cancel() }
+
+  /// The verifier for this store's JWS: its CA's root, its bundle id, at the virtual clock.
+  func verifier() -> JWSVerifier {
+    let now = queue.now
+    return authority.verifier(bundleID: configuration.bundleID, environment: "Sandbox", now: { now })
+  }
+
+  /// The root certificate (DER) that verifies this store's JWS, for Apple's `SignedDataVerifier`.
+  package func rootCertificate() throws -> Data {
+    try authority.exportRoot(format: .der)
+  }
+
+  /// Writes the signed-in account's app receipt where ``receiptURL`` points; returns that URL.
+  @discardableResult
+  func writeReceipt() throws -> URL {
+    let now = queue.now
+    let builder = AppReceiptBuilder(
+      ledger: queue.ledger, authority: authority, bundleID: configuration.bundleID, environment: "Sandbox", now: { now })
+    let data = try builder.receipt(account: queue.currentAccount ?? configuration.account)
+    try FileManager.default.createDirectory(at: receiptURL.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try data.write(to: receiptURL, options: .atomic)
+    return receiptURL
+  }
+}
+
+/// Why a store could not be opened.
+package enum StoreOpenError: Error, Sendable, CustomStringConvertible {
+  case ledger(String, String)
+  case certificateAuthority(String, String)
+  case engine(String)
+
+  package var description: String {
+    switch self {
+    case .ledger(let path, let reason): "could not open the storefront ledger in \(path): \(reason)"
+    case .certificateAuthority(let path, let reason): "could not open the sandbox certificate authority in \(path): \(reason)"
+    case .engine(let reason): "could not open the store: \(reason)"
+    }
+  }
+}
+
+/// The events the bus posts during one step, kept for the environment to translate after it.
+final class EventCollector: @unchecked Sendable {
+  // Appended to only by the bus's immediate handler during a step, which runs under the
+  // environment's lock; drained under the same lock.
+  private var events: [StoreEvent] = []
+  func append(_ event: StoreEvent) { events.append(event) }
+  func drain() -> [StoreEvent] {
+    defer { events.removeAll(keepingCapacity: true) }
+    return events
+  }
+}

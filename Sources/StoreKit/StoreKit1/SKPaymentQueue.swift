@@ -1,0 +1,119 @@
+import Foundation
+
+/// The queue of payments the App Store processes: add payments, finish transactions, restore.
+///
+/// Each call takes effect in the store before it returns; observers hear of it on the main queue,
+/// in the order the store made the changes (a command-line program spins `RunLoop.main`; XCTest's
+/// expectations spin it while they wait).
+open class SKPaymentQueue: NSObject, @unchecked Sendable {
+  private static let shared = SKPaymentQueue()
+
+  private struct WeakObserver {
+    weak var value: (any SKPaymentTransactionObserver)?
+  }
+
+  private let observerLock = NSLock()
+  private var observers: [WeakObserver] = []
+
+  /// The queue of the app (there is one).
+  open class func `default`() -> SKPaymentQueue { shared }
+
+  /// Whether the user may make payments (the session's `canMakePayments` control).
+  open class func canMakePayments() -> Bool {
+    StoreKitEnvironment.shared.canMakePayments()
+  }
+
+  /// The transactions in the queue: the unfinished ones of the signed-in account, oldest first.
+  open var transactions: [SKPaymentTransaction] {
+    StoreKitEnvironment.shared.queueTransactions()
+  }
+
+  /// The observers, in the order they were added (not retained, as in StoreKit).
+  open var transactionObservers: [any SKPaymentTransactionObserver] {
+    observerLock.lock()
+    defer { observerLock.unlock() }
+    return observers.compactMap(\.value)
+  }
+
+  /// The account's storefront.
+  open var storefront: SKStorefront? {
+    StoreKitEnvironment.shared.currentStorefront()
+  }
+
+  /// Adds an observer; adding one that is already there does nothing. The unfinished transactions
+  /// of the queue are delivered to it (on the main queue), as StoreKit does for a new observer.
+  open func add(_ observer: any SKPaymentTransactionObserver) {
+    observerLock.lock()
+    observers.removeAll { $0.value == nil }
+    let present = observers.contains { $0.value === observer }
+    if !present { observers.append(WeakObserver(value: observer)) }
+    observerLock.unlock()
+    guard !present, self === SKPaymentQueue.shared else { return }
+    StoreKitEnvironment.shared.deliverUnfinished(to: observer)
+  }
+
+  open func remove(_ observer: any SKPaymentTransactionObserver) {
+    observerLock.lock()
+    defer { observerLock.unlock() }
+    observers.removeAll { $0.value == nil || $0.value === observer }
+  }
+
+  /// Adds a payment: a `purchasing` transaction appears, then the store's answer.
+  open func add(_ payment: SKPayment) {
+    StoreKitEnvironment.shared.add(payment)
+  }
+
+  /// Removes a transaction from the queue. Finishing a `purchasing` transaction is refused and
+  /// reported (StoreKit raises "Cannot finish a purchasing transaction").
+  open func finishTransaction(_ transaction: SKPaymentTransaction, file: StaticString = #fileID, line: UInt = #line) {
+    StoreKitEnvironment.shared.finish(transaction, file: file, line: line)
+  }
+
+  /// Restores the account's completed purchases: each arrives as `restored`, then
+  /// `paymentQueueRestoreCompletedTransactionsFinished(_:)`.
+  open func restoreCompletedTransactions() {
+    StoreKitEnvironment.shared.restore()
+  }
+
+  /// As ``restoreCompletedTransactions()``; the username is not used to filter.
+  open func restoreCompletedTransactions(withApplicationUsername username: String?) {
+    StoreKitEnvironment.shared.restore()
+  }
+
+  /// The App Store's offer-code sheet. No user can type a code into it here: a test redeems one with
+  /// `SKTestSession`'s `redeemOfferCode(_:)` instead.
+  open func presentCodeRedemptionSheet() {}
+
+  /// Shows the price-increase consent sheet if one is pending: consent is given or declined with
+  /// `SKTestSession`'s price-increase methods.
+  open func showPriceConsentIfNeeded() {}
+
+  /// Runs `callbacks` against the observers on the main queue, in order.
+  func schedule(_ callbacks: [QueueCallback]) {
+    let generation = StoreKitEnvironment.shared.generation
+    DispatchQueue.main.async { self.run(callbacks, only: nil, generation: generation) }
+  }
+
+  /// Runs `callbacks` against one observer only (a new observer's unfinished transactions).
+  func schedule(_ callbacks: [QueueCallback], only observer: any SKPaymentTransactionObserver) {
+    let box = ObserverBox(observer)
+    let generation = StoreKitEnvironment.shared.generation
+    DispatchQueue.main.async { self.run(callbacks, only: box.value, generation: generation) }
+  }
+
+  private func run(_ callbacks: [QueueCallback], only: (any SKPaymentTransactionObserver)?, generation: UInt64) {
+    // A session opened since: these callbacks belonged to the store it replaced.
+    guard generation == StoreKitEnvironment.shared.generation else { return }
+    for callback in callbacks {
+      callback.prepare()
+      let targets = only.map { [$0] } ?? transactionObservers
+      for observer in targets { callback.deliver(to: observer, queue: self) }
+    }
+  }
+}
+
+/// Carries an observer to the main queue (observers are the app's objects; StoreKit calls them there).
+private struct ObserverBox: @unchecked Sendable {
+  weak var value: (any SKPaymentTransactionObserver)?
+  init(_ value: any SKPaymentTransactionObserver) { self.value = value }
+}

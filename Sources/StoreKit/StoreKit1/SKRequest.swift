@@ -1,0 +1,108 @@
+import Foundation
+
+/// What a request's delegate hears; both methods are optional (defaults do nothing).
+public protocol SKRequestDelegate: NSObjectProtocol {
+  /// The request finished (after its response, for a products request).
+  func requestDidFinish(_ request: SKRequest)
+  /// The request failed.
+  func request(_ request: SKRequest, didFailWithError error: any Error)
+}
+
+extension SKRequestDelegate {
+  public func requestDidFinish(_ request: SKRequest) {}
+  public func request(_ request: SKRequest, didFailWithError error: any Error) {}
+}
+
+/// A request to the App Store; its delegate hears the answer on the main queue.
+open class SKRequest: NSObject, @unchecked Sendable {
+  private let delegateLock = NSLock()
+  private weak var storedDelegate: (any SKRequestDelegate)?
+  private var cancelled = false
+
+  /// Not retained, as in StoreKit.
+  open var delegate: (any SKRequestDelegate)? {
+    get {
+      delegateLock.lock()
+      defer { delegateLock.unlock() }
+      return storedDelegate
+    }
+    set {
+      delegateLock.lock()
+      defer { delegateLock.unlock() }
+      storedDelegate = newValue
+    }
+  }
+
+  /// Sends the request.
+  open func start() {}
+
+  /// The delegate hears nothing more from this request.
+  open func cancel() {
+    delegateLock.lock()
+    defer { delegateLock.unlock() }
+    cancelled = true
+  }
+
+  var isCancelled: Bool {
+    delegateLock.lock()
+    defer { delegateLock.unlock() }
+    return cancelled
+  }
+}
+
+/// The answer to a products request.
+open class SKProductsResponse: NSObject, @unchecked Sendable {
+  /// The products the App Store sells, in the order of the request's identifiers' catalog order.
+  public let products: [SKProduct]
+  /// The requested identifiers the App Store does not know.
+  public let invalidProductIdentifiers: [String]
+
+  init(products: [SKProduct], invalidProductIdentifiers: [String]) {
+    self.products = products
+    self.invalidProductIdentifiers = invalidProductIdentifiers
+    super.init()
+  }
+}
+
+/// What a products request's delegate implements.
+public protocol SKProductsRequestDelegate: SKRequestDelegate {
+  func productsRequest(_ request: SKProductsRequest, didReceive response: SKProductsResponse)
+}
+
+/// Asks the App Store for products by identifier (`delegate` is an ``SKProductsRequestDelegate``).
+open class SKProductsRequest: SKRequest, @unchecked Sendable {
+  let productIdentifiers: Set<String>
+
+  public init(productIdentifiers: Set<String>) {
+    self.productIdentifiers = productIdentifiers
+    super.init()
+  }
+
+  override open func start() {
+    StoreKitEnvironment.shared.startProductsRequest(self)
+  }
+}
+
+/// Asks for a fresh app receipt, written where `Bundle.main.appStoreReceiptURL` points.
+open class SKReceiptRefreshRequest: SKRequest, @unchecked Sendable {
+  /// Ignored by the simulated store (the sandbox's test properties).
+  public let receiptProperties: [String: Any]?
+
+  public init(receiptProperties properties: [String: Any]? = nil) {
+    receiptProperties = properties
+    super.init()
+  }
+
+  override open func start() {
+    StoreKitEnvironment.shared.refreshReceipt(self)
+  }
+}
+
+extension Bundle {
+  /// The app receipt file (PKCS#7, signed by the store's sandbox CA): written with the signed-in
+  /// account's purchases as they are when this is read, so `Data(contentsOf:)` reads a current one.
+  /// Nil when the receipt cannot be made (the store failed to open); the reason is reported.
+  public var appStoreReceiptURL: URL? {
+    StoreKitEnvironment.shared.currentReceiptURL()
+  }
+}

@@ -1,0 +1,202 @@
+import Foundation
+internal import StoreEngine
+
+/// A product the App Store sells, localized from the session's locale and priced in its storefront's
+/// currency.
+public struct Product: Identifiable, Hashable, Sendable {
+  public let id: String
+  public let type: ProductType
+  public let displayName: String
+  public let description: String
+  /// The price in the storefront's currency, rounded to its minor units.
+  public let price: Decimal
+  /// The price formatted for the session's locale (`$0.99`, `₩1`).
+  public let displayPrice: String
+  public let isFamilyShareable: Bool
+  /// The subscription side of an auto-renewable subscription.
+  public let subscription: SubscriptionInfo?
+  /// The catalog's product, as JSON.
+  public let jsonRepresentation: Data
+  let currencyCode: String
+  let localeIdentifier: String
+
+  init(_ product: StoreEngine.Product, locale: String, storefront: String) {
+    let currency = StoreEngine.Storefront.lookup(storefront)?.currencyCode ?? "USD"
+    id = product.id.rawValue
+    type = ProductType(product.kind)
+    displayName = product.displayName(locale: locale)
+    description = product.displayDescription(locale: locale)
+    price = Money.rounded(product.price, currencyCode: currency)
+    displayPrice = PriceFormatter.string(for: product.price, currencyCode: currency, locale: locale)
+    isFamilyShareable = product.familyShareable
+    subscription = product.subscription.map { SubscriptionInfo($0, currency: currency, locale: locale) }
+    let json: [String: Any] = [
+      "id": product.id.rawValue, "type": product.kind.catalogName, "referenceName": product.referenceName,
+      "price": "\(product.price)", "familyShareable": product.familyShareable,
+    ]
+    jsonRepresentation = (try? JSONSerialization.data(withJSONObject: json, options: [.sortedKeys])) ?? Data()
+    currencyCode = currency
+    localeIdentifier = locale
+  }
+
+  /// A format style for amounts in this product's currency and the session's locale.
+  public var priceFormatStyle: Decimal.FormatStyle.Currency {
+    Decimal.FormatStyle.Currency(code: currencyCode, locale: Locale(identifier: localeIdentifier))
+  }
+
+  /// The products of `identifiers` the App Store sells (unknown identifiers are left out).
+  ///
+  /// - Throws: the ``StoreKitError`` a simulated `loadProducts` error sets.
+  public static func products<Identifiers: Collection>(
+    for identifiers: Identifiers
+  ) async throws -> [Product] where Identifiers.Element == String {
+    let environment = StoreKitEnvironment.shared
+    let ids = Array(Set(identifiers)).sorted()
+    let answer = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<ProductsAnswer, any Error>) in
+      environment.locked {
+        do {
+          let step = try environment.perform(.requestProducts(ids))
+          guard let request = step.productsRequest else { return continuation.resume(throwing: StoreKitError.unknown) }
+          if let early = environment.unclaimedProducts.removeValue(forKey: request) {
+            continuation.resume(with: early.mapError { StoreKitEnvironment.storeKit2Error($0) })
+          } else {
+            environment.productCalls[request] = continuation
+          }
+        } catch {
+          continuation.resume(throwing: StoreKitError.unknown)
+        }
+      }
+    }
+    return (try? environment.read { store in
+      answer.products.compactMap { id in
+        store.queue.catalog.product(id).map {
+          Product($0, locale: store.queue.controls.locale, storefront: store.queue.controls.storefront)
+        }
+      }
+    }) ?? []
+  }
+
+  /// Buys the product: `.success` with the verified transaction (finish it after delivering),
+  /// `.pending` (Ask to Buy; the outcome arrives in `Transaction.updates`), or `.userCancelled`.
+  ///
+  /// - Throws: ``Product/PurchaseError`` or ``StoreKitError`` (a simulated `purchase` error, an
+  ///   invalid quantity or offer).
+  public func purchase(options: Set<PurchaseOption> = []) async throws -> PurchaseResult {
+    let environment = StoreKitEnvironment.shared
+    var payment = StoreEngine.Payment(productID: .init(id))
+    var askToBuy: Bool?
+    for option in options {
+      switch option.value {
+      case .quantity(let quantity): payment.quantity = quantity
+      case .appAccountToken(let token): payment.applicationUsername = token.uuidString.lowercased()
+      case .promotionalOffer(let offer, let key, let nonce, let signature, let timestamp):
+        payment.offerID = offer
+        payment.discount = PaymentDiscount(
+          identifier: offer, keyIdentifier: key, nonce: nonce, signature: signature.base64EncodedString(), timestamp: Int64(timestamp))
+      case .simulatesAskToBuyInSandbox(let on): askToBuy = on
+      case .custom: break
+      }
+    }
+    if payment.quantity < 1 || payment.quantity > 10 { throw PurchaseError.invalidQuantity }
+    let request = payment
+    return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<PurchaseResult, any Error>) in
+      environment.locked {
+        do {
+          var restore: Bool?
+          if let askToBuy {
+            restore = try environment.read { $0.queue.controls.askToBuy }
+            try environment.perform(.setControl(.askToBuy(askToBuy)))
+          }
+          defer { if let restore { _ = try? environment.perform(.setControl(.askToBuy(restore))) } }
+          let step = try environment.perform(.buy(request)) { store in store.view.willPerform(.buy(request)) }
+          guard let call = step.createdTransaction else { return continuation.resume(throwing: StoreKitError.unknown) }
+          if let early = environment.unclaimedPurchases.removeValue(forKey: call) {
+            continuation.resume(with: early)
+          } else {
+            environment.purchaseCalls[call] = continuation
+          }
+        } catch {
+          continuation.resume(throwing: StoreKitError.unknown)
+        }
+      }
+    }
+  }
+}
+
+extension Product {
+  /// The kind of product.
+  public struct ProductType: RawRepresentable, Hashable, Sendable {
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+    public static let consumable = ProductType(rawValue: "Consumable")
+    public static let nonConsumable = ProductType(rawValue: "Non-Consumable")
+    public static let nonRenewable = ProductType(rawValue: "Non-Renewing Subscription")
+    public static let autoRenewable = ProductType(rawValue: "Auto-Renewable Subscription")
+
+    init(_ kind: ProductKind) { self.init(rawValue: kind.serverName) }
+
+    public var localizedDescription: String { rawValue }
+  }
+
+  /// The result of ``Product/purchase(options:)``.
+  public enum PurchaseResult: Sendable {
+    case success(VerificationResult<Transaction>)
+    case userCancelled
+    case pending
+  }
+
+  /// An option of a purchase.
+  public struct PurchaseOption: Hashable, Sendable {
+    enum Value: Hashable, Sendable {
+      case quantity(Int)
+      case appAccountToken(UUID)
+      case promotionalOffer(offerID: String, keyID: String, nonce: UUID, signature: Data, timestamp: Int)
+      case simulatesAskToBuyInSandbox(Bool)
+      case custom(String, String)
+    }
+
+    let value: Value
+
+    /// How many units (1 to 10).
+    public static func quantity(_ quantity: Int) -> PurchaseOption { PurchaseOption(value: .quantity(quantity)) }
+    /// The app's id of the user, signed into the transaction.
+    public static func appAccountToken(_ token: UUID) -> PurchaseOption { PurchaseOption(value: .appAccountToken(token)) }
+    /// A promotional offer signed by the developer's server.
+    public static func promotionalOffer(offerID: String, keyID: String, nonce: UUID, signature: Data, timestamp: Int) -> PurchaseOption {
+      PurchaseOption(value: .promotionalOffer(offerID: offerID, keyID: keyID, nonce: nonce, signature: signature, timestamp: timestamp))
+    }
+    /// Ask to Buy for this purchase only.
+    public static func simulatesAskToBuyInSandbox(_ enabled: Bool) -> PurchaseOption {
+      PurchaseOption(value: .simulatesAskToBuyInSandbox(enabled))
+    }
+    public static func custom(key: String, value: String) -> PurchaseOption { PurchaseOption(value: .custom(key, value)) }
+  }
+
+  /// Why a purchase could not be made.
+  public enum PurchaseError: Error, LocalizedError, Hashable, Sendable {
+    case invalidQuantity
+    case productUnavailable
+    case purchaseNotAllowed
+    case ineligibleForOffer
+    case invalidOfferIdentifier
+    case invalidOfferPrice
+    case invalidOfferSignature
+    case missingOfferParameters
+
+    init?(name: String) {
+      switch name {
+      case "invalidQuantity": self = .invalidQuantity
+      case "productUnavailable": self = .productUnavailable
+      case "purchaseNotAllowed": self = .purchaseNotAllowed
+      case "ineligibleForOffer": self = .ineligibleForOffer
+      case "invalidOfferIdentifier": self = .invalidOfferIdentifier
+      case "invalidOfferPrice": self = .invalidOfferPrice
+      case "invalidOfferSignature": self = .invalidOfferSignature
+      case "missingOfferParameters": self = .missingOfferParameters
+      default: return nil
+      }
+    }
+
+    public var errorDescription: String? { "The purchase failed: \(self)." }
+  }
+}
