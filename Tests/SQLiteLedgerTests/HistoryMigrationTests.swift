@@ -118,7 +118,7 @@ final class HistoryMigrationTests: XCTestCase {
       LedgerSchema.latestTransactions(TransactionMatch(product: "com.example.gems", state: .purchased)), on: store.connection)
     XCTAssertTrue(product.contains("transactions_product_latest (account=? AND product_id=?"), product)
     let chain = try Self.plan(
-      LedgerSchema.latestTransactions(TransactionMatch(originalID: 1, state: .purchased)), on: store.connection)
+      LedgerSchema.latestTransactions(TransactionMatch(originalID: PaymentTransaction.ID(1), state: .purchased)), on: store.connection)
     XCTAssertTrue(chain.contains("transactions_chain_latest (original_id=?"), chain)
     for plan in [product, chain] { XCTAssertFalse(plan.contains("TEMP B-TREE"), plan) }
   }

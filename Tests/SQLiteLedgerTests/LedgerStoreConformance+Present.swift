@@ -44,7 +44,9 @@ extension LedgerStoreConformance {
       guard let account else { continue }
       let history = try reference.history(account: account)
       let products: [Product.ID?] = [nil, "com.example.unknown"] + HistoryScript.products.map { $0.0 }
-      let chains: [PaymentTransaction.ID?] = [nil, PaymentTransaction.ID(7)] + Set(history.map(\.originalID)).sorted { $0.rawValue < $1.rawValue }.prefix(8)
+      let originals: [PaymentTransaction.ID] = Set(history.map(\.originalID)).sorted { $0.rawValue < $1.rawValue }
+      var chains: [PaymentTransaction.ID?] = [nil, PaymentTransaction.ID(7)]
+      chains += originals.prefix(8).map { Optional($0) }
       let states: [TransactionState?] = [nil] + TransactionState.allCases
       for product in products {
         for chain in chains {
