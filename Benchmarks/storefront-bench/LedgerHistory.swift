@@ -16,6 +16,12 @@ import StoreEngine
 /// re-downloads), 25,000 subscription transactions in 50 chains (24,950 renewals). Everything is
 /// finished except the newest ``unfinishedCount`` (the app quit before finishing them).
 ///
+/// ``Layout/samePresent`` is the short ledger to compare with a long ``Layout/longUsed`` one when
+/// only the history's length may differ: the same present (50 subscription chains, the newest
+/// active and 49 expired, 10 non-consumables, one unfinished consumable and the newest chain's
+/// unfinished period) in 100 transactions, the long one's extra transactions being consumables,
+/// re-downloads and ended chains' renewals.
+///
 /// This is the one place that writes the ledger's format (its `LedgerChange`s and the engine's
 /// subscription records) without the engine.
 enum LedgerHistory {
@@ -24,6 +30,28 @@ enum LedgerHistory {
   static let renewalsPerChain = 500
   static let unfinishedCount = 2
   static let batchSize = 10_000
+
+  /// Which kinds the slots hold.
+  enum Layout {
+    /// Every four slots: two consumables, a non-consumable, a subscription period; a chain renews
+    /// ``LedgerHistory/renewalsPerChain`` times.
+    case longUsed
+    /// Every ten slots: a non-consumable, four consumables, five subscription purchases, each a
+    /// chain of its own that never renews: at 100 transactions, the present of a long-used
+    /// ledger of 100,000 (50 chains, 10 non-consumables).
+    case samePresent
+
+    enum Kind { case consumable, nonConsumable, subscription }
+
+    func kind(of slot: Int) -> Kind {
+      switch self {
+      case .longUsed: [Kind.consumable, .nonConsumable, .consumable, .subscription][slot % 4]
+      case .samePresent: slot % 10 == 0 ? .nonConsumable : slot % 2 == 1 ? .subscription : .consumable
+      }
+    }
+
+    var renewalsPerChain: Int { self == .longUsed ? LedgerHistory.renewalsPerChain : 0 }
+  }
 
   struct Summary {
     var transactions = 0
@@ -52,7 +80,8 @@ enum LedgerHistory {
 
   /// Writes the history into `ledger` (expected empty) and returns what it wrote.
   static func write(
-    count: Int, to ledger: SQLiteLedgerStore, catalog: Catalog, signing: BenchSigning, start: Date
+    count: Int, to ledger: SQLiteLedgerStore, catalog: Catalog, signing: BenchSigning, start: Date,
+    layout: Layout = .longUsed
   ) throws -> Summary {
     let products = catalog.products
     let consumables = Array(products.filter { $0.kind == .consumable }.prefix(10))
@@ -77,6 +106,9 @@ enum LedgerHistory {
     changes.reserveCapacity(batchSize + 8)
     var records: [PaymentTransaction.ID: [String: Any]] = [:]
     var clock = start
+    // Turns of the consumables and non-consumables (each kind's products in turn).
+    var consumableTurn = 0
+    var nonConsumableTurn = 0
 
     for slot in 0..<count {
       let date = start.addingTimeInterval(Double(slot) * spacing)
@@ -84,13 +116,15 @@ enum LedgerHistory {
       let id = PaymentTransaction.ID(nextID)
       nextID += 1
       var transaction: PaymentTransaction
-      switch slot % 4 {
-      case 0, 2:
-        let product = consumables[(slot / 2) % consumables.count]
+      switch layout.kind(of: slot) {
+      case .consumable:
+        let product = consumables[consumableTurn % consumables.count]
+        consumableTurn += 1
         transaction = purchase(id, product, at: date)
         summary.consumables += 1
-      case 1:
-        let product = nonConsumables[(slot / 4) % nonConsumables.count]
+      case .nonConsumable:
+        let product = nonConsumables[nonConsumableTurn % nonConsumables.count]
+        nonConsumableTurn += 1
         transaction = purchase(id, product, at: date)
         if let first = firstPurchases[product.id] {
           transaction.originalID = first.originalID
@@ -101,9 +135,9 @@ enum LedgerHistory {
           firstPurchases[product.id] = transaction
           summary.nonConsumablePurchases += 1
         }
-      default:
+      case .subscription:
         lineItem += 1
-        if var current = chain, current.renewals < renewalsPerChain {
+        if var current = chain, current.renewals < layout.renewalsPerChain {
           transaction = purchase(id, current.product, at: date)
           transaction.originalID = current.original.id
           transaction.originalPurchaseDate = current.original.originalPurchaseDate

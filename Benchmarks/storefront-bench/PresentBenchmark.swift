@@ -17,12 +17,27 @@ import StoreTUI
 /// - `present_tui_peak_rss_*_mb`: the real TUI on a pty: first frame, `2` (the Transactions pane,
 ///   until it shows the history's count), `q`;
 /// - `present_run_peak_rss_*_mb`: the real `storefront run` of a small scenario on the same data directory.
+///
+/// The in-process figures are also read on a third ledger, `100_same_present`
+/// (``LedgerHistory/Layout/samePresent``: 100 transactions holding the 100k ledger's present, 50
+/// chains and 10 non-consumables), and `*_100k_vs_100_same_present` is the target's ratio: the
+/// history's length alone. `*_100k_vs_100` compares with the plain 100 ledger (one chain), whose
+/// present is smaller: the present grows too.
 enum PresentBenchmark {
+  static let queries = ["entitlements", "statuses", "history_page", "history_rows", "history_count"]
   static let keys =
-    ["entitlements", "statuses", "history_page", "history_rows", "history_count"].flatMap { label in
-      ["present_\(label)_100_ms", "present_\(label)_100k_ms", "present_\(label)_100k_vs_100"]
+    queries.flatMap { label in
+      [
+        "present_\(label)_100_ms", "present_\(label)_100_same_present_ms", "present_\(label)_100k_ms",
+        "present_\(label)_100k_vs_100_same_present", "present_\(label)_100k_vs_100",
+      ]
     } + ["present_tui_peak_rss_100_mb", "present_tui_peak_rss_100k_mb", "present_run_peak_rss_100_mb", "present_run_peak_rss_100k_mb"]
   static let counts = [100, 100_000]
+
+  /// The ledgers the in-process figures are read on: label, transactions, layout.
+  static let ledgers: [(label: String, count: Int, layout: LedgerHistory.Layout)] = [
+    ("100", 100, .longUsed), ("100_same_present", 100, .samePresent), ("100k", 100_000, .longUsed),
+  ]
 
   static func name(_ count: Int) -> String { count >= 100_000 ? "100k" : String(count) }
 
@@ -32,26 +47,35 @@ enum PresentBenchmark {
     let authority = try BenchStore.authority(in: home)
     // The JWS's shape and size without the ECDSA step: nothing here verifies a signature.
     let signing = try BenchSigning.sandboxShaped(authority)
-    var directories: [Int: URL] = [:]
-    for count in counts {
-      let directory = home.appendingPathComponent("data-\(count)")
-      let ledger = try SQLiteLedgerStore(directory: directory)
-      _ = try LedgerHistory.write(count: count, to: ledger, catalog: catalog, signing: signing, start: StoreStates.start)
-      ledger.close()
-      directories[count] = directory
+    var directories: [String: URL] = [:]
+    for ledger in ledgers {
+      let directory = home.appendingPathComponent("data-\(ledger.label)")
+      let store = try SQLiteLedgerStore(directory: directory)
+      _ = try LedgerHistory.write(
+        count: ledger.count, to: store, catalog: catalog, signing: signing, start: StoreStates.start, layout: ledger.layout)
+      store.close()
+      directories[ledger.label] = directory
     }
 
-    var entitlements: [Int: [Double]] = [:]
-    var statuses: [Int: [Double]] = [:]
-    var pages: [Int: [Double]] = [:]
-    var rows: [Int: [Double]] = [:]
-    var countsRead: [Int: [Double]] = [:]
-    for count in counts {
-      guard let directory = directories[count] else { continue }
+    // samples[query][ledger label], in ms.
+    var samples: [String: [String: [Double]]] = [:]
+    var presents: [String: String] = [:]
+    var presentRows: [String: String] = [:]
+    for ledger in ledgers {
+      let count = ledger.count
+      guard let directory = directories[ledger.label] else { continue }
       let store = try BenchStore.live(in: directory, catalog: catalog, authority: authority)
       defer { store.ledger.close() }
       let queue = store.queue
-      guard let group = queue.subscriptions().last?.groupID else { throw BenchError.failed("the \(count) ledger has no subscription") }
+      guard let group = queue.subscriptions().last?.groupID else { throw BenchError.failed("the \(ledger.label) ledger has no subscription") }
+      // What the present holds: records by status, working-set rows by kind, the group asked for.
+      let records = Dictionary(grouping: queue.subscriptions(), by: { "\($0.status)" }).mapValues(\.count).sorted { $0.key < $1.key }
+      let rowsByKind = Dictionary(grouping: queue.presentTransactions(), by: { "\($0.productKind)" }).mapValues(\.count)
+        .sorted { $0.key < $1.key }
+      // Guarded equal: the records and the group; noted: the rows (the 100k's newest chain holds
+      // its first period and a renewal, the short one's a first period only).
+      presents[ledger.label] = "records \(records), group \(group)"
+      presentRows[ledger.label] = "\(rowsByKind)"
       var total = 0
       for repetition in 0...repeats {
         let e = try Stopwatch.seconds { _ = try queue.entitlements() }
@@ -65,26 +89,27 @@ enum PresentBenchmark {
         }
         let c = try Stopwatch.seconds { _ = try queue.ledger.transactionCount(account: LedgerHistory.account) }
         guard repetition > 0 else { continue }  // repetition 0 warms up
-        entitlements[count, default: []].append(e * 1000)
-        statuses[count, default: []].append(s * 1000)
-        pages[count, default: []].append(p * 1000)
-        rows[count, default: []].append(r * 1000)
-        countsRead[count, default: []].append(c * 1000)
+        for (query, seconds) in zip(queries, [e, s, p, r, c]) { samples[query, default: [:]][ledger.label, default: []].append(seconds * 1000) }
       }
       guard total >= count else { throw BenchError.failed("the Transactions pane counted \(total) of \(count) transactions") }
     }
-    for (label, samples) in [
-      ("entitlements", entitlements), ("statuses", statuses), ("history_page", pages), ("history_rows", rows),
-      ("history_count", countsRead),
-    ] {
-      let small = Sample(values: samples[100] ?? [], unit: "ms")
-      let large = Sample(values: samples[100_000] ?? [], unit: "ms")
-      report.record("present_\(label)_100", small)
-      report.record("present_\(label)_100k", large)
-      report.set("present_\(label)_100_ms", small.median)
-      report.set("present_\(label)_100k_ms", large.median)
-      report.set("present_\(label)_100k_vs_100", large.median / max(small.median, 0.000_001))
+    guard presents["100_same_present"] == presents["100k"] else {
+      throw BenchError.failed(
+        "the same-present ledger's present differs from the 100k one's: \(presents["100_same_present"] ?? "none") vs \(presents["100k"] ?? "none")")
     }
+    for query in queries {
+      var medians: [String: Double] = [:]
+      for ledger in ledgers {
+        let sample = Sample(values: samples[query]?[ledger.label] ?? [], unit: "ms")
+        report.record("present_\(query)_\(ledger.label)", sample)
+        report.set("present_\(query)_\(ledger.label)_ms", sample.median)
+        medians[ledger.label] = sample.median
+      }
+      let large = medians["100k"] ?? 0
+      report.set("present_\(query)_100k_vs_100", large / max(medians["100"] ?? 0, 0.000_001))
+      report.set("present_\(query)_100k_vs_100_same_present", large / max(medians["100_same_present"] ?? 0, 0.000_001))
+    }
+    report.note("present_entitlements_100k_vs_100_same_present", "The present of the 100k and the 100_same_present ledgers (checked equal): \(presents["100k"] ?? ""); working-set rows by kind: 100k \(presentRows["100k"] ?? ""), 100_same_present \(presentRows["100_same_present"] ?? ""), 100 \(presentRows["100"] ?? "")")
     report.note(
       "present_entitlements_100k_vs_100",
       "In-process on SQLite ledgers written by LedgerHistory (100 and 100,000 transactions; JWS of the sandbox signer's shape, unsigned), opened as the live store opens them; \(repeats) repetitions after a warm-up. entitlements: PaymentQueue.entitlements(); statuses: StoreKit2Queries.statuses(group:of:) of the newest chain's group; history_page: HistoryWindow.read (the Transactions pane's count and first \(HistoryWindow.range(around: 0).count) rows), whose parts are history_rows (LedgerStore.historyRows) and history_count (LedgerStore.transactionCount).")
@@ -96,7 +121,7 @@ enum PresentBenchmark {
     let scenario = home.appendingPathComponent("present.scenario")
     try scenarioText(catalog: catalog).write(to: scenario, atomically: true, encoding: .utf8)
     for count in counts {
-      guard let directory = directories[count] else { continue }
+      guard let directory = directories[name(count)] else { continue }
       let arguments = ["--data-dir", directory.path, "--catalog", catalogPath]
       report.set("present_tui_peak_rss_\(name(count))_mb", try tuiPeakRSS(binary, arguments))
       report.set(

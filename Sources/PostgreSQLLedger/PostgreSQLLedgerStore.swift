@@ -185,6 +185,7 @@ public final class PostgreSQLLedgerStore: LedgerStore {
         if version == PostgreSQLSchema.historyColumnsVersion {
           try backfillHistoryColumns(on: connection)
           try connection.executeScript(PostgreSQLSchema.consumableUnitsTable)
+          try connection.executeScript(PostgreSQLSchema.presentTables)
         }
       }
       try connection.execute(

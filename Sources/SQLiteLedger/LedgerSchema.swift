@@ -180,6 +180,7 @@ enum LedgerSchema {
     7: { store in
       try store.backfillHistoryColumns()
       try store.connection.execute(consumableUnitsTable)
+      try store.connection.execute(presentTables)
     }
   ]
 

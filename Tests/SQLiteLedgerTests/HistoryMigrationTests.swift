@@ -14,6 +14,8 @@ final class HistoryMigrationTests: XCTestCase {
       DROP INDEX transactions_account_last_modified; DROP INDEX transactions_last_modified;
       DROP TRIGGER consumable_units_insert; DROP TRIGGER consumable_units_delete; DROP TRIGGER consumable_units_update;
       DROP TABLE consumable_units;
+      DROP TRIGGER history_counts_insert; DROP TRIGGER history_counts_delete; DROP TRIGGER history_counts_update;
+      DROP TABLE history_counts; DROP INDEX transactions_product_latest; DROP INDEX transactions_chain_latest;
       ALTER TABLE transactions DROP COLUMN last_modified_ms; ALTER TABLE transactions DROP COLUMN id_key;
       ALTER TABLE transactions DROP COLUMN quantity; ALTER TABLE transactions DROP COLUMN revoked;
       PRAGMA user_version = 6;
@@ -46,6 +48,7 @@ final class HistoryMigrationTests: XCTestCase {
       written, "the back-fill stores what a v7 commit stores")
     XCTAssertEqual(try migrated.integrityCheck(), "ok")
     try LedgerStoreConformance.assertPagesMatch(migrated, reference, "migrated from v6")
+    try LedgerStoreConformance.assertPresentReadsMatch(migrated, reference, "migrated from v6")
   }
 
   /// A row whose JSON does not decode does not stop the migration; reading it still reports it.
@@ -98,5 +101,25 @@ final class HistoryMigrationTests: XCTestCase {
           || plan == "SCAN transactions", "\(sql): \(plan)")
     }
     XCTAssertTrue(try XCTUnwrap(plans[LedgerSchema.selectConsumableUnits]).contains("USING PRIMARY KEY (account=?)"))
+  }
+
+  /// The present's reads: the count is one row of `history_counts`, a window walks the order's
+  /// index, and the newest row of a product or a chain is found by its purchase-date index (no sort).
+  func testPresentReadsWalkAnIndex() throws {
+    let directory = try TemporaryDirectory()
+    let store = try SQLiteLedgerStore(directory: directory.url)
+    try store.connection.execute("ANALYZE")
+    XCTAssertTrue(try Self.plan(LedgerSchema.selectHistoryCount, on: store.connection).contains("USING PRIMARY KEY (account=?)"))
+    for order in [HistoryOrder.insertion, .lastModified] {
+      let plan = try Self.plan(LedgerSchema.historyRows(byAccount: true, order: order), on: store.connection)
+      XCTAssertFalse(plan.contains("TEMP B-TREE"), plan)
+    }
+    let product = try Self.plan(
+      LedgerSchema.latestTransactions(TransactionMatch(product: "com.example.gems", state: .purchased)), on: store.connection)
+    XCTAssertTrue(product.contains("transactions_product_latest (account=? AND product_id=?"), product)
+    let chain = try Self.plan(
+      LedgerSchema.latestTransactions(TransactionMatch(originalID: PaymentTransaction.ID(1), state: .purchased)), on: store.connection)
+    XCTAssertTrue(chain.contains("transactions_chain_latest (original_id=?"), chain)
+    for plan in [product, chain] { XCTAssertFalse(plan.contains("TEMP B-TREE"), plan) }
   }
 }

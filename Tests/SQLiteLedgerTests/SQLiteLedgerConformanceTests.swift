@@ -58,4 +58,6 @@ final class SQLiteLedgerConformanceTests: XCTestCase {
   func testOwnerExpectationGuardsTheWholeBatch() throws { try suite.ownerExpectationGuardsTheWholeBatch() }
   func testHistoryPagesFollowTheReference() throws { try suite.historyPagesFollowTheReference() }
   func testHistoryPageEdges() throws { try suite.historyPageEdges() }
+  func testPresentReadsFollowTheDefaults() throws { try suite.presentReadsFollowTheDefaults() }
+  func testTransactionCountFollowsTheRowsAccount() throws { try suite.transactionCountFollowsTheRowsAccount() }
 }

@@ -123,14 +123,16 @@ final class SQLiteLedgerStoreTests: XCTestCase {
     XCTAssertEqual(
       indexed,
       [
-        "account", "account", "changed", "id", "id_key", "id_key", "is_finished", "last_modified_ms", "last_modified_ms",
-        "original_id", "product_id", "purchase_date", "state",
+        "account", "account", "account", "changed", "id", "id_key", "id_key", "is_finished", "last_modified_ms",
+        "last_modified_ms", "original_id", "original_id", "product_id", "product_id", "purchase_date", "purchase_date",
+        "purchase_date", "state",
       ])
     XCTAssertEqual(SQLiteLedgerStore.schemaVersion, 7)
     XCTAssertEqual(
       try store.connection.texts("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY 1"),
       [
-        "accounts", "ask_to_buy", "chains", "consumable_units", "jws_headers", "kv", "mass_extensions", "outbox", "outbox_delivery", "outbox_sent",
+        "accounts", "ask_to_buy", "chains", "consumable_units", "history_counts", "jws_headers", "kv", "mass_extensions", "outbox",
+        "outbox_delivery", "outbox_sent",
         "sqlite_sequence", "subscriptions", "transactions",
       ])
   }

@@ -29,6 +29,8 @@ final class PostgreSQLHistoryMigrationTests: XCTestCase {
         """
         DROP TRIGGER consumable_units ON transactions; DROP FUNCTION storefront_consumable_units();
         DROP TABLE consumable_units;
+        DROP TRIGGER history_counts ON transactions; DROP FUNCTION storefront_history_counts(); DROP TABLE history_counts;
+        DROP INDEX transactions_product_latest; DROP INDEX transactions_chain_latest;
         DROP INDEX transactions_account_last_modified; DROP INDEX transactions_last_modified;
         ALTER TABLE transactions DROP COLUMN last_modified_ms, DROP COLUMN id_key, DROP COLUMN quantity, DROP COLUMN revoked;
         UPDATE storefront_schema SET version = 2;
@@ -40,5 +42,6 @@ final class PostgreSQLHistoryMigrationTests: XCTestCase {
       try migrated.connection.execute("SELECT version FROM storefront_schema").int64(0, 0), Int64(PostgreSQLLedgerStore.schemaVersion))
     XCTAssertEqual(try migrated.connection.execute(Self.historyColumns).text(0, 0), written, "the back-fill stores what a v3 commit stores")
     try LedgerStoreConformance.assertPagesMatch(migrated, reference, "migrated from v2")
+    try LedgerStoreConformance.assertPresentReadsMatch(migrated, reference, "migrated from v2")
   }
 }
