@@ -40,9 +40,7 @@ enum HistoryBenchmark {
     var directories: [Int: URL] = [:]
     for count in sizes {
       let directory = home.appendingPathComponent("data-\(count)")
-      let ledger = try SQLiteLedgerStore(directory: directory)
-      let summary = try LedgerHistory.write(count: count, to: ledger, catalog: catalog, signing: signing, start: StoreStates.start)
-      ledger.close()
+      let summary = try writeLedger(count: count, in: directory, catalog: catalog, signing: signing)
       directories[count] = directory
       report.extra("history_\(name(count))_ledger_bytes", LedgerFiles.bytes(in: directory))
       report.extra("history_\(name(count))_populate_s", summary.seconds)
@@ -111,6 +109,33 @@ enum HistoryBenchmark {
     report.note(
       "history_transactions_peak_rss_100k_mb",
       "`storefront transactions --data-dir D` (the table, 100,002 lines at 100k) and `storefront receipt --data-dir D` (base64 on stdout) of the release binary, each spawned by `storefront-bench --measure-rss` (ru_maxrss by wait4) with stdout on a pipe this process reads; wall time includes the probe's spawn; \(plan.processRuns) runs per size, alternating; medians.")
+  }
+
+  /// The benchmark's ledger of `count` transactions in data directory `directory`.
+  static func writeLedger(count: Int, in directory: URL, catalog: Catalog, signing: BenchSigning) throws -> LedgerHistory.Summary {
+    let ledger = try SQLiteLedgerStore(directory: directory)
+    defer { ledger.close() }
+    return try LedgerHistory.write(count: count, to: ledger, catalog: catalog, signing: signing, start: StoreStates.start)
+  }
+
+  static let flag = "--write-history"
+
+  /// `storefront-bench --write-history HOME COUNT`: the suite's home (its CA in `HOME/ca`) and
+  /// ledger (`HOME/data-COUNT`), to profile `HOME=HOME storefront transactions --data-dir
+  /// HOME/data-COUNT` (or `receipt`) by hand.
+  static func main(_ arguments: [String]) -> Int32 {
+    guard arguments.count == 2, let count = Int(arguments[1]) else { return 64 }
+    let home = URL(fileURLWithPath: arguments[0], isDirectory: true)
+    do {
+      try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+      let catalog = try CatalogDecoder().decode(try CatalogGenerator.data(products: 10_000), path: "generated")
+      let signing = try BenchSigning.sandboxShaped(try BenchStore.authority(in: home))
+      _ = try writeLedger(count: count, in: home.appendingPathComponent("data-\(count)"), catalog: catalog, signing: signing)
+      return 0
+    } catch {
+      FileHandle.standardError.write(Data("write-history: \(error)\n".utf8))
+      return 1
+    }
   }
 
   private static func name(_ count: Int) -> String { count == 100_000 ? "100k" : String(count) }
