@@ -58,12 +58,13 @@ enum TransactionsCommand {
   static let header = ["ID", "ORIGINAL", "PRODUCT", "STATE", "QTY", "PURCHASED", "EXPIRES", "FINISHED"]
 
   /// The table: a first walk finds the count and the column widths, a second prints the rows, so
-  /// that only one page of transactions is held at a time. The second walk stops at the count the
-  /// title shows (rows another process commits meanwhile are left out, as they would have been).
+  /// that only one page is held at a time. Both walk ``TransactionSummary``s, the ten fields the
+  /// table shows (a third of a full row's decoding). The second walk stops at the count the title
+  /// shows (rows another process commits meanwhile are left out, as they would have been).
   private static func listTable(_ history: HistoryWalk, title: String, ledgerName: String, io: ConsoleIO) throws(LedgerError) {
     var count = 0
     var widths = header.map(\.displayWidth)
-    try history.forEach { transaction in
+    try history.forEachSummary { transaction in
       count += 1
       for (column, cell) in cells(transaction).enumerated() { widths[column] = max(widths[column], cell.displayWidth) }
       return true
@@ -75,14 +76,14 @@ enum TransactionsCommand {
     }
     io.line(line(header))
     var printed = 0
-    try history.forEach { transaction in
+    try history.forEachSummary { transaction in
       io.line(line(cells(transaction)))
       printed += 1
       return printed < count
     }
   }
 
-  private static func cells(_ t: PaymentTransaction) -> [String] {
+  private static func cells(_ t: TransactionSummary) -> [String] {
     var state = t.state.name
     if t.revocationDate != nil { state += " (refunded)" }
     if let error = t.error { state += " \(error.name)" }
@@ -93,12 +94,12 @@ enum TransactionsCommand {
     ]
   }
 
-  /// One JSON object per transaction: a first walk finds each subscription's newest period (which
-  /// shows the current renewal info), a second prints.
+  /// One JSON object per transaction: a first walk (of summaries) finds each subscription's newest
+  /// period (which shows the current renewal info), a second (of whole rows) prints.
   private static func listJSON(_ history: HistoryWalk, records: [SubscriptionRecord], io: ConsoleIO) throws(LedgerError) {
     var newest = NewestPeriods(records: records)
     var count = 0
-    try history.forEach { transaction in
+    try history.forEachSummary { transaction in
       newest.note(transaction)
       count += 1
       return true
@@ -124,6 +125,10 @@ struct HistoryWalk {
   /// Nothing to walk (no account signed in).
   var isEmpty = false
 
+  /// Summaries per page: a summary is a few hundred bytes, so a larger page costs little memory
+  /// and saves statements.
+  static let summaryPageSize = 1024
+
   /// Hands each transaction to `body`, oldest first, until it returns false.
   func forEach(_ body: (PaymentTransaction) -> Bool) throws(LedgerError) {
     guard !isEmpty else { return }
@@ -131,6 +136,17 @@ struct HistoryWalk {
     repeat {
       let page = try ledger.historyPage(account: account, order: .insertion, after: cursor, limit: Self.pageSize)
       for transaction in page.rows where !body(transaction) { return }
+      cursor = page.next
+    } while cursor != nil
+  }
+
+  /// Hands each transaction's summary to `body`, oldest first, until it returns false.
+  func forEachSummary(_ body: (TransactionSummary) -> Bool) throws(LedgerError) {
+    guard !isEmpty else { return }
+    var cursor: HistoryCursor?
+    repeat {
+      let page = try ledger.historySummaryPage(account: account, after: cursor, limit: Self.summaryPageSize)
+      for summary in page.rows where !body(summary) { return }
       cursor = page.next
     } while cursor != nil
   }
@@ -150,7 +166,7 @@ struct NewestPeriods {
       uniquingKeysWith: { _, last in last })
   }
 
-  mutating func note(_ transaction: PaymentTransaction) {
+  mutating func note(_ transaction: TransactionSummary) {
     guard transaction.expiresDate != nil, current[transaction.originalID] != nil else { return }
     if let best = newest[transaction.originalID], best.purchased > transaction.purchaseDate { return }
     newest[transaction.originalID] = (transaction.id, transaction.purchaseDate)
