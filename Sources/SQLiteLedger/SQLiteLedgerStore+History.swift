@@ -20,10 +20,13 @@ extension SQLiteLedgerStore {
 
   /// The summaries of the insertion-order page: each row's JSON decoded into the ten fields of a
   /// ``TransactionSummary`` only (no JWS headers put back), about a third of a full decode.
+  /// `expiringOnly` selects by the stored `has_expiry` column, so the other rows are not even inflated.
   public func historySummaryPage(
-    account: String?, after cursor: HistoryCursor?, limit: Int
+    account: String?, after cursor: HistoryCursor?, limit: Int, expiringOnly: Bool
   ) throws(LedgerError) -> HistorySummaryPage {
-    let (rows, next) = try page(account: account, order: .insertion, after: cursor, limit: limit) { stored -> TransactionSummary? in
+    let (rows, next) = try page(
+      account: account, order: .insertion, after: cursor, limit: limit, expiringOnly: expiringOnly
+    ) { stored -> TransactionSummary? in
       guard let json = stored.isBlob ? RowCompression.inflate(stored.data) : stored.data else { return nil }
       return try? coder.decode(TransactionSummary.self, from: json)
     }
@@ -32,7 +35,7 @@ extension SQLiteLedgerStore {
 
   /// One page of rows, each decoded by `decode` (nil: the row is damaged, reported as `.corrupt`).
   private func page<Row>(
-    account: String?, order: HistoryOrder, after cursor: HistoryCursor?, limit: Int,
+    account: String?, order: HistoryOrder, after cursor: HistoryCursor?, limit: Int, expiringOnly: Bool = false,
     decode: ((data: Data, isBlob: Bool)) -> Row?
   ) throws(LedgerError) -> (rows: [Row], next: HistoryCursor?) {
     let statements = try preparedStatements()
@@ -49,7 +52,8 @@ extension SQLiteLedgerStore {
     var undecodable: UInt64?
     do {
       let select = try statements.historyPage(
-        LedgerSchema.historyPage(byAccount: account != nil, order: order, after: from != nil), on: connection)
+        LedgerSchema.historyPage(byAccount: account != nil, order: order, after: from != nil, expiringOnly: expiringOnly),
+        on: connection)
       var index: Int32 = 1
       if let account {
         try select.bind(account, at: index)

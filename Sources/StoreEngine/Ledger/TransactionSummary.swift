@@ -49,9 +49,10 @@ extension LedgerStore {
   /// The default summarizes ``historyPage(account:order:after:limit:)`` in insertion order: right,
   /// and as costly as the full page. A ledger that stores rows as JSON decodes only the summary.
   public func historySummaryPage(
-    account: String?, after cursor: HistoryCursor?, limit: Int
+    account: String?, after cursor: HistoryCursor?, limit: Int, expiringOnly: Bool
   ) throws(LedgerError) -> HistorySummaryPage {
     let page = try historyPage(account: account, order: .insertion, after: cursor, limit: limit)
-    return HistorySummaryPage(rows: page.rows.map(TransactionSummary.init), next: page.next)
+    let rows = page.rows.lazy.filter { !expiringOnly || $0.expiresDate != nil }.map(TransactionSummary.init)
+    return HistorySummaryPage(rows: Array(rows), next: page.next)
   }
 }

@@ -36,44 +36,90 @@ enum TransactionsCommand {
     }
     let all = invocation.arguments.flag("--all")
     let json = invocation.arguments.flag("--json")
+    let ledger: any OpenLedger
+    let snapshot: LedgerSnapshot
     do throws(LedgerError) {
-      let ledger = try location.open(readOnly: true)
-      defer { ledger.close() }
-      let snapshot = try ledger.load()
-      let account = invocation.global.account ?? snapshot.currentAccount
-      // Nobody signed in and no --account: an empty listing, as before.
-      let history = HistoryWalk(ledger: ledger, account: all ? nil : account, isEmpty: !all && account == nil)
-      if json {
-        try listJSON(history, records: snapshot.subscriptions, io: invocation.io)
-      } else {
-        let title = all ? "All accounts" : "Account: \(account ?? "none signed in")"
-        try listTable(history, title: title, ledgerName: location.displayName, io: invocation.io)
-      }
+      ledger = try location.open(readOnly: true)
     } catch {
       throw CLIFailure(error)
+    }
+    defer { ledger.close() }
+    do throws(LedgerError) {
+      snapshot = try ledger.load()
+    } catch {
+      throw CLIFailure(error)
+    }
+    let account = invocation.global.account ?? snapshot.currentAccount
+    // Nobody signed in and no --account: an empty listing, as before.
+    let history = HistoryWalk(ledger: ledger, account: all ? nil : account, isEmpty: !all && account == nil)
+    if json {
+      do throws(LedgerError) {
+        try listJSON(history, records: snapshot.subscriptions, io: invocation.io)
+      } catch {
+        throw CLIFailure(error)
+      }
+    } else {
+      let title = all ? "All accounts" : "Account: \(account ?? "none signed in")"
+      try listTable(history, title: title, ledgerName: location.displayName, io: invocation.io)
     }
     return .success
   }
 
   static let header = ["ID", "ORIGINAL", "PRODUCT", "STATE", "QTY", "PURCHASED", "EXPIRES", "FINISHED"]
 
-  /// The table: a first walk finds the count and the column widths, a second prints the rows, so
-  /// that only one page is held at a time. Both walk ``TransactionSummary``s, the ten fields the
-  /// table shows (a third of a full row's decoding). The second walk stops at the count the title
-  /// shows (rows another process commits meanwhile are left out, as they would have been).
-  private static func listTable(_ history: HistoryWalk, title: String, ledgerName: String, io: ConsoleIO) throws(LedgerError) {
-    var count = 0
+  /// The table in one walk of ``TransactionSummary``s (the ten fields it shows): each row's cells
+  /// go to a ``RowSpill`` while the column widths are measured, then are padded from it, so each
+  /// row is decoded once and only a page and a buffer are held. Without a spill file, two walks
+  /// (widths, then rows) do the same.
+  private static func listTable(_ history: HistoryWalk, title: String, ledgerName: String, io: ConsoleIO) throws(CLIFailure) {
     var widths = header.map(\.displayWidth)
+    func line(_ row: [String]) -> String {
+      zip(row, widths).map { $0.padded(toWidth: $1) }.joined(separator: "  ").trimmingTrailingSpaces
+    }
+    func heading(_ count: Int) -> String { "\(title) — \(count) transaction\(count == 1 ? "" : "s") in \(ledgerName)" }
+    if let spill = RowSpill() {
+      var spilled = true
+      do throws(LedgerError) {
+        try history.forEachSummary { transaction in
+          let row = cells(transaction)
+          for (column, cell) in row.enumerated() { widths[column] = max(widths[column], cell.displayWidth) }
+          do { try spill.append(row) } catch { spilled = false }
+          return spilled
+        }
+      } catch {
+        throw CLIFailure(error)
+      }
+      if spilled {
+        io.line(heading(spill.count))
+        guard spill.count > 0 else { return }
+        io.line(line(header))
+        do { try spill.forEach { io.line(line($0)) } } catch {
+          throw CLIFailure("Cannot read back the listing's temporary file: \(error.description).", .ioError)
+        }
+        return
+      }
+      widths = header.map(\.displayWidth)
+    }
+    do throws(LedgerError) {
+      try listTableInTwoWalks(history, widths: &widths, title: heading, line: line, io: io)
+    } catch {
+      throw CLIFailure(error)
+    }
+  }
+
+  /// A first walk finds the count and the column widths, a second prints the rows, stopping at the
+  /// count the title shows (rows another process commits meanwhile are left out).
+  private static func listTableInTwoWalks(
+    _ history: HistoryWalk, widths: inout [Int], title: (Int) -> String, line: ([String]) -> String, io: ConsoleIO
+  ) throws(LedgerError) {
+    var count = 0
     try history.forEachSummary { transaction in
       count += 1
       for (column, cell) in cells(transaction).enumerated() { widths[column] = max(widths[column], cell.displayWidth) }
       return true
     }
-    io.line("\(title) — \(count) transaction\(count == 1 ? "" : "s") in \(ledgerName)")
+    io.line(title(count))
     guard count > 0 else { return }
-    func line(_ row: [String]) -> String {
-      zip(row, widths).map { $0.padded(toWidth: $1) }.joined(separator: "  ").trimmingTrailingSpaces
-    }
     io.line(line(header))
     var printed = 0
     try history.forEachSummary { transaction in
@@ -94,22 +140,21 @@ enum TransactionsCommand {
     ]
   }
 
-  /// One JSON object per transaction: a first walk (of summaries) finds each subscription's newest
-  /// period (which shows the current renewal info), a second (of whole rows) prints.
+  /// One JSON object per transaction: a first walk finds each subscription's newest period (which
+  /// shows the current renewal info) among the summaries of the rows with an expiry date only (the
+  /// others cannot be one), a second prints whole rows. The second walk runs to the end: rows
+  /// another process commits meanwhile are printed, with the renewal info they were signed with.
   private static func listJSON(_ history: HistoryWalk, records: [SubscriptionRecord], io: ConsoleIO) throws(LedgerError) {
     var newest = NewestPeriods(records: records)
-    var count = 0
-    try history.forEachSummary { transaction in
-      newest.note(transaction)
-      count += 1
-      return true
+    if newest.hasCurrentInfo {
+      try history.forEachSummary(expiringOnly: true) { transaction in
+        newest.note(transaction)
+        return true
+      }
     }
-    var printed = 0
     try history.forEach { transaction in
-      guard printed < count else { return false }
       io.line(EventFormatter.json(of: newest.current(transaction)))
-      printed += 1
-      return printed < count
+      return true
     }
   }
 }
@@ -140,12 +185,14 @@ struct HistoryWalk {
     } while cursor != nil
   }
 
-  /// Hands each transaction's summary to `body`, oldest first, until it returns false.
-  func forEachSummary(_ body: (TransactionSummary) -> Bool) throws(LedgerError) {
+  /// Hands each transaction's summary (with `expiringOnly`, of those with an expiry date) to
+  /// `body`, oldest first, until it returns false.
+  func forEachSummary(expiringOnly: Bool = false, _ body: (TransactionSummary) -> Bool) throws(LedgerError) {
     guard !isEmpty else { return }
     var cursor: HistoryCursor?
     repeat {
-      let page = try ledger.historySummaryPage(account: account, after: cursor, limit: Self.summaryPageSize)
+      let page = try ledger.historySummaryPage(
+        account: account, after: cursor, limit: Self.summaryPageSize, expiringOnly: expiringOnly)
       for summary in page.rows where !body(summary) { return }
       cursor = page.next
     } while cursor != nil
@@ -165,6 +212,9 @@ struct NewestPeriods {
       records.compactMap { record in record.signedRenewalInfo.map { (record.originalID, $0) } },
       uniquingKeysWith: { _, last in last })
   }
+
+  /// Whether any subscription has a current renewal info (else no row needs noting).
+  var hasCurrentInfo: Bool { !current.isEmpty }
 
   mutating func note(_ transaction: TransactionSummary) {
     guard transaction.expiresDate != nil, current[transaction.originalID] != nil else { return }
