@@ -21,6 +21,9 @@ if arguments.first == AdvanceBenchmark.profileFlag {
 if arguments.first == CatalogGenerator.flag {
   exit(CatalogGenerator.main(Array(arguments.dropFirst())))
 }
+if arguments.first == HistoryBenchmark.flag {
+  exit(HistoryBenchmark.main(Array(arguments.dropFirst())))
+}
 if arguments.first == RSSProbe.flag {
   exit(RSSProbe.main(Array(arguments.dropFirst())))
 }

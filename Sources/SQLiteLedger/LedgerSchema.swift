@@ -337,11 +337,11 @@ enum LedgerSchema {
 
   /// One page of a history as `(seq, id, json, last_modified_ms)` rows: parameters are the account
   /// (when `byAccount`), the cursor's key (when `after`: `seq`, or `last_modified_ms` and `id_key`),
-  /// then the row limit. Each variant walks one index: the primary key or `transactions_account`
+  /// then the row limit; `expiringOnly` keeps the rows with an expiry date. Each variant walks one index: the primary key or `transactions_account`
   /// (account, rowid) for insertion order, `transactions_last_modified` or
   /// `transactions_account_last_modified` for last-modified order.
-  static func historyPage(byAccount: Bool, order: HistoryOrder, after: Bool) -> String {
-    var conditions: [String] = []
+  static func historyPage(byAccount: Bool, order: HistoryOrder, after: Bool, expiringOnly: Bool = false) -> String {
+    var conditions: [String] = expiringOnly ? ["has_expiry = 1"] : []
     var parameter = 1
     if byAccount {
       conditions.append("account = ?\(parameter)")

@@ -1,7 +1,7 @@
 import StoreEngine
 import XCTest
 
-/// History pages and consumable units: every store pages exactly as the reference
+/// History pages, their summaries and consumable units: every store pages exactly as the reference
 /// (``LedgerStore/page(of:order:after:limit:)`` over the in-memory store's history) does.
 extension LedgerStoreConformance {
   /// Random multi-account histories (``HistoryScript``), checked at a few points as they grow:
@@ -46,6 +46,23 @@ extension LedgerStoreConformance {
             expected = InMemoryLedgerStore.page(of: all, order: order, after: expectedNext, limit: limit)
           }
           XCTAssertEqual(walked, whole, "the pages make the whole history (\(label))", file: file, line: line)
+        }
+      }
+      for limit in [1, 2, 5, all.count + 1] {
+        for expiringOnly in [false, true] {
+          var summaries: [TransactionSummary] = []
+          var cursor: HistoryCursor?
+          for _ in 0...all.count {
+            let page = try store.historySummaryPage(account: account, after: cursor, limit: limit, expiringOnly: expiringOnly)
+            XCTAssertLessThanOrEqual(page.rows.count, limit, file: file, line: line)
+            summaries += page.rows
+            cursor = page.next
+            if cursor == nil { break }
+          }
+          XCTAssertNil(cursor, "the summaries end (\(context), limit \(limit))", file: file, line: line)
+          XCTAssertEqual(
+            summaries, all.filter { !expiringOnly || $0.expiresDate != nil }.map(TransactionSummary.init),
+            "\(context), summaries of \(account ?? "all"), limit \(limit), expiringOnly \(expiringOnly)", file: file, line: line)
         }
       }
       if let account {

@@ -33,6 +33,13 @@ public protocol LedgerStore: AnyObject {
   func historyPage(
     account: String?, order: HistoryOrder, before cursor: HistoryCursor?, limit: Int
   ) throws(LedgerError) -> HistoryPage
+  /// The ``TransactionSummary`` of each row of the insertion-order page
+  /// `historyPage(account:order: .insertion, after: cursor, limit:)` would read, with its cursor:
+  /// what a listing shows, without decoding the rest of each row. With `expiringOnly`, only the
+  /// rows with an expiry date (a page may then hold fewer than `limit` rows and still have a next).
+  func historySummaryPage(
+    account: String?, after cursor: HistoryCursor?, limit: Int, expiringOnly: Bool
+  ) throws(LedgerError) -> HistorySummaryPage
   /// Consumable units bought by `account` (purchased, not revoked), by product: what an entitlement
   /// check needs of a consumable history, without reading it.
   func consumableUnits(account: String) throws(LedgerError) -> [Product.ID: Int]

@@ -36,53 +36,100 @@ enum TransactionsCommand {
     }
     let all = invocation.arguments.flag("--all")
     let json = invocation.arguments.flag("--json")
+    let ledger: any OpenLedger
+    let snapshot: LedgerSnapshot
     do throws(LedgerError) {
-      let ledger = try location.open(readOnly: true)
-      defer { ledger.close() }
-      let snapshot = try ledger.load()
-      let account = invocation.global.account ?? snapshot.currentAccount
-      // Nobody signed in and no --account: an empty listing, as before.
-      let history = HistoryWalk(ledger: ledger, account: all ? nil : account, isEmpty: !all && account == nil)
-      if json {
-        try listJSON(history, records: snapshot.subscriptions, io: invocation.io)
-      } else {
-        let title = all ? "All accounts" : "Account: \(account ?? "none signed in")"
-        try listTable(history, title: title, ledgerName: location.displayName, io: invocation.io)
-      }
+      ledger = try location.open(readOnly: true)
     } catch {
       throw CLIFailure(error)
+    }
+    defer { ledger.close() }
+    do throws(LedgerError) {
+      snapshot = try ledger.load()
+    } catch {
+      throw CLIFailure(error)
+    }
+    let account = invocation.global.account ?? snapshot.currentAccount
+    // Nobody signed in and no --account: an empty listing, as before.
+    let history = HistoryWalk(ledger: ledger, account: all ? nil : account, isEmpty: !all && account == nil)
+    if json {
+      do throws(LedgerError) {
+        try listJSON(history, records: snapshot.subscriptions, io: invocation.io)
+      } catch {
+        throw CLIFailure(error)
+      }
+    } else {
+      let title = all ? "All accounts" : "Account: \(account ?? "none signed in")"
+      try listTable(history, title: title, ledgerName: location.displayName, io: invocation.io)
     }
     return .success
   }
 
   static let header = ["ID", "ORIGINAL", "PRODUCT", "STATE", "QTY", "PURCHASED", "EXPIRES", "FINISHED"]
 
-  /// The table: a first walk finds the count and the column widths, a second prints the rows, so
-  /// that only one page of transactions is held at a time. The second walk stops at the count the
-  /// title shows (rows another process commits meanwhile are left out, as they would have been).
-  private static func listTable(_ history: HistoryWalk, title: String, ledgerName: String, io: ConsoleIO) throws(LedgerError) {
-    var count = 0
+  /// The table in one walk of ``TransactionSummary``s (the ten fields it shows): each row's cells
+  /// go to a ``RowSpill`` while the column widths are measured, then are padded from it, so each
+  /// row is decoded once and only a page and a buffer are held. Without a spill file, two walks
+  /// (widths, then rows) do the same.
+  private static func listTable(_ history: HistoryWalk, title: String, ledgerName: String, io: ConsoleIO) throws(CLIFailure) {
     var widths = header.map(\.displayWidth)
-    try history.forEach { transaction in
+    func line(_ row: [String]) -> String {
+      zip(row, widths).map { $0.padded(toWidth: $1) }.joined(separator: "  ").trimmingTrailingSpaces
+    }
+    func heading(_ count: Int) -> String { "\(title) — \(count) transaction\(count == 1 ? "" : "s") in \(ledgerName)" }
+    if let spill = RowSpill() {
+      var spilled = true
+      do throws(LedgerError) {
+        try history.forEachSummary { transaction in
+          let row = cells(transaction)
+          for (column, cell) in row.enumerated() { widths[column] = max(widths[column], cell.displayWidth) }
+          do { try spill.append(row) } catch { spilled = false }
+          return spilled
+        }
+      } catch {
+        throw CLIFailure(error)
+      }
+      if spilled {
+        io.line(heading(spill.count))
+        guard spill.count > 0 else { return }
+        io.line(line(header))
+        do { try spill.forEach { io.line(line($0)) } } catch {
+          throw CLIFailure("Cannot read back the listing's temporary file: \(error.description).", .ioError)
+        }
+        return
+      }
+      widths = header.map(\.displayWidth)
+    }
+    do throws(LedgerError) {
+      try listTableInTwoWalks(history, widths: &widths, title: heading, line: line, io: io)
+    } catch {
+      throw CLIFailure(error)
+    }
+  }
+
+  /// A first walk finds the count and the column widths, a second prints the rows, stopping at the
+  /// count the title shows (rows another process commits meanwhile are left out).
+  private static func listTableInTwoWalks(
+    _ history: HistoryWalk, widths: inout [Int], title: (Int) -> String, line: ([String]) -> String, io: ConsoleIO
+  ) throws(LedgerError) {
+    var count = 0
+    try history.forEachSummary { transaction in
       count += 1
       for (column, cell) in cells(transaction).enumerated() { widths[column] = max(widths[column], cell.displayWidth) }
       return true
     }
-    io.line("\(title) — \(count) transaction\(count == 1 ? "" : "s") in \(ledgerName)")
+    io.line(title(count))
     guard count > 0 else { return }
-    func line(_ row: [String]) -> String {
-      zip(row, widths).map { $0.padded(toWidth: $1) }.joined(separator: "  ").trimmingTrailingSpaces
-    }
     io.line(line(header))
     var printed = 0
-    try history.forEach { transaction in
+    try history.forEachSummary { transaction in
       io.line(line(cells(transaction)))
       printed += 1
       return printed < count
     }
   }
 
-  private static func cells(_ t: PaymentTransaction) -> [String] {
+  private static func cells(_ t: TransactionSummary) -> [String] {
     var state = t.state.name
     if t.revocationDate != nil { state += " (refunded)" }
     if let error = t.error { state += " \(error.name)" }
@@ -94,21 +141,20 @@ enum TransactionsCommand {
   }
 
   /// One JSON object per transaction: a first walk finds each subscription's newest period (which
-  /// shows the current renewal info), a second prints.
+  /// shows the current renewal info) among the summaries of the rows with an expiry date only (the
+  /// others cannot be one), a second prints whole rows. The second walk runs to the end: rows
+  /// another process commits meanwhile are printed, with the renewal info they were signed with.
   private static func listJSON(_ history: HistoryWalk, records: [SubscriptionRecord], io: ConsoleIO) throws(LedgerError) {
     var newest = NewestPeriods(records: records)
-    var count = 0
-    try history.forEach { transaction in
-      newest.note(transaction)
-      count += 1
-      return true
+    if newest.hasCurrentInfo {
+      try history.forEachSummary(expiringOnly: true) { transaction in
+        newest.note(transaction)
+        return true
+      }
     }
-    var printed = 0
     try history.forEach { transaction in
-      guard printed < count else { return false }
       io.line(EventFormatter.json(of: newest.current(transaction)))
-      printed += 1
-      return printed < count
+      return true
     }
   }
 }
@@ -124,6 +170,10 @@ struct HistoryWalk {
   /// Nothing to walk (no account signed in).
   var isEmpty = false
 
+  /// Summaries per page: a summary is a few hundred bytes, so a larger page costs little memory
+  /// and saves statements.
+  static let summaryPageSize = 1024
+
   /// Hands each transaction to `body`, oldest first, until it returns false.
   func forEach(_ body: (PaymentTransaction) -> Bool) throws(LedgerError) {
     guard !isEmpty else { return }
@@ -131,6 +181,19 @@ struct HistoryWalk {
     repeat {
       let page = try ledger.historyPage(account: account, order: .insertion, after: cursor, limit: Self.pageSize)
       for transaction in page.rows where !body(transaction) { return }
+      cursor = page.next
+    } while cursor != nil
+  }
+
+  /// Hands each transaction's summary (with `expiringOnly`, of those with an expiry date) to
+  /// `body`, oldest first, until it returns false.
+  func forEachSummary(expiringOnly: Bool = false, _ body: (TransactionSummary) -> Bool) throws(LedgerError) {
+    guard !isEmpty else { return }
+    var cursor: HistoryCursor?
+    repeat {
+      let page = try ledger.historySummaryPage(
+        account: account, after: cursor, limit: Self.summaryPageSize, expiringOnly: expiringOnly)
+      for summary in page.rows where !body(summary) { return }
       cursor = page.next
     } while cursor != nil
   }
@@ -150,7 +213,10 @@ struct NewestPeriods {
       uniquingKeysWith: { _, last in last })
   }
 
-  mutating func note(_ transaction: PaymentTransaction) {
+  /// Whether any subscription has a current renewal info (else no row needs noting).
+  var hasCurrentInfo: Bool { !current.isEmpty }
+
+  mutating func note(_ transaction: TransactionSummary) {
     guard transaction.expiresDate != nil, current[transaction.originalID] != nil else { return }
     if let best = newest[transaction.originalID], best.purchased > transaction.purchaseDate { return }
     newest[transaction.originalID] = (transaction.id, transaction.purchaseDate)
