@@ -152,10 +152,14 @@ enum AdvanceBenchmark {
 
   static let profileFlag = "--profile-advance"
 
-  /// `storefront-bench --profile-advance SECONDS [STEP]`: only the every-2s advance (for `perf` or
-  /// callgrind), in steps of STEP virtual seconds (default 3600), printing each step's time and the
-  /// ledger's size (checkpointed, untimed) to stderr, so a cost that grows with the ledger shows.
+  /// `storefront-bench --profile-advance SECONDS [STEP] [finishing]`: only the every-2s advance (for
+  /// `perf` or callgrind), in steps of STEP virtual seconds (default 3600), printing each step's time
+  /// and the ledger's size (checkpointed, untimed) to stderr, so a cost that grows with the ledger
+  /// shows. With `finishing`, each step's renewals are then finished in one `finishAll`, timed with it.
   static func profile(_ arguments: [String]) -> Int32 {
+    var arguments = arguments
+    let finishing = arguments.last == "finishing"
+    if finishing { arguments.removeLast() }
     guard (1...2).contains(arguments.count), let total = TimeInterval(arguments[0]), total > 0,
       let step = arguments.count == 2 ? TimeInterval(arguments[1]) : 3_600, step > 0
     else { return 64 }
@@ -170,11 +174,20 @@ enum AdvanceBenchmark {
       while done < total {
         let span = min(step, total - done)
         let renewals = subscribed.observer.renewals
-        let seconds = try Stopwatch.seconds { try subscribed.store.queue.advance(by: span) }
+        let queue = subscribed.store.queue
+        let observer = subscribed.observer
+        var finishSeconds: Double = 0
+        let seconds = try Stopwatch.seconds {
+          try queue.advance(by: span)
+          if finishing {
+            finishSeconds = try Stopwatch.seconds { try queue.perform(.finishAll(observer.unfinished)) }
+            observer.unfinished = []
+          }
+        }
         done += span
         let count = subscribed.observer.renewals - renewals
         FileHandle.standardError.write(Data(
-          "advance \(Int(done)) s: \(count) renewals in \(Format.number(seconds, digits: 2)) s (\(Format.number(Double(count) / seconds, digits: 0))/s), ledger \(try LedgerFiles.checkpointedBytes(in: directory)) B after a checkpoint\n".utf8))
+          "advance \(Int(done)) s: \(count) renewals\(finishing ? " (finished in \(Format.number(finishSeconds, digits: 2)) s)" : "") in \(Format.number(seconds, digits: 2)) s (\(Format.number(Double(count) / seconds, digits: 0))/s), ledger \(try LedgerFiles.checkpointedBytes(in: directory)) B after a checkpoint\n".utf8))
       }
       return 0
     } catch {
