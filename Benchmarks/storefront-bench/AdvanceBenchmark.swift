@@ -177,17 +177,22 @@ enum AdvanceBenchmark {
         let queue = subscribed.store.queue
         let observer = subscribed.observer
         var finishSeconds: Double = 0
+        var finishCPU: Double = 0
+        let cpu = Stopwatch.cpuSeconds()
         let seconds = try Stopwatch.seconds {
           try queue.advance(by: span)
           if finishing {
+            let finishStart = Stopwatch.cpuSeconds()
             finishSeconds = try Stopwatch.seconds { try queue.perform(.finishAll(observer.unfinished)) }
+            finishCPU = Stopwatch.cpuSeconds() - finishStart
             observer.unfinished = []
           }
         }
+        let stepCPU = Stopwatch.cpuSeconds() - cpu
         done += span
         let count = subscribed.observer.renewals - renewals
         FileHandle.standardError.write(Data(
-          "advance \(Int(done)) s: \(count) renewals\(finishing ? " (finished in \(Format.number(finishSeconds, digits: 2)) s)" : "") in \(Format.number(seconds, digits: 2)) s (\(Format.number(Double(count) / seconds, digits: 0))/s), ledger \(try LedgerFiles.checkpointedBytes(in: directory)) B after a checkpoint\n".utf8))
+          "advance \(Int(done)) s: \(count) renewals\(finishing ? " (finished in \(Format.number(finishSeconds, digits: 2)) s, CPU \(Format.number(finishCPU, digits: 2)) s)" : "") in \(Format.number(seconds, digits: 2)) s (CPU \(Format.number(stepCPU, digits: 2)) s) (\(Format.number(Double(count) / seconds, digits: 0))/s), ledger \(try LedgerFiles.checkpointedBytes(in: directory)) B after a checkpoint\n".utf8))
       }
       return 0
     } catch {
