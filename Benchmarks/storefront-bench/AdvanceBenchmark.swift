@@ -17,6 +17,8 @@ enum AdvanceBenchmark {
 
   struct Outcome {
     var seconds: Double
+    /// User + system CPU seconds of the same span: what other processes' load inflates least.
+    var cpuSeconds: Double
     var renewals: Int
     var ledgerGrowth: Int
     var writes: Int
@@ -70,6 +72,11 @@ enum AdvanceBenchmark {
     report.record("advance_\(name)_every_2s_finishing", seconds)
     let ratio = seconds.median / max(plainSeconds.median, 1e-9)
     report.set("advance_finishing_vs_not", ratio)
+    let cpu = Sample(values: finishing.map(\.cpuSeconds), unit: "s").median
+    let plainCPU = Sample(values: plain.map(\.cpuSeconds), unit: "s").median
+    report.extra("advance_\(name)_every_2s_cpu_s", plainCPU)
+    report.extra("advance_\(name)_every_2s_finishing_cpu_s", cpu)
+    report.extra("advance_finishing_vs_not_cpu", cpu / max(plainCPU, 1e-9))
     let how =
       "As advance_day_every_2s_s, but the app finishes every renewal in its updatedTransactions handler (app finishes at-once): advance(by:) then finishAll of the callback's batch, one commit, timed together; against the non-finishing advance of the same run (alternated, n=\(repeats) each)."
     report.note("advance_finishing_vs_not", how)
@@ -91,10 +98,12 @@ enum AdvanceBenchmark {
     let writesBefore = subscribed.writes
     let queue = subscribed.store.queue
     let observer = subscribed.observer
+    let cpuBefore = Stopwatch.cpuSeconds()
     let seconds = try Stopwatch.seconds {
       try queue.advance(by: interval)
       if finishing { try queue.perform(.finishAll(observer.unfinished)) }
     }
+    let cpuSeconds = Stopwatch.cpuSeconds() - cpuBefore
     if finishing {
       let left = queue.unfinishedTransactions.count
       guard left == 0 else { throw BenchError.failed("the finishing app left \(left) renewals unfinished") }
@@ -108,7 +117,7 @@ enum AdvanceBenchmark {
       throw BenchError.failed("advancing \(Int(interval)) s at every-2s delivered \(renewals) renewals, not \(expected)")
     }
     return Outcome(
-      seconds: seconds, renewals: renewals, ledgerGrowth: after - before, writes: writes,
+      seconds: seconds, cpuSeconds: cpuSeconds, renewals: renewals, ledgerGrowth: after - before, writes: writes,
       signedBytes: subscribed.observer.signedBytes)
   }
 
