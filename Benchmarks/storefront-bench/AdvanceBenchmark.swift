@@ -164,7 +164,9 @@ enum AdvanceBenchmark {
   /// `storefront-bench --profile-advance SECONDS [STEP] [finishing]`: only the every-2s advance (for
   /// `perf` or callgrind), in steps of STEP virtual seconds (default 3600), printing each step's time
   /// and the ledger's size (checkpointed, untimed) to stderr, so a cost that grows with the ledger
-  /// shows. With `finishing`, each step's renewals are then finished in one `finishAll`, timed with it.
+  /// shows. With `finishing`, each step's renewals are then finished in one `finishAll`, timed with it;
+  /// with `PERF_CTL` naming `perf record --control=fifo:…`'s fifo (and `-D -1`), perf samples only
+  /// from the first finish on.
   static func profile(_ arguments: [String]) -> Int32 {
     var arguments = arguments
     let finishing = arguments.last == "finishing"
@@ -191,6 +193,9 @@ enum AdvanceBenchmark {
         let seconds = try Stopwatch.seconds {
           try queue.advance(by: span)
           if finishing {
+            if let fifo = ProcessInfo.processInfo.environment["PERF_CTL"], let handle = FileHandle(forWritingAtPath: fifo) {
+              handle.write(Data("enable\n".utf8))
+            }
             let finishStart = Stopwatch.cpuSeconds()
             finishSeconds = try Stopwatch.seconds { try queue.perform(.finishAll(observer.unfinished)) }
             finishCPU = Stopwatch.cpuSeconds() - finishStart
