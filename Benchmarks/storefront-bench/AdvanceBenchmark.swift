@@ -17,6 +17,8 @@ enum AdvanceBenchmark {
 
   struct Outcome {
     var seconds: Double
+    /// User + system CPU seconds of the same span: what other processes' load inflates least.
+    var cpuSeconds: Double
     var renewals: Int
     var ledgerGrowth: Int
     var writes: Int
@@ -70,6 +72,11 @@ enum AdvanceBenchmark {
     report.record("advance_\(name)_every_2s_finishing", seconds)
     let ratio = seconds.median / max(plainSeconds.median, 1e-9)
     report.set("advance_finishing_vs_not", ratio)
+    let cpu = Sample(values: finishing.map(\.cpuSeconds), unit: "s").median
+    let plainCPU = Sample(values: plain.map(\.cpuSeconds), unit: "s").median
+    report.extra("advance_\(name)_every_2s_cpu_s", plainCPU)
+    report.extra("advance_\(name)_every_2s_finishing_cpu_s", cpu)
+    report.extra("advance_finishing_vs_not_cpu", cpu / max(plainCPU, 1e-9))
     let how =
       "As advance_day_every_2s_s, but the app finishes every renewal in its updatedTransactions handler (app finishes at-once): advance(by:) then finishAll of the callback's batch, one commit, timed together; against the non-finishing advance of the same run (alternated, n=\(repeats) each)."
     report.note("advance_finishing_vs_not", how)
@@ -91,10 +98,12 @@ enum AdvanceBenchmark {
     let writesBefore = subscribed.writes
     let queue = subscribed.store.queue
     let observer = subscribed.observer
+    let cpuBefore = Stopwatch.cpuSeconds()
     let seconds = try Stopwatch.seconds {
       try queue.advance(by: interval)
       if finishing { try queue.perform(.finishAll(observer.unfinished)) }
     }
+    let cpuSeconds = Stopwatch.cpuSeconds() - cpuBefore
     if finishing {
       let left = queue.unfinishedTransactions.count
       guard left == 0 else { throw BenchError.failed("the finishing app left \(left) renewals unfinished") }
@@ -108,7 +117,7 @@ enum AdvanceBenchmark {
       throw BenchError.failed("advancing \(Int(interval)) s at every-2s delivered \(renewals) renewals, not \(expected)")
     }
     return Outcome(
-      seconds: seconds, renewals: renewals, ledgerGrowth: after - before, writes: writes,
+      seconds: seconds, cpuSeconds: cpuSeconds, renewals: renewals, ledgerGrowth: after - before, writes: writes,
       signedBytes: subscribed.observer.signedBytes)
   }
 
@@ -152,10 +161,16 @@ enum AdvanceBenchmark {
 
   static let profileFlag = "--profile-advance"
 
-  /// `storefront-bench --profile-advance SECONDS [STEP]`: only the every-2s advance (for `perf` or
-  /// callgrind), in steps of STEP virtual seconds (default 3600), printing each step's time and the
-  /// ledger's size (checkpointed, untimed) to stderr, so a cost that grows with the ledger shows.
+  /// `storefront-bench --profile-advance SECONDS [STEP] [finishing]`: only the every-2s advance (for
+  /// `perf` or callgrind), in steps of STEP virtual seconds (default 3600), printing each step's time
+  /// and the ledger's size (checkpointed, untimed) to stderr, so a cost that grows with the ledger
+  /// shows. With `finishing`, each step's renewals are then finished in one `finishAll`, timed with it;
+  /// with `PERF_CTL` naming `perf record --control=fifo:…`'s fifo (and `-D -1`), perf samples only
+  /// from the first finish on.
   static func profile(_ arguments: [String]) -> Int32 {
+    var arguments = arguments
+    let finishing = arguments.last == "finishing"
+    if finishing { arguments.removeLast() }
     guard (1...2).contains(arguments.count), let total = TimeInterval(arguments[0]), total > 0,
       let step = arguments.count == 2 ? TimeInterval(arguments[1]) : 3_600, step > 0
     else { return 64 }
@@ -170,11 +185,28 @@ enum AdvanceBenchmark {
       while done < total {
         let span = min(step, total - done)
         let renewals = subscribed.observer.renewals
-        let seconds = try Stopwatch.seconds { try subscribed.store.queue.advance(by: span) }
+        let queue = subscribed.store.queue
+        let observer = subscribed.observer
+        var finishSeconds: Double = 0
+        var finishCPU: Double = 0
+        let cpu = Stopwatch.cpuSeconds()
+        let seconds = try Stopwatch.seconds {
+          try queue.advance(by: span)
+          if finishing {
+            if let fifo = ProcessInfo.processInfo.environment["PERF_CTL"], let handle = FileHandle(forWritingAtPath: fifo) {
+              handle.write(Data("enable\n".utf8))
+            }
+            let finishStart = Stopwatch.cpuSeconds()
+            finishSeconds = try Stopwatch.seconds { try queue.perform(.finishAll(observer.unfinished)) }
+            finishCPU = Stopwatch.cpuSeconds() - finishStart
+            observer.unfinished = []
+          }
+        }
+        let stepCPU = Stopwatch.cpuSeconds() - cpu
         done += span
         let count = subscribed.observer.renewals - renewals
         FileHandle.standardError.write(Data(
-          "advance \(Int(done)) s: \(count) renewals in \(Format.number(seconds, digits: 2)) s (\(Format.number(Double(count) / seconds, digits: 0))/s), ledger \(try LedgerFiles.checkpointedBytes(in: directory)) B after a checkpoint\n".utf8))
+          "advance \(Int(done)) s: \(count) renewals\(finishing ? " (finished in \(Format.number(finishSeconds, digits: 2)) s, CPU \(Format.number(finishCPU, digits: 2)) s)" : "") in \(Format.number(seconds, digits: 2)) s (CPU \(Format.number(stepCPU, digits: 2)) s) (\(Format.number(Double(count) / seconds, digits: 0))/s), ledger \(try LedgerFiles.checkpointedBytes(in: directory)) B after a checkpoint\n".utf8))
       }
       return 0
     } catch {

@@ -42,6 +42,15 @@ enum Stopwatch {
     try body()
     return Double(nanoseconds() - start) / 1e9
   }
+
+  /// User + system CPU seconds this process has used: on 2 shared cores, the part of a wall time
+  /// that other processes' load does not inflate (much).
+  static func cpuSeconds() -> Double {
+    var usage = rusage()
+    getrusage(Int32(RUSAGE_SELF.rawValue), &usage)
+    func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
+    return seconds(usage.ru_utime) + seconds(usage.ru_stime)
+  }
 }
 
 enum Format {
