@@ -36,6 +36,16 @@ public protocol LedgerStore: AnyObject {
   /// Consumable units bought by `account` (purchased, not revoked), by product: what an entitlement
   /// check needs of a consumable history, without reading it.
   func consumableUnits(account: String) throws(LedgerError) -> [Product.ID: Int]
+  /// At most `limit` revoked transactions of `account` in revocation order (``RevocationKey``:
+  /// revocation ms, then id), after `cursor` (nil: from the first revocation). Get Refund History's
+  /// pages, without reading the rest of the history.
+  func revokedPage(account: String, after cursor: RevocationKey?, limit: Int) throws(LedgerError) -> RevokedPage
+  /// The same newest-first, before `cursor` (nil: from the newest revocation); `next` continues
+  /// towards the oldest. The deprecated v1 refund lookup's 50 newest.
+  func revokedPage(account: String, before cursor: RevocationKey?, limit: Int) throws(LedgerError) -> RevokedPage
+  /// Every subscription record of `account`, by original transaction id: Get All Subscription
+  /// Statuses, without the other accounts' records or the launch working set.
+  func subscriptions(account: String) throws(LedgerError) -> [SubscriptionRecord]
   /// If transaction `id` is stored unfinished, `purchasing` and owned by `expectedOwner` (nil: no
   /// owner), makes `session` its owner atomically and returns it as stored; otherwise changes
   /// nothing and returns nil (another process claimed, answered or finished it first).
