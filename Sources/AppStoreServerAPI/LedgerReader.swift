@@ -51,9 +51,10 @@ struct LedgerReader {
     try read { () throws(LedgerError) in try ledger.load() }
   }
 
-  /// Every subscription record of `account`.
+  /// Every subscription record of `account`, by original id: that account's only, by the
+  /// ledger's index, not every record of ``snapshot()``.
   func subscriptions(of account: String) throws(APIError) -> [SubscriptionRecord] {
-    try snapshot().subscriptions.filter { $0.account == account }
+    try read { () throws(LedgerError) in try ledger.subscriptions(account: account) }
   }
 
   /// The mass extension `requestID` of `productID`, if one was made.

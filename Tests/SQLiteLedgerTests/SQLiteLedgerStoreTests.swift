@@ -123,9 +123,13 @@ final class SQLiteLedgerStoreTests: XCTestCase {
     XCTAssertEqual(
       indexed,
       [
-        "account", "account", "changed", "id", "id_key", "id_key", "is_finished", "last_modified_ms", "last_modified_ms",
-        "original_id", "product_id", "purchase_date", "state",
+        "account", "account", "account", "changed", "id", "id_key", "id_key", "id_key", "is_finished", "last_modified_ms",
+        "last_modified_ms", "original_id", "product_id", "purchase_date", "revoked_ms", "state",
       ])
+    XCTAssertEqual(
+      try store.connection.texts(
+        "SELECT il.name FROM pragma_index_list('subscriptions') AS l, pragma_index_info(l.name) AS il WHERE l.origin = 'c' ORDER BY 1"),
+      ["account", "original_id"], "one account's records by index (Get All Subscription Statuses)")
     XCTAssertEqual(SQLiteLedgerStore.schemaVersion, 7)
     XCTAssertEqual(
       try store.connection.texts("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY 1"),

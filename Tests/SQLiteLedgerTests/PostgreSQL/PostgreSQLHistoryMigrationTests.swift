@@ -8,7 +8,7 @@ import XCTest
 /// and then pages and counts as one written by v3 does.
 final class PostgreSQLHistoryMigrationTests: XCTestCase {
   private static let historyColumns = """
-    SELECT string_agg(id || ' ' || last_modified_ms || ' ' || id_key || ' ' || quantity || ' ' || revoked, ';' ORDER BY seq)
+    SELECT string_agg(id || ' ' || last_modified_ms || ' ' || id_key || ' ' || quantity || ' ' || revoked || ' ' || coalesce(revoked_ms::text, '-'), ';' ORDER BY seq)
     FROM transactions
     """
 
@@ -30,7 +30,9 @@ final class PostgreSQLHistoryMigrationTests: XCTestCase {
         DROP TRIGGER consumable_units ON transactions; DROP FUNCTION storefront_consumable_units();
         DROP TABLE consumable_units;
         DROP INDEX transactions_account_last_modified; DROP INDEX transactions_last_modified;
-        ALTER TABLE transactions DROP COLUMN last_modified_ms, DROP COLUMN id_key, DROP COLUMN quantity, DROP COLUMN revoked;
+        DROP INDEX transactions_account_revoked; DROP INDEX subscriptions_account;
+        ALTER TABLE transactions DROP COLUMN last_modified_ms, DROP COLUMN id_key, DROP COLUMN quantity, DROP COLUMN revoked,
+          DROP COLUMN revoked_ms;
         UPDATE storefront_schema SET version = 2;
         """)
     }
