@@ -42,10 +42,14 @@ extension PostgreSQLLedgerStore {
     try revokedPage(account: account, descending: true, from: cursor, limit: limit)
   }
 
-  /// Every subscription record of `account`, by original id, through `subscriptions_account`.
-  public func subscriptions(account: String) throws(LedgerError) -> [SubscriptionRecord] {
+  /// The records of `account` with one of `statuses` (nil: all), by original id, through
+  /// `subscriptions_account` (account, status, original id): the other statuses' are not decoded.
+  public func subscriptions(account: String, statuses: Set<SubscriptionStatus>?) throws(LedgerError) -> [SubscriptionRecord] {
+    let wanted = statuses.map { $0.map(\.rawValue).sorted() }
+    if wanted?.isEmpty == true { return [] }
     let result = try run { connection throws(PostgreSQLFailure) in
-      try connection.execute(PostgreSQLSchema.selectAccountSubscriptions, [.text(account)])
+      try connection.execute(
+        PostgreSQLSchema.selectAccountSubscriptions(statuses: wanted?.count), [.text(account)] + (wanted ?? []).map { .text($0) })
     }
     var records: [SubscriptionRecord] = []
     for row in 0..<result.rowCount {

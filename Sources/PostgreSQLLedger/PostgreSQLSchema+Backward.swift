@@ -37,6 +37,10 @@ extension PostgreSQLSchema {
       + "ORDER BY revoked_ms\(direction), id_key\(direction) LIMIT $\(parameter)"
   }
 
-  /// One account's subscription records, by original id (`subscriptions_account`).
-  static let selectAccountSubscriptions = "SELECT original_id, json FROM subscriptions WHERE account = $1 ORDER BY original_id"
+  /// One account's subscription records, by original id (`subscriptions_account`); with
+  /// `statuses`, only those whose `status` is one of that many parameters after the account.
+  static func selectAccountSubscriptions(statuses: Int?) -> String {
+    let filter = statuses.map { count in " AND status IN (" + (0..<count).map { "$\($0 + 2)" }.joined(separator: ", ") + ")" } ?? ""
+    return "SELECT original_id, json FROM subscriptions WHERE account = $1\(filter) ORDER BY original_id"
+  }
 }

@@ -90,7 +90,8 @@ enum PostgreSQLSchema {
     // (the signed date is inside the JWS's base64 payload). Insertion order is `seq`, per account
     // through `transactions_account` (account, seq). `revoked_ms` (revocation ms, NULL when not
     // revoked) keys Get Refund History's order in a partial index of revoked rows;
-    // `subscriptions_account` reads one account's records.
+    // `subscriptions_account` reads one account's records of some statuses (`status` generated
+    // from the record's JSON, so no writer sets it).
     """
     ALTER TABLE transactions ADD COLUMN last_modified_ms bigint NOT NULL DEFAULT 0,
       ADD COLUMN id_key bigint NOT NULL DEFAULT 0, ADD COLUMN quantity integer NOT NULL DEFAULT 1,
@@ -98,7 +99,8 @@ enum PostgreSQLSchema {
     CREATE INDEX transactions_account_last_modified ON transactions (account, last_modified_ms, id_key);
     CREATE INDEX transactions_last_modified ON transactions (last_modified_ms, id_key);
     CREATE INDEX transactions_account_revoked ON transactions (account, revoked_ms, id_key) WHERE revoked_ms IS NOT NULL;
-    CREATE INDEX subscriptions_account ON subscriptions (account, original_id);
+    ALTER TABLE subscriptions ADD COLUMN status text GENERATED ALWAYS AS (json::jsonb ->> 'status') STORED;
+    CREATE INDEX subscriptions_account ON subscriptions (account, status, original_id);
     """,
   ]
 

@@ -167,7 +167,8 @@ enum LedgerSchema {
     // `transactions_account` (which SQLite keys by account, then rowid). `revoked_ms` (the row's
     // revocation date in ms, NULL when it is not revoked) keys Get Refund History's revocation
     // order in a partial index holding revoked rows only; `subscriptions_account` reads one
-    // account's records (Get All Subscription Statuses).
+    // account's records of some statuses (Get All Subscription Statuses), `status` being a
+    // column generated from the record's JSON, so no writer has to set it.
     """
     ALTER TABLE transactions ADD COLUMN last_modified_ms INTEGER NOT NULL DEFAULT 0;
     ALTER TABLE transactions ADD COLUMN id_key INTEGER NOT NULL DEFAULT 0;
@@ -177,7 +178,8 @@ enum LedgerSchema {
     CREATE INDEX transactions_account_last_modified ON transactions(account, last_modified_ms, id_key);
     CREATE INDEX transactions_last_modified ON transactions(last_modified_ms, id_key);
     CREATE INDEX transactions_account_revoked ON transactions(account, revoked_ms, id_key) WHERE revoked_ms IS NOT NULL;
-    CREATE INDEX subscriptions_account ON subscriptions(account, original_id);
+    ALTER TABLE subscriptions ADD COLUMN status TEXT GENERATED ALWAYS AS (json_extract(json, '$.status')) VIRTUAL;
+    CREATE INDEX subscriptions_account ON subscriptions(account, status, original_id);
     """,
   ]
 

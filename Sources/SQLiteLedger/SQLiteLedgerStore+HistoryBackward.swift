@@ -41,14 +41,18 @@ extension SQLiteLedgerStore {
     try revokedPage(account: account, descending: true, from: cursor, limit: limit)
   }
 
-  /// Every subscription record of `account`, by original id, through `subscriptions_account`.
-  public func subscriptions(account: String) throws(LedgerError) -> [SubscriptionRecord] {
+  /// The records of `account` with one of `statuses` (nil: all), by original id, through
+  /// `subscriptions_account` (account, status, original id): the other statuses' are not decoded.
+  public func subscriptions(account: String, statuses: Set<SubscriptionStatus>?) throws(LedgerError) -> [SubscriptionRecord] {
+    let wanted = statuses.map { $0.map(\.rawValue).sorted() }
+    if wanted?.isEmpty == true { return [] }
     let statements = try preparedStatements()
     var records: [SubscriptionRecord] = []
     var undecodable: UInt64?
     do {
-      let select = try statements.historyPage(LedgerSchema.selectAccountSubscriptions, on: connection)
+      let select = try statements.historyPage(LedgerSchema.selectAccountSubscriptions(statuses: wanted?.count), on: connection)
       try select.bind(account, at: 1)
+      for (offset, status) in (wanted ?? []).enumerated() { try select.bind(status, at: Int32(offset + 2)) }
       try select.forEachRow { row in
         if let record = try? recordCoder.decode(SubscriptionRecord.self, from: row.text(at: 1)) {
           records.append(record)

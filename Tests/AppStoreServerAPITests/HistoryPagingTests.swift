@@ -51,7 +51,9 @@ final class PagingLedger: LedgerStore {
     revocationPages += 1
     return InMemoryLedgerStore.revokedPage(of: try base.history(account: account), descending: true, from: cursor, limit: limit)
   }
-  func subscriptions(account: String) throws(LedgerError) -> [SubscriptionRecord] { try base.subscriptions(account: account) }
+  func subscriptions(account: String, statuses: Set<SubscriptionStatus>?) throws(LedgerError) -> [SubscriptionRecord] {
+    try base.subscriptions(account: account, statuses: statuses)
+  }
   func massExtension(productID: Product.ID, requestID: String) throws(LedgerError) -> MassExtension? {
     try base.massExtension(productID: productID, requestID: requestID)
   }

@@ -17,7 +17,7 @@ final class HistoryMigrationTests: XCTestCase {
       DROP TABLE consumable_units;
       ALTER TABLE transactions DROP COLUMN last_modified_ms; ALTER TABLE transactions DROP COLUMN id_key;
       ALTER TABLE transactions DROP COLUMN quantity; ALTER TABLE transactions DROP COLUMN revoked;
-      ALTER TABLE transactions DROP COLUMN revoked_ms;
+      ALTER TABLE transactions DROP COLUMN revoked_ms; ALTER TABLE subscriptions DROP COLUMN status;
       PRAGMA user_version = 6;
       """)
   }

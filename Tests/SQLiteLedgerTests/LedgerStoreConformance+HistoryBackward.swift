@@ -106,24 +106,36 @@ extension LedgerStoreConformance {
     XCTAssertEqual(try store.revokedPage(account: "alice", before: nil, limit: 0).rows.map(\.id.rawValue), [large], "a limit below 1 is 1")
   }
 
-  /// One account's records, by original id, as stored: written, rewritten, removed, another
-  /// account's left out.
+  /// One account's records, by original id, as stored: written, rewritten (its status too),
+  /// removed, another account's left out, and with statuses only those.
   func subscriptionsOfOneAccount() throws {
     let store = try harness.makeStore()
-    XCTAssertEqual(try store.subscriptions(account: "alice"), [])
+    XCTAssertEqual(try store.subscriptions(account: "alice", statuses: nil), [])
     var renewed = LedgerFixtures.subscription(30, account: "alice")
     try store.commit([
       .putSubscription(renewed), .putSubscription(LedgerFixtures.subscription(10, account: "alice")),
       .putSubscription(LedgerFixtures.subscription(20, account: "bob")),
       .putSubscription(LedgerFixtures.subscription(40, account: "광고 제거 🎮")),
     ])
-    XCTAssertEqual(try store.subscriptions(account: "alice").map(\.originalID.rawValue), [10, 30])
+    XCTAssertEqual(try store.subscriptions(account: "alice", statuses: nil).map(\.originalID.rawValue), [10, 30])
+    XCTAssertEqual(try store.subscriptions(account: "alice", statuses: [.subscribed]).map(\.originalID.rawValue), [10, 30])
     renewed.status = .expired
     renewed.renewalCount = 3
-    try store.commit([.putSubscription(renewed), .removeSubscription(PaymentTransaction.ID(10))])
-    XCTAssertEqual(try store.subscriptions(account: "alice"), [renewed])
-    XCTAssertEqual(try store.subscriptions(account: "광고 제거 🎮").map(\.originalID.rawValue), [40])
+    try store.commit([.putSubscription(renewed)])
+    XCTAssertEqual(try store.subscriptions(account: "alice", statuses: [.subscribed]).map(\.originalID.rawValue), [10])
+    XCTAssertEqual(try store.subscriptions(account: "alice", statuses: [.expired, .inGracePeriod]), [renewed])
+    XCTAssertEqual(try store.subscriptions(account: "alice", statuses: []), [])
+    try store.commit([.removeSubscription(PaymentTransaction.ID(10))])
+    XCTAssertEqual(try store.subscriptions(account: "alice", statuses: nil), [renewed])
+    XCTAssertEqual(try store.subscriptions(account: "alice", statuses: [.subscribed]), [])
+    XCTAssertEqual(try store.subscriptions(account: "광고 제거 🎮", statuses: nil).map(\.originalID.rawValue), [40])
+    for status in [SubscriptionStatus.subscribed, .expired, .inBillingRetry, .inGracePeriod, .revoked] {
+      var record = LedgerFixtures.subscription(50, account: "bob")
+      record.status = status
+      try store.commit([.putSubscription(record)])
+      XCTAssertEqual(try store.subscriptions(account: "bob", statuses: [status]).map(\.originalID.rawValue), [20, 50].filter { $0 == 50 || status == .subscribed }, "\(status)")
+    }
     XCTAssertEqual(
-      try store.subscriptions(account: "bob"), try store.load().subscriptions.filter { $0.account == "bob" })
+      try store.subscriptions(account: "bob", statuses: nil), try store.load().subscriptions.filter { $0.account == "bob" })
   }
 }

@@ -129,7 +129,7 @@ final class SQLiteLedgerStoreTests: XCTestCase {
     XCTAssertEqual(
       try store.connection.texts(
         "SELECT il.name FROM pragma_index_list('subscriptions') AS l, pragma_index_info(l.name) AS il WHERE l.origin = 'c' ORDER BY 1"),
-      ["account", "original_id"], "one account's records by index (Get All Subscription Statuses)")
+      ["account", "original_id", "status"], "one account's records of some statuses by index (Get All Subscription Statuses)")
     XCTAssertEqual(SQLiteLedgerStore.schemaVersion, 7)
     XCTAssertEqual(
       try store.connection.texts("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY 1"),

@@ -43,9 +43,10 @@ public protocol LedgerStore: AnyObject {
   /// The same newest-first, before `cursor` (nil: from the newest revocation); `next` continues
   /// towards the oldest. The deprecated v1 refund lookup's 50 newest.
   func revokedPage(account: String, before cursor: RevocationKey?, limit: Int) throws(LedgerError) -> RevokedPage
-  /// Every subscription record of `account`, by original transaction id: Get All Subscription
-  /// Statuses, without the other accounts' records or the launch working set.
-  func subscriptions(account: String) throws(LedgerError) -> [SubscriptionRecord]
+  /// The subscription records of `account` whose status is in `statuses` (nil: every one), by
+  /// original transaction id: Get All Subscription Statuses (and its `status` filter), without
+  /// the other accounts' records, the other statuses' or the launch working set.
+  func subscriptions(account: String, statuses: Set<SubscriptionStatus>?) throws(LedgerError) -> [SubscriptionRecord]
   /// If transaction `id` is stored unfinished, `purchasing` and owned by `expectedOwner` (nil: no
   /// owner), makes `session` its owner atomically and returns it as stored; otherwise changes
   /// nothing and returns nil (another process claimed, answered or finished it first).

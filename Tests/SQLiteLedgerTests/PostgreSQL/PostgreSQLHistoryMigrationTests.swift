@@ -33,6 +33,7 @@ final class PostgreSQLHistoryMigrationTests: XCTestCase {
         DROP INDEX transactions_account_revoked; DROP INDEX subscriptions_account;
         ALTER TABLE transactions DROP COLUMN last_modified_ms, DROP COLUMN id_key, DROP COLUMN quantity, DROP COLUMN revoked,
           DROP COLUMN revoked_ms;
+        ALTER TABLE subscriptions DROP COLUMN status;
         UPDATE storefront_schema SET version = 2;
         """)
     }
