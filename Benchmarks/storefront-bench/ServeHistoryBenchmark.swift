@@ -11,7 +11,8 @@ enum ServeHistoryBenchmark {
   static let keys = [
     "serve_history_first_page_100_ms", "serve_history_first_page_100k_ms", "serve_history_first_page_100k_vs_100",
     "serve_history_descending_100k_vs_100", "serve_statuses_100_ms", "serve_statuses_100k_ms", "serve_statuses_100k_vs_100",
-    "serve_history_peak_rss_mb_100", "serve_history_peak_rss_mb_100k",
+    "serve_history_peak_rss_mb_100", "serve_history_peak_rss_mb_100k", "serve_refunds_100_ms", "serve_refunds_100k_ms",
+    "serve_refunds_100k_vs_100",
   ]
 
   struct Plan {
@@ -34,6 +35,22 @@ enum ServeHistoryBenchmark {
     var check: (_ answer: [String: Any], _ count: Int) -> Bool
   }
 
+  /// Refunds written into each ledger: the tester's first purchased non-subscription rows.
+  static let refunds = 10
+
+  /// Marks ``refunds`` of the tester's first rows refunded, a second apart (their JWS as written:
+  /// serve does not read a refund from it), so Get Refund History has the same answer at both sizes.
+  private static func revokeSome(in ledger: SQLiteLedgerStore) throws {
+    let first = try ledger.historyPage(account: LedgerHistory.account, order: .insertion, after: nil, limit: 200).rows
+    var revoked = first.filter { $0.state == .purchased && $0.productKind != .autoRenewableSubscription }.prefix(refunds)
+    guard revoked.count == refunds else { throw BenchError.failed("serve_history: fewer than \(refunds) rows to refund") }
+    for (offset, index) in revoked.indices.enumerated() {
+      revoked[index].revocationDate = StoreStates.start.addingTimeInterval(Double(offset))
+      revoked[index].revocationReason = 0
+    }
+    try ledger.commit(revoked.map { .putTransaction($0) })
+  }
+
   static func run(catalog: Catalog, binary: String, plan: Plan, scratch: URL, into report: Report) throws {
     let home = scratch.appendingPathComponent("serve-history")
     try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
@@ -48,6 +65,7 @@ enum ServeHistoryBenchmark {
       let directory = home.appendingPathComponent("history-\(count)")
       let ledger = try SQLiteLedgerStore(directory: directory)
       let summary = try LedgerHistory.write(count: count, to: ledger, catalog: catalog, signing: signing, start: StoreStates.start)
+      try revokeSome(in: ledger)
       ledger.close()
       chains[count] = summary.subscriptionPurchases
       FileHandle.standardError.write(Data("storefront-bench: serve_history: wrote \(count) transactions in \(Format.number(summary.seconds)) s\n".utf8))
@@ -68,6 +86,9 @@ enum ServeHistoryBenchmark {
       Query(key: "statuses", path: "/inApps/v1/subscriptions/\(id)") { answer, count in lastTransactions(answer) == chains[count] },
       // The active chain only: the same answer size at both.
       Query(key: "statuses_active", path: "/inApps/v1/subscriptions/\(id)?status=1") { answer, _ in lastTransactions(answer) == 1 },
+      // The same refunds at both sizes (``revokeSome(in:)``): the answer is the same size.
+      Query(key: "refunds", path: "/inApps/v2/refund/lookup/\(id)") { answer, _ in rows(answer) == refunds },
+      Query(key: "refunds_v1", path: "/inApps/v1/refund/lookup/\(id)") { answer, _ in rows(answer) == refunds },
     ]
     var medians: [String: [Int: Double]] = [:]
     for query in queries {
@@ -109,6 +130,11 @@ enum ServeHistoryBenchmark {
     }
     set("serve_history_first_page", "first_page")
     set("serve_statuses", "statuses")
+    set("serve_refunds", "refunds")
+    let v1 = medians["refunds_v1"] ?? [:]
+    report.extra("serve_refunds_v1_100_ms", v1[small] ?? .nan)
+    report.extra("serve_refunds_v1_100k_ms", v1[large] ?? .nan)
+    report.extra("serve_refunds_v1_100k_vs_100", (v1[large] ?? .nan) / (v1[small] ?? .nan))
     let active = medians["statuses_active"] ?? [:]
     report.extra("serve_statuses_active_100_ms", active[small] ?? .nan)
     report.extra("serve_statuses_active_100k_ms", active[large] ?? .nan)
@@ -121,7 +147,7 @@ enum ServeHistoryBenchmark {
     report.set("serve_history_peak_rss_mb_100k", try largeServer.peakRSSMegabytes())
     report.note(
       "serve_history_first_page_100k_vs_100",
-      "GET /inApps/v2/history/\(id) (first page, 20 JWS; and ?sort=DESCENDING) and GET /inApps/v1/subscriptions/\(id) (\(chains[small] ?? 0) and \(chains[large] ?? 0) chains) on two real storefront serve processes over ledgers written by LedgerHistory (one tester; 100 vs 100,000 transactions; JWS of the sandbox signer's shape, unsigned: serve does not verify them), one request at a time on a keep-alive connection, send → whole response; \(plan.requests) per size per repetition, sizes alternating, repetition 0 dropped; medians.")
+      "GET /inApps/v2/history/\(id) (first page, 20 JWS; and ?sort=DESCENDING), GET /inApps/v1/subscriptions/\(id) (\(chains[small] ?? 0) and \(chains[large] ?? 0) chains; and ?status=1) and GET /inApps/v2/refund/lookup/\(id) (\(refunds) refunds at both; v1 in extras) on two real storefront serve processes over ledgers written by LedgerHistory (one tester; 100 vs 100,000 transactions; JWS of the sandbox signer's shape, unsigned: serve does not verify them), one request at a time on a keep-alive connection, send → whole response; \(plan.requests) per size per repetition, sizes alternating, repetition 0 dropped; medians.")
     report.note(
       "serve_history_peak_rss_mb_100k",
       "VmHWM of each serve process after all those requests (serve_history_rss_mb_at_start_100k: the 100k one before any).")

@@ -51,3 +51,29 @@ extension PageToken {
     return .lastModified(milliseconds: date, id: PaymentTransaction.ID(min(id, UInt64(Int64.max))))
   }
 }
+
+extension LedgerReader {
+  /// Visits `account`'s served revoked rows in revocation order (revocation ms, then id) after
+  /// `cursor`, or newest first before it when `descending`, reading the ledger's revocation pages
+  /// (``StoreEngine/LedgerStore/revokedPage(account:after:limit:)``) until `visit` returns false.
+  func walkRevocations(
+    of account: String, descending: Bool, from cursor: RevocationKey?, _ visit: (SignedTransaction) throws(APIError) -> Bool
+  ) throws(APIError) {
+    var cursor = cursor
+    var limit = Self.firstLedgerPage
+    while true {
+      let page = try read { () throws(LedgerError) in
+        descending
+          ? try ledger.revokedPage(account: account, before: cursor, limit: limit)
+          : try ledger.revokedPage(account: account, after: cursor, limit: limit)
+      }
+      limit = min(limit * 2, Self.largestLedgerPage)
+      for row in page.rows {
+        guard let signed = served(row) else { continue }
+        guard try visit(signed) else { return }
+      }
+      guard let next = page.next else { return }
+      cursor = next
+    }
+  }
+}

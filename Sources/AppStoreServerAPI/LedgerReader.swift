@@ -51,9 +51,13 @@ struct LedgerReader {
     try read { () throws(LedgerError) in try ledger.load() }
   }
 
-  /// Every subscription record of `account`.
-  func subscriptions(of account: String) throws(APIError) -> [SubscriptionRecord] {
-    try snapshot().subscriptions.filter { $0.account == account }
+  /// The subscription records of `account` with one of Apple's `statuses` (empty: every one), by
+  /// original id: that account's and those statuses' only, by the ledger's index, not every
+  /// record of ``snapshot()``.
+  func subscriptions(of account: String, appleStatuses statuses: Set<Int>) throws(APIError) -> [SubscriptionRecord] {
+    let all: [SubscriptionStatus] = [.subscribed, .expired, .inBillingRetry, .inGracePeriod, .revoked]
+    let wanted = statuses.isEmpty ? nil : Set(all.filter { statuses.contains($0.appleStatus) })
+    return try read { () throws(LedgerError) in try ledger.subscriptions(account: account, statuses: wanted) }
   }
 
   /// The mass extension `requestID` of `productID`, if one was made.

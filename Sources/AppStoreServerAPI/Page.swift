@@ -32,34 +32,3 @@ struct Page {
     self.init(items, after: position, key: \.signedDate)
   }
 }
-
-/// The first `capacity` of the items offered, in `areInIncreasingOrder`, held in bounded memory
-/// however many are offered (a history's refunds, read row by row).
-struct FirstItems<Item> {
-  let capacity: Int
-  let areInIncreasingOrder: (Item, Item) -> Bool
-  private var held: [Item] = []
-
-  init(_ capacity: Int, by areInIncreasingOrder: @escaping (Item, Item) -> Bool) {
-    self.capacity = capacity
-    self.areInIncreasingOrder = areInIncreasingOrder
-  }
-
-  mutating func offer(_ item: Item) {
-    held.append(item)
-    if held.count >= 2 * capacity + 16 { trim() }
-  }
-
-  /// The items kept, in order.
-  var items: [Item] {
-    mutating get {
-      trim()
-      return held
-    }
-  }
-
-  private mutating func trim() {
-    held.sort(by: areInIncreasingOrder)
-    if held.count > capacity { held.removeLast(held.count - capacity) }
-  }
-}

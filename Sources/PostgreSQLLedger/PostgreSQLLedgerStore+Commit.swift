@@ -97,6 +97,7 @@ extension PostgreSQLLedgerStore {
             .text(transaction.productKind.rawValue), .bool(transaction.expiresDate != nil), .text(json),
             .int(transaction.lastModifiedMilliseconds), .int(PostgreSQLSchema.idKey(transaction.id.rawValue)),
             .int(Int64(transaction.quantity)), .bool(transaction.revocationDate != nil),
+            RevocationKey(transaction).map { .int($0.milliseconds) } ?? .null,
           ], effect: .stamps)
         statements.append(statement)
         if transaction.productKind != .consumable {

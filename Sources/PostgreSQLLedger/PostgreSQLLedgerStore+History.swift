@@ -59,7 +59,7 @@ extension PostgreSQLLedgerStore {
   }
 
   /// Schema v3's back-fill, inside the migration's transaction: each row's last-modified time, id
-  /// key, quantity and revocation from its JSON, 1,000 rows a statement. A row whose JSON does not
+  /// key, quantity and revocation (and its ms) from its JSON, 1,000 rows a statement. A row whose JSON does not
   /// decode keeps its purchase date and the defaults (reading it reports it as damaged, as before).
   func backfillHistoryColumns(on connection: PostgreSQLConnection) throws(PostgreSQLFailure) {
     var after = Int64.min
@@ -71,6 +71,7 @@ extension PostgreSQLLedgerStore {
       var keys: [String] = []
       var quantities: [String] = []
       var revoked: [String] = []
+      var revokedMS: [String] = []
       for row in 0..<batch.rowCount {
         let seq = batch.int64(row, 0) ?? 0
         seqs.append(String(seq))
@@ -79,17 +80,19 @@ extension PostgreSQLLedgerStore {
           milliseconds.append(String(transaction.lastModifiedMilliseconds))
           quantities.append(String(transaction.quantity))
           revoked.append(transaction.revocationDate == nil ? "f" : "t")
+          revokedMS.append(RevocationKey(transaction).map { String($0.milliseconds) } ?? "NULL")
         } else {
           milliseconds.append(String(SignedPayloads.milliseconds(Date(timeIntervalSince1970: batch.double(row, 2) ?? 0))))
           quantities.append("1")
           revoked.append("f")
+          revokedMS.append("NULL")
         }
         after = seq
       }
       func array(_ values: [String]) -> PostgreSQLValue { .text("{" + values.joined(separator: ",") + "}") }
       try connection.execute(
         PostgreSQLSchema.updateBackfillBatch,
-        [array(seqs), array(milliseconds), array(keys), array(quantities), array(revoked)])
+        [array(seqs), array(milliseconds), array(keys), array(quantities), array(revoked), array(revokedMS)])
     }
   }
 }

@@ -88,13 +88,19 @@ enum PostgreSQLSchema {
     // the last-modified order; `quantity` and `revoked` keep `consumable_units`
     // (``consumableUnitsTable``). Filled by `backfillHistoryColumns(on:)` in the same transaction
     // (the signed date is inside the JWS's base64 payload). Insertion order is `seq`, per account
-    // through `transactions_account` (account, seq).
+    // through `transactions_account` (account, seq). `revoked_ms` (revocation ms, NULL when not
+    // revoked) keys Get Refund History's order in a partial index of revoked rows;
+    // `subscriptions_account` reads one account's records of some statuses (`status` generated
+    // from the record's JSON, so no writer sets it).
     """
     ALTER TABLE transactions ADD COLUMN last_modified_ms bigint NOT NULL DEFAULT 0,
       ADD COLUMN id_key bigint NOT NULL DEFAULT 0, ADD COLUMN quantity integer NOT NULL DEFAULT 1,
-      ADD COLUMN revoked boolean NOT NULL DEFAULT false;
+      ADD COLUMN revoked boolean NOT NULL DEFAULT false, ADD COLUMN revoked_ms bigint;
     CREATE INDEX transactions_account_last_modified ON transactions (account, last_modified_ms, id_key);
     CREATE INDEX transactions_last_modified ON transactions (last_modified_ms, id_key);
+    CREATE INDEX transactions_account_revoked ON transactions (account, revoked_ms, id_key) WHERE revoked_ms IS NOT NULL;
+    ALTER TABLE subscriptions ADD COLUMN status text GENERATED ALWAYS AS (json::jsonb ->> 'status') STORED;
+    CREATE INDEX subscriptions_account ON subscriptions (account, status, original_id);
     """,
   ]
 
@@ -162,9 +168,10 @@ enum PostgreSQLSchema {
   static let selectConsumableUnits = "SELECT product_id, units FROM consumable_units WHERE account = $1 AND rows > 0"
   static let selectBackfillBatch = "SELECT seq, id, purchase_date, json FROM transactions WHERE seq > $1 ORDER BY seq LIMIT 1000"
   static let updateBackfillBatch = """
-    UPDATE transactions t SET last_modified_ms = u.milliseconds, id_key = u.id_key, quantity = u.quantity, revoked = u.revoked
-    FROM unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::integer[], $5::boolean[])
-      AS u(seq, milliseconds, id_key, quantity, revoked)
+    UPDATE transactions t SET last_modified_ms = u.milliseconds, id_key = u.id_key, quantity = u.quantity, revoked = u.revoked,
+      revoked_ms = u.revoked_ms
+    FROM unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::integer[], $5::boolean[], $6::bigint[])
+      AS u(seq, milliseconds, id_key, quantity, revoked, revoked_ms)
     WHERE t.seq = u.seq
     """
 
@@ -212,13 +219,14 @@ enum PostgreSQLSchema {
   static let upsertTransaction = """
     INSERT INTO transactions
       (id, account, product_id, state, is_finished, original_id, purchase_date, product_kind, has_expiry, changed, json,
-       last_modified_ms, id_key, quantity, revoked)
-    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, \(stamp), $10, $11, $12, $13, $14)
+       last_modified_ms, id_key, quantity, revoked, revoked_ms)
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, \(stamp), $10, $11, $12, $13, $14, $15)
     ON CONFLICT (id) DO UPDATE SET
       account = excluded.account, product_id = excluded.product_id, state = excluded.state,
       is_finished = excluded.is_finished, original_id = excluded.original_id, purchase_date = excluded.purchase_date,
       product_kind = excluded.product_kind, has_expiry = excluded.has_expiry, changed = excluded.changed, json = excluded.json,
-      last_modified_ms = excluded.last_modified_ms, quantity = excluded.quantity, revoked = excluded.revoked
+      last_modified_ms = excluded.last_modified_ms, quantity = excluded.quantity, revoked = excluded.revoked,
+      revoked_ms = excluded.revoked_ms
     WHERE transactions.json IS DISTINCT FROM excluded.json
     """
   /// Records a non-consumable's row in its chain: the first row stays first; a purchased row with

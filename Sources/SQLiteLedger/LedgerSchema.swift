@@ -164,14 +164,22 @@ enum LedgerSchema {
     // ``consumableUnitsTable``). The columns are filled by `backfillHistoryColumns()` in the same
     // transaction: a row's JSON is usually deflated and its signed date is inside a base64 JWS
     // payload, which SQL cannot read. Insertion order is `seq` (the rowid), per account through
-    // `transactions_account` (which SQLite keys by account, then rowid).
+    // `transactions_account` (which SQLite keys by account, then rowid). `revoked_ms` (the row's
+    // revocation date in ms, NULL when it is not revoked) keys Get Refund History's revocation
+    // order in a partial index holding revoked rows only; `subscriptions_account` reads one
+    // account's records of some statuses (Get All Subscription Statuses), `status` being a
+    // column generated from the record's JSON, so no writer has to set it.
     """
     ALTER TABLE transactions ADD COLUMN last_modified_ms INTEGER NOT NULL DEFAULT 0;
     ALTER TABLE transactions ADD COLUMN id_key INTEGER NOT NULL DEFAULT 0;
     ALTER TABLE transactions ADD COLUMN quantity INTEGER NOT NULL DEFAULT 1;
     ALTER TABLE transactions ADD COLUMN revoked INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE transactions ADD COLUMN revoked_ms INTEGER;
     CREATE INDEX transactions_account_last_modified ON transactions(account, last_modified_ms, id_key);
     CREATE INDEX transactions_last_modified ON transactions(last_modified_ms, id_key);
+    CREATE INDEX transactions_account_revoked ON transactions(account, revoked_ms, id_key) WHERE revoked_ms IS NOT NULL;
+    ALTER TABLE subscriptions ADD COLUMN status TEXT GENERATED ALWAYS AS (json_extract(json, '$.status')) VIRTUAL;
+    CREATE INDEX subscriptions_account ON subscriptions(account, status, original_id);
     """,
   ]
 
@@ -236,14 +244,15 @@ enum LedgerSchema {
   static let upsertTransaction = """
     INSERT INTO transactions
       (id, account, product_id, state, is_finished, original_id, purchase_date, json, product_kind, has_expiry, changed,
-       last_modified_ms, id_key, quantity, revoked)
-    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)
+       last_modified_ms, id_key, quantity, revoked, revoked_ms)
+    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)
     ON CONFLICT (id) DO UPDATE SET
       account = excluded.account, product_id = excluded.product_id, state = excluded.state,
       is_finished = excluded.is_finished, original_id = excluded.original_id,
       purchase_date = excluded.purchase_date, json = excluded.json,
       product_kind = excluded.product_kind, has_expiry = excluded.has_expiry, changed = excluded.changed,
-      last_modified_ms = excluded.last_modified_ms, quantity = excluded.quantity, revoked = excluded.revoked
+      last_modified_ms = excluded.last_modified_ms, quantity = excluded.quantity, revoked = excluded.revoked,
+      revoked_ms = excluded.revoked_ms
     WHERE transactions.json IS NOT excluded.json
     """
 

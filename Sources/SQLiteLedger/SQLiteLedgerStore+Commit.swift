@@ -219,6 +219,7 @@ extension SQLiteLedgerStore {
       try statement.bind(LedgerSchema.idKey(transaction.id), at: 13)
       try statement.bind(Int64(transaction.quantity), at: 14)
       try statement.bind(Int64(transaction.revocationDate == nil ? 0 : 1), at: 15)
+      if let revoked = RevocationKey(transaction) { try statement.bind(revoked.milliseconds, at: 16) } else { try statement.bindNull(at: 16) }
       try statement.run()
       guard transaction.productKind != .consumable else { return }
       let chain = statements.noteChain

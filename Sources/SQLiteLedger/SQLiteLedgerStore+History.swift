@@ -110,7 +110,7 @@ extension SQLiteLedgerStore {
   }
 
   /// Schema v7's back-fill, inside the migration's transaction: each stored row's last-modified
-  /// time, id key, quantity and revocation, read from its JSON (a batch of rows at a time).
+  /// time, id key, quantity and revocation (and its ms), read from its JSON (a batch of rows at a time).
   ///
   /// A row whose JSON does not decode keeps its purchase date as its last-modified time and the
   /// column defaults: reading it reports it as damaged later, as before; the migration does not
@@ -119,10 +119,10 @@ extension SQLiteLedgerStore {
     let select = try connection.prepare(
       "SELECT seq, id, purchase_date, json FROM transactions WHERE seq > ?1 ORDER BY seq LIMIT 1000")
     let update = try connection.prepare(
-      "UPDATE transactions SET last_modified_ms = ?2, id_key = ?3, quantity = ?4, revoked = ?5 WHERE seq = ?1")
+      "UPDATE transactions SET last_modified_ms = ?2, id_key = ?3, quantity = ?4, revoked = ?5, revoked_ms = ?6 WHERE seq = ?1")
     var after = Int64.min
     while true {
-      var batch: [(seq: Int64, milliseconds: Int64, idKey: Int64, quantity: Int64, revoked: Int64)] = []
+      var batch: [(seq: Int64, milliseconds: Int64, idKey: Int64, quantity: Int64, revoked: Int64, revokedMS: Int64?)] = []
       try select.bind(after, at: 1)
       try select.forEachRow { row in
         let seq = row.int64(at: 0)
@@ -135,10 +135,10 @@ extension SQLiteLedgerStore {
         {
           batch.append((
             seq, transaction.lastModifiedMilliseconds, LedgerSchema.idKey(id), Int64(transaction.quantity),
-            transaction.revocationDate == nil ? 0 : 1))
+            transaction.revocationDate == nil ? 0 : 1, RevocationKey(transaction)?.milliseconds))
         } else {
           let purchased = Date(timeIntervalSince1970: row.double(at: 2))
-          batch.append((seq, SignedPayloads.milliseconds(purchased), LedgerSchema.idKey(id), 1, 0))
+          batch.append((seq, SignedPayloads.milliseconds(purchased), LedgerSchema.idKey(id), 1, 0, nil))
         }
       }
       guard let last = batch.last else { return }
@@ -148,6 +148,7 @@ extension SQLiteLedgerStore {
         try update.bind(row.idKey, at: 3)
         try update.bind(row.quantity, at: 4)
         try update.bind(row.revoked, at: 5)
+        if let revoked = row.revokedMS { try update.bind(revoked, at: 6) } else { try update.bindNull(at: 6) }
         try update.run()
       }
       after = last.seq

@@ -11,10 +11,16 @@ final class PagingLedger: LedgerStore {
   let base: InMemoryLedgerStore
   private(set) var wholeReads = 0
   private(set) var largestPage = 0
+  private(set) var historyPages = 0
+  private(set) var loads = 0
+  private(set) var revocationPages = 0
 
   init(_ base: InMemoryLedgerStore) { self.base = base }
 
-  func load() throws(LedgerError) -> LedgerSnapshot { try base.load() }
+  func load() throws(LedgerError) -> LedgerSnapshot {
+    loads += 1
+    return try base.load()
+  }
   func commit(_ changes: [LedgerChange]) throws(LedgerError) { try base.commit(changes) }
   func reserveTransactionIDs(count: UInt64, atLeast floor: UInt64) throws(LedgerError) -> UInt64 {
     try base.reserveTransactionIDs(count: count, atLeast: floor)
@@ -32,8 +38,21 @@ final class PagingLedger: LedgerStore {
     account: String?, order: HistoryOrder, after cursor: HistoryCursor?, limit: Int
   ) throws(LedgerError) -> HistoryPage {
     let page = try base.historyPage(account: account, order: order, after: cursor, limit: limit)
+    historyPages += 1
     largestPage = max(largestPage, page.rows.count)
     return page
+  }
+  /// Revocation pages as an index answers them (the reference), counted apart from history pages.
+  func revokedPage(account: String, after cursor: RevocationKey?, limit: Int) throws(LedgerError) -> RevokedPage {
+    revocationPages += 1
+    return InMemoryLedgerStore.revokedPage(of: try base.history(account: account), descending: false, from: cursor, limit: limit)
+  }
+  func revokedPage(account: String, before cursor: RevocationKey?, limit: Int) throws(LedgerError) -> RevokedPage {
+    revocationPages += 1
+    return InMemoryLedgerStore.revokedPage(of: try base.history(account: account), descending: true, from: cursor, limit: limit)
+  }
+  func subscriptions(account: String, statuses: Set<SubscriptionStatus>?) throws(LedgerError) -> [SubscriptionRecord] {
+    try base.subscriptions(account: account, statuses: statuses)
   }
   func massExtension(productID: Product.ID, requestID: String) throws(LedgerError) -> MassExtension? {
     try base.massExtension(productID: productID, requestID: requestID)
@@ -115,6 +134,38 @@ final class HistoryPagingTests: XCTestCase {
     XCTAssertLessThanOrEqual(paged.ledger.largestPage, 336)
   }
 
+  /// Refund History reads revocation pages only: 25 refunds made out of id order page as 20 and
+  /// 5 in revocation order, v1 lists them all oldest first, and both answers are byte for byte
+  /// the ones the default (a walk of the whole history) gives.
+  func testRefundHistoryReadsRevocationPagesNotTheHistory() throws {
+    let paged = try Paged()
+    let bought = try paged.fixture.buy(FixtureCatalog.coins, count: 60)
+    var refunded: [PaymentTransaction] = []
+    for index in Array(stride(from: 58, to: 0, by: -7)) + Array(stride(from: 3, to: 60, by: 2)) where refunded.count < 25 {
+      guard !refunded.contains(where: { $0.id == bought[index].id }) else { continue }
+      try paged.fixture.store.queue.advance(by: 1)
+      try paged.fixture.store.queue.refund(bought[index].id)
+      refunded.append(bought[index])
+    }
+    XCTAssertEqual(refunded.count, 25)
+    let path = "/inApps/v2/refund/lookup/\(bought[0].id)"
+    let first = paged.get(path)
+    XCTAssertEqual(transactionIDs(first), refunded.prefix(20).map(\.id.description))
+    XCTAssertEqual(json(first)["hasMore"] as? Bool, true)
+    XCTAssertEqual(first.body, paged.fixture.get(path).body)
+    let revision = try XCTUnwrap(json(first)["revision"] as? String)
+    let second = paged.get(path, [("revision", revision)])
+    XCTAssertEqual(transactionIDs(second), refunded.suffix(5).map(\.id.description))
+    XCTAssertEqual(json(second)["hasMore"] as? Bool, false)
+    XCTAssertEqual(second.body, paged.fixture.get(path, [("revision", revision)]).body)
+    let v1 = "/inApps/v1/refund/lookup/\(bought[0].id)"
+    XCTAssertEqual(transactionIDs(paged.get(v1)), refunded.map(\.id.description))
+    XCTAssertEqual(paged.get(v1).body, paged.fixture.get(v1).body)
+    XCTAssertEqual(paged.ledger.historyPages, 0, "no history page")
+    XCTAssertEqual(paged.ledger.wholeReads, 0)
+    XCTAssertGreaterThan(paged.ledger.revocationPages, 0)
+  }
+
   func testARevisionSurvivesPurchasesAndRefundsBetweenRequests() throws {
     let paged = try Paged()
     let bought = try paged.fixture.buy(FixtureCatalog.coins, count: 30)
@@ -149,6 +200,7 @@ final class HistoryPagingTests: XCTestCase {
     XCTAssertEqual(named.status, 200)
     XCTAssertEqual(paged.ledger.wholeReads, 0)
     XCTAssertEqual(paged.ledger.largestPage, 0, "no history page at all")
+    XCTAssertEqual(paged.ledger.loads, 0, "the account's records, not every account's")
     let record = try XCTUnwrap(paged.fixture.store.ledger.everything.subscriptions.first)
     let latest = try XCTUnwrap(
       paged.fixture.store.ledger.history(account: "tester").filter { $0.originalID == monthly.id }.max { $0.purchaseDate < $1.purchaseDate })

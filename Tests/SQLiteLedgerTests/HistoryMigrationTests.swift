@@ -12,17 +12,19 @@ final class HistoryMigrationTests: XCTestCase {
     try store.connection.execute(
       """
       DROP INDEX transactions_account_last_modified; DROP INDEX transactions_last_modified;
+      DROP INDEX transactions_account_revoked; DROP INDEX subscriptions_account;
       DROP TRIGGER consumable_units_insert; DROP TRIGGER consumable_units_delete; DROP TRIGGER consumable_units_update;
       DROP TABLE consumable_units;
       DROP TRIGGER history_counts_insert; DROP TRIGGER history_counts_delete; DROP TRIGGER history_counts_update;
       DROP TABLE history_counts; DROP INDEX transactions_product_latest; DROP INDEX transactions_chain_latest;
       ALTER TABLE transactions DROP COLUMN last_modified_ms; ALTER TABLE transactions DROP COLUMN id_key;
       ALTER TABLE transactions DROP COLUMN quantity; ALTER TABLE transactions DROP COLUMN revoked;
+      ALTER TABLE transactions DROP COLUMN revoked_ms; ALTER TABLE subscriptions DROP COLUMN status;
       PRAGMA user_version = 6;
       """)
   }
 
-  private static let historyColumns = "SELECT id, last_modified_ms, id_key, quantity, revoked FROM transactions ORDER BY seq"
+  private static let historyColumns = "SELECT id, last_modified_ms, id_key, quantity, revoked, revoked_ms FROM transactions ORDER BY seq"
 
   func testAVersion6LedgerIsMigratedAndPagesAsWritten() throws {
     let directory = try TemporaryDirectory()

@@ -36,4 +36,7 @@ final class InMemoryLedgerConformanceTests: XCTestCase {
   func testOwnerExpectationGuardsTheWholeBatch() throws { try suite.ownerExpectationGuardsTheWholeBatch() }
   func testHistoryPagesFollowTheReference() throws { try suite.historyPagesFollowTheReference() }
   func testHistoryPageEdges() throws { try suite.historyPageEdges() }
+  func testBackwardAndRevokedPagesFollowTheReference() throws { try suite.backwardAndRevokedPagesFollowTheReference() }
+  func testRevokedPageEdges() throws { try suite.revokedPageEdges() }
+  func testSubscriptionsOfOneAccount() throws { try suite.subscriptionsOfOneAccount() }
 }

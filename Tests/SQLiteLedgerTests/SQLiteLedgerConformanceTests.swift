@@ -60,4 +60,7 @@ final class SQLiteLedgerConformanceTests: XCTestCase {
   func testHistoryPageEdges() throws { try suite.historyPageEdges() }
   func testPresentReadsFollowTheDefaults() throws { try suite.presentReadsFollowTheDefaults() }
   func testTransactionCountFollowsTheRowsAccount() throws { try suite.transactionCountFollowsTheRowsAccount() }
+  func testBackwardAndRevokedPagesFollowTheReference() throws { try suite.backwardAndRevokedPagesFollowTheReference() }
+  func testRevokedPageEdges() throws { try suite.revokedPageEdges() }
+  func testSubscriptionsOfOneAccount() throws { try suite.subscriptionsOfOneAccount() }
 }

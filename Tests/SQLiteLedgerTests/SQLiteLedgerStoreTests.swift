@@ -123,10 +123,14 @@ final class SQLiteLedgerStoreTests: XCTestCase {
     XCTAssertEqual(
       indexed,
       [
-        "account", "account", "account", "changed", "id", "id_key", "id_key", "is_finished", "last_modified_ms",
+        "account", "account", "account", "changed", "id", "id_key", "id_key", "id_key", "is_finished", "last_modified_ms",
         "last_modified_ms", "original_id", "original_id", "product_id", "product_id", "purchase_date", "purchase_date",
-        "purchase_date", "state",
+        "purchase_date", "revoked_ms", "state",
       ])
+    XCTAssertEqual(
+      try store.connection.texts(
+        "SELECT il.name FROM pragma_index_list('subscriptions') AS l, pragma_index_info(l.name) AS il WHERE l.origin = 'c' ORDER BY 1"),
+      ["account", "original_id", "status"], "one account's records of some statuses by index (Get All Subscription Statuses)")
     XCTAssertEqual(SQLiteLedgerStore.schemaVersion, 7)
     XCTAssertEqual(
       try store.connection.texts("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY 1"),

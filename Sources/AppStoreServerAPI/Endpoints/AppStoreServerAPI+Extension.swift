@@ -29,7 +29,7 @@ extension AppStoreServerAPI {
     } catch {
       throw .generalInternal
     }
-    guard let record = try reader.subscriptions(of: signed.row.account).first(where: { $0.originalID == id }) else {
+    guard let record = try reader.subscriptions(of: signed.row.account, appleStatuses: []).first(where: { $0.originalID == id }) else {
       throw .generalInternal
     }
     return try ResponseEncoding.response(

@@ -26,15 +26,16 @@ extension AppStoreServerAPI {
     _ = try LedgerReader.parseID(text)
     let position = try revision(query, kind: .refunds, descending: false)
     let customer = try reader.customer(text)
-    // Revocation order is not the ledger's: the whole history is read, a ledger page at a time,
-    // keeping the first page (and one) of the refunds past the position.
+    // The ledger's revocation pages, from the position on, until a page (and one) is kept.
     func revoked(_ row: SignedTransaction) -> Int64 { SignedPayloads.milliseconds(row.row.revocationDate ?? .distantPast) }
-    var first = FirstItems<SignedTransaction>(Page.size + 1) { (revoked($0), $0.row.id.rawValue) < (revoked($1), $1.row.id.rawValue) }
-    try reader.walkHistory(of: customer.account, from: .start(.history, descending: false)) { row in
-      if row.row.revocationDate != nil, position.precedes(date: revoked(row), id: row.row.id.rawValue) { first.offer(row) }
-      return true
+    let start = position == .start(.refunds, descending: false)
+      ? nil : RevocationKey(milliseconds: position.date, id: PaymentTransaction.ID(position.id))
+    var items: [SignedTransaction] = []
+    try reader.walkRevocations(of: customer.account, descending: false, from: start) { row in
+      items.append(row)
+      return items.count <= Page.size
     }
-    let page = Page(first.items, after: position, key: revoked)
+    let page = Page(items, after: position, key: revoked)
     return try ResponseEncoding.response(
       RefundHistoryResponse(signedTransactions: page.items.map(\.jws), revision: page.next.text, hasMore: page.hasMore))
   }
@@ -49,15 +50,13 @@ extension AppStoreServerAPI {
     } catch .transactionIDNotFound {
       throw .originalTransactionIDNotFound
     }
-    // The 50 newest revocations, kept newest first while the history is read, answered oldest first.
-    var newest = FirstItems<SignedTransaction>(50) {
-      ($0.row.revocationDate ?? .distantPast, $0.row.id) > ($1.row.revocationDate ?? .distantPast, $1.row.id)
+    // The 50 newest revocations, read newest first, answered oldest first.
+    var newest: [SignedTransaction] = []
+    try reader.walkRevocations(of: customer.account, descending: true, from: nil) { row in
+      newest.append(row)
+      return newest.count < 50
     }
-    try reader.walkHistory(of: customer.account, from: .start(.history, descending: false)) { row in
-      if row.row.revocationDate != nil { newest.offer(row) }
-      return true
-    }
-    return try ResponseEncoding.response(RefundLookupResponse(signedTransactions: newest.items.reversed().map(\.jws)))
+    return try ResponseEncoding.response(RefundLookupResponse(signedTransactions: newest.reversed().map(\.jws)))
   }
 
   /// The position `revision` stands for (the start without one); a token not issued for this

@@ -12,9 +12,8 @@ extension AppStoreServerAPI {
       wanted.insert(status)
     }
     let customer = try reader.customer(text)
-    // Only the chains asked for have their latest transaction read.
-    let records = try reader.subscriptions(of: customer.account).sorted(by: { $0.originalID < $1.originalID })
-      .filter { wanted.isEmpty || wanted.contains($0.status.appleStatus) }
+    // Only the chains asked for are read, and have their latest transaction read.
+    let records = try reader.subscriptions(of: customer.account, appleStatuses: wanted)
     let latest = try latestTransactions(of: records, account: customer.account)
     var groups: [String: [LastTransactionsItem]] = [:]
     for record in records {

@@ -52,6 +52,17 @@ public protocol LedgerStore: AnyObject {
   /// The newest transaction of `account` (by purchase date, then id) that `match` accepts: what a
   /// query about one product or one chain needs of a history, without reading it.
   func latestTransaction(account: String, matching match: TransactionMatch) throws(LedgerError) -> PaymentTransaction?
+  /// At most `limit` revoked transactions of `account` in revocation order (``RevocationKey``:
+  /// revocation ms, then id), after `cursor` (nil: from the first revocation). Get Refund History's
+  /// pages, without reading the rest of the history.
+  func revokedPage(account: String, after cursor: RevocationKey?, limit: Int) throws(LedgerError) -> RevokedPage
+  /// The same newest-first, before `cursor` (nil: from the newest revocation); `next` continues
+  /// towards the oldest. The deprecated v1 refund lookup's 50 newest.
+  func revokedPage(account: String, before cursor: RevocationKey?, limit: Int) throws(LedgerError) -> RevokedPage
+  /// The subscription records of `account` whose status is in `statuses` (nil: every one), by
+  /// original transaction id: Get All Subscription Statuses (and its `status` filter), without
+  /// the other accounts' records, the other statuses' or the launch working set.
+  func subscriptions(account: String, statuses: Set<SubscriptionStatus>?) throws(LedgerError) -> [SubscriptionRecord]
   /// If transaction `id` is stored unfinished, `purchasing` and owned by `expectedOwner` (nil: no
   /// owner), makes `session` its owner atomically and returns it as stored; otherwise changes
   /// nothing and returns nil (another process claimed, answered or finished it first).

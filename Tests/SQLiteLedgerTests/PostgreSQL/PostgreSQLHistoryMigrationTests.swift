@@ -8,7 +8,7 @@ import XCTest
 /// and then pages and counts as one written by v3 does.
 final class PostgreSQLHistoryMigrationTests: XCTestCase {
   private static let historyColumns = """
-    SELECT string_agg(id || ' ' || last_modified_ms || ' ' || id_key || ' ' || quantity || ' ' || revoked, ';' ORDER BY seq)
+    SELECT string_agg(id || ' ' || last_modified_ms || ' ' || id_key || ' ' || quantity || ' ' || revoked || ' ' || coalesce(revoked_ms::text, '-'), ';' ORDER BY seq)
     FROM transactions
     """
 
@@ -32,7 +32,10 @@ final class PostgreSQLHistoryMigrationTests: XCTestCase {
         DROP TRIGGER history_counts ON transactions; DROP FUNCTION storefront_history_counts(); DROP TABLE history_counts;
         DROP INDEX transactions_product_latest; DROP INDEX transactions_chain_latest;
         DROP INDEX transactions_account_last_modified; DROP INDEX transactions_last_modified;
-        ALTER TABLE transactions DROP COLUMN last_modified_ms, DROP COLUMN id_key, DROP COLUMN quantity, DROP COLUMN revoked;
+        DROP INDEX transactions_account_revoked; DROP INDEX subscriptions_account;
+        ALTER TABLE transactions DROP COLUMN last_modified_ms, DROP COLUMN id_key, DROP COLUMN quantity, DROP COLUMN revoked,
+          DROP COLUMN revoked_ms;
+        ALTER TABLE subscriptions DROP COLUMN status;
         UPDATE storefront_schema SET version = 2;
         """)
     }

@@ -52,4 +52,7 @@ final class PostgreSQLLedgerConformanceTests: XCTestCase {
   func testHistoryPageEdges() throws { try suite.historyPageEdges() }
   func testPresentReadsFollowTheDefaults() throws { try suite.presentReadsFollowTheDefaults() }
   func testTransactionCountFollowsTheRowsAccount() throws { try suite.transactionCountFollowsTheRowsAccount() }
+  func testBackwardAndRevokedPagesFollowTheReference() throws { try suite.backwardAndRevokedPagesFollowTheReference() }
+  func testRevokedPageEdges() throws { try suite.revokedPageEdges() }
+  func testSubscriptionsOfOneAccount() throws { try suite.subscriptionsOfOneAccount() }
 }
