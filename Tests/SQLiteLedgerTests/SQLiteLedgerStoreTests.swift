@@ -123,7 +123,7 @@ final class SQLiteLedgerStoreTests: XCTestCase {
     XCTAssertEqual(
       indexed,
       [
-        "account", "account", "account", "changed", "id", "id_key", "id_key", "id_key", "is_finished", "last_modified_ms",
+        "account", "account", "account", "account", "changed", "id", "id_key", "id_key", "id_key", "is_finished", "last_modified_ms",
         "last_modified_ms", "original_id", "original_id", "product_id", "product_id", "purchase_date", "purchase_date",
         "purchase_date", "revoked_ms", "state",
       ])
