@@ -80,7 +80,8 @@ extension PostgreSQLLedgerStore {
     statements.reserveCapacity(changes.count)
     for change in changes {
       switch change {
-      case .putTransaction(let transaction):
+      // The full row: PostgreSQL reads the flag from the JSON (one put per finish; SQLite writes the flag alone).
+      case .putTransaction(let transaction), .finishTransaction(let transaction):
         let json: String
         do {
           json = try coder.encode(transaction)

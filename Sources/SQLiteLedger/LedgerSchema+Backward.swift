@@ -3,7 +3,7 @@ import StoreEngine
 /// The newest-first history pages, revocation pages and one account's subscription records (v7's
 /// indexes): each one statement walking one index.
 extension LedgerSchema {
-  /// One newest-first page of a history as `(seq, id, json, key)` rows, `key` being
+  /// One newest-first page of a history as `(seq, id, json, is_finished, key)` rows, `key` being
   /// `last_modified_ms` (insertion order: `seq` again). Parameters: the account (when `byAccount`),
   /// the cursor's key (when `before`), the row limit. SQLite walks the same indexes as
   /// ``historyPage(byAccount:order:after:)`` backwards.
@@ -30,10 +30,10 @@ extension LedgerSchema {
       }
     }
     let filter = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
-    return "SELECT seq, id, json, last_modified_ms FROM transactions\(filter) ORDER BY \(key) LIMIT ?\(parameter)"
+    return "SELECT seq, id, json, is_finished, last_modified_ms FROM transactions\(filter) ORDER BY \(key) LIMIT ?\(parameter)"
   }
 
-  /// One page of an account's revoked rows in revocation order as `(seq, id, json, revoked_ms)`,
+  /// One page of an account's revoked rows in revocation order as `(seq, id, json, is_finished, revoked_ms)`,
   /// through the partial index `transactions_account_revoked`. Parameters: the account, the
   /// cursor's (revoked ms, id key) when `from`, the row limit.
   static func revokedPage(descending: Bool, from: Bool) -> String {
@@ -44,7 +44,7 @@ extension LedgerSchema {
       parameter = 4
     }
     let direction = descending ? " DESC" : ""
-    return "SELECT seq, id, json, revoked_ms FROM transactions WHERE \(filter) "
+    return "SELECT seq, id, json, is_finished, revoked_ms FROM transactions WHERE \(filter) "
       + "ORDER BY revoked_ms\(direction), id_key\(direction) LIMIT ?\(parameter)"
   }
 

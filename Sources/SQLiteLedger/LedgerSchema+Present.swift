@@ -39,18 +39,18 @@ extension LedgerSchema {
   /// The number of transactions of every account: one row per account.
   static let selectTotalCount = "SELECT coalesce(sum(rows), 0) FROM history_counts"
 
-  /// Rows `offset..<offset + limit` of a history as `(id, json)`: parameters are the account (when
+  /// Rows `offset..<offset + limit` of a history as `(id, json, is_finished)`: parameters are the account (when
   /// `byAccount`), the limit and the offset. The offset's rows are skipped in the index, not decoded.
   static func historyRows(byAccount: Bool, order: HistoryOrder) -> String {
     let filter = byAccount ? " WHERE account = ?1" : ""
     let key = order == .insertion ? "seq" : "last_modified_ms, id_key"
     let limit = byAccount ? 2 : 1
-    return "SELECT id, json FROM transactions\(filter) ORDER BY \(key) LIMIT ?\(limit) OFFSET ?\(limit + 1)"
+    return "SELECT id, json, is_finished FROM transactions\(filter) ORDER BY \(key) LIMIT ?\(limit) OFFSET ?\(limit + 1)"
   }
 
   /// The rows of the account `?1` that `match`'s set fields accept (`?2` the product, `?3` the
   /// original id, `?4` the state, each bound only when set) at the newest purchase date among them,
-  /// as `(id, json)`: the caller picks the newest by id, since two purchase dates a column rounds
+  /// as `(id, json, is_finished)`: the caller picks the newest by id, since two purchase dates a column rounds
   /// alike still differ in the row. With a chain: `transactions_chain_latest`; with a product:
   /// `transactions_product_latest`; otherwise `transactions_purchase_date` read newest first.
   static func latestTransactions(_ match: TransactionMatch) -> String {
@@ -60,7 +60,7 @@ extension LedgerSchema {
     if match.state != nil { conditions.append("state = ?4") }
     let filter = conditions.joined(separator: " AND ")
     return """
-      SELECT id, json FROM transactions WHERE \(filter) AND purchase_date =
+      SELECT id, json, is_finished FROM transactions WHERE \(filter) AND purchase_date =
         (SELECT purchase_date FROM transactions WHERE \(filter) ORDER BY purchase_date DESC LIMIT 1)
       """
   }

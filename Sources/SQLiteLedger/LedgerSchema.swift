@@ -253,7 +253,7 @@ enum LedgerSchema {
       product_kind = excluded.product_kind, has_expiry = excluded.has_expiry, changed = excluded.changed,
       last_modified_ms = excluded.last_modified_ms, quantity = excluded.quantity, revoked = excluded.revoked,
       revoked_ms = excluded.revoked_ms
-    WHERE transactions.json IS NOT excluded.json
+    WHERE transactions.json IS NOT excluded.json OR transactions.is_finished IS NOT excluded.is_finished
     """
 
   static let upsertAccount = """
@@ -320,7 +320,7 @@ enum LedgerSchema {
     ON CONFLICT (key) DO UPDATE SET value = CAST(kv.value AS INTEGER) + 1
     """
   static let selectChangeCounter = "SELECT coalesce((SELECT CAST(value AS INTEGER) FROM kv WHERE key = 'change-counter'), 0)"
-  static let selectChangedTransactions = "SELECT id, json FROM transactions WHERE changed > ?1 ORDER BY seq"
+  static let selectChangedTransactions = "SELECT id, json, is_finished FROM transactions WHERE changed > ?1 ORDER BY seq"
   static let selectChangedSubscriptions = "SELECT original_id, json FROM subscriptions WHERE changed > ?1 ORDER BY original_id"
   static let deleteSubscription = "DELETE FROM subscriptions WHERE original_id = ?1"
   static let selectSubscriptions = "SELECT original_id, json FROM subscriptions ORDER BY original_id"
@@ -331,20 +331,20 @@ enum LedgerSchema {
   /// matters (a non-consumable's or a non-renewing subscription's, or an auto-renewable one whose
   /// record is not expired or revoked). An ended subscription's rows stay in the history.
   static let selectWorkingSet = """
-    SELECT seq, id, json FROM transactions WHERE is_finished = 0
+    SELECT seq, id, json, is_finished FROM transactions WHERE is_finished = 0
     UNION
-    SELECT t.seq, t.id, t.json FROM chains c JOIN transactions t ON t.seq = c.first_seq
+    SELECT t.seq, t.id, t.json, t.is_finished FROM chains c JOIN transactions t ON t.seq = c.first_seq
       WHERE c.ended = 0
     UNION
-    SELECT t.seq, t.id, t.json FROM chains c JOIN transactions t ON t.seq = c.current_seq
+    SELECT t.seq, t.id, t.json, t.is_finished FROM chains c JOIN transactions t ON t.seq = c.current_seq
       WHERE c.ended = 0
     ORDER BY 1
     """
   /// Marks the chains whose subscription ended (or began again) when their record is written.
   static let markChainEnded = "UPDATE chains SET ended = ?2 WHERE original_id = ?1 AND ended IS NOT ?2"
-  static let selectHistory = "SELECT id, json FROM transactions WHERE account = ?1 ORDER BY seq"
+  static let selectHistory = "SELECT id, json, is_finished FROM transactions WHERE account = ?1 ORDER BY seq"
 
-  /// One page of a history as `(seq, id, json, last_modified_ms)` rows: parameters are the account
+  /// One page of a history as `(seq, id, json, is_finished, last_modified_ms)` rows: parameters are the account
   /// (when `byAccount`), the cursor's key (when `after`: `seq`, or `last_modified_ms` and `id_key`),
   /// then the row limit; `expiringOnly` keeps the rows with an expiry date. Each variant walks one index: the primary key or `transactions_account`
   /// (account, rowid) for insertion order, `transactions_last_modified` or
@@ -372,7 +372,7 @@ enum LedgerSchema {
       }
     }
     let filter = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
-    return "SELECT seq, id, json, last_modified_ms FROM transactions\(filter) ORDER BY \(key) LIMIT ?\(parameter)"
+    return "SELECT seq, id, json, is_finished, last_modified_ms FROM transactions\(filter) ORDER BY \(key) LIMIT ?\(parameter)"
   }
 
   /// Consumable units by product, from the table the triggers keep (``consumableUnitsTable``).
@@ -383,11 +383,16 @@ enum LedgerSchema {
     ON CONFLICT (key) DO UPDATE SET value = excluded.value WHERE kv.value IS NOT excluded.value
     """
 
-  static let selectTransactions = "SELECT id, json FROM transactions ORDER BY seq"
+  static let selectTransactions = "SELECT id, json, is_finished FROM transactions ORDER BY seq"
   static let accountKey = "account"
   static let nextIDKey = "next-transaction-id"
   static let clockKey = "clock"
-  static let selectTransactionJSON = "SELECT json FROM transactions WHERE id = ?1"
+  static let selectTransactionJSON = "SELECT json, is_finished FROM transactions WHERE id = ?1"
+  /// A finish (``StoreEngine/LedgerChange/finishTransaction(_:)``): the flag and the change
+  /// counter alone. A row of the same size is overwritten in place, and SQLite writes only the
+  /// pages whose bytes differ, so the signed JSON is neither encoded nor written again; no trigger
+  /// watches these columns.
+  static let finishTransaction = "UPDATE transactions SET is_finished = 1, changed = ?2 WHERE id = ?1 AND is_finished = 0"
   static let selectAccounts = "SELECT name, json FROM accounts ORDER BY seq"
   static let selectValues = "SELECT key, value FROM kv"
 }

@@ -13,12 +13,12 @@ extension SQLiteLedgerStore {
   ) throws(LedgerError) -> PaymentTransaction? {
     guard !options.readOnly else { throw .readOnly(path: path) }
     let statements = try preparedStatements()
-    var json: (data: Data, isBlob: Bool)?
+    var json: StoredTransactionRow?
     do {
       try statements.begin.run()
       let select = statements.selectTransactionJSON
       try select.bind(Int64(bitPattern: id.rawValue), at: 1)
-      try select.forEachRow { row in json = row.bytes(at: 0) }
+      try select.forEachRow { row in json = row.storedTransaction(at: 0) }
     } catch {
       if !connection.isAutocommit { try? statements.rollback.run() }
       throw LedgerError(error, path: path, while: .writing)

@@ -7,6 +7,8 @@ extension SQLiteLedgerStore {
     /// `row`: the deflated JSON, or the JSON text itself when it is small (`text`); `lastModified`:
     /// its ``PaymentTransaction/lastModifiedMilliseconds``, read from its JWS before the write lock.
     case transaction(PaymentTransaction, row: Data, text: String?, lastModified: Int64)
+    /// A finish: the row's flag alone.
+    case finish(PaymentTransaction.ID)
     case account(name: String, json: String)
     case clearHistory(account: String)
     case subscription(PaymentTransaction.ID, account: String, json: String, ended: Bool)
@@ -59,6 +61,7 @@ extension SQLiteLedgerStore {
     let updateDelivery: SQLiteStatement
     let insertSent: SQLiteStatement
     let selectValue: SQLiteStatement
+    let finishTransaction: SQLiteStatement
     /// History pages and the consumable-units aggregate, prepared when first used, by their SQL.
     private var reads: [String: SQLiteStatement] = [:]
 
@@ -109,6 +112,7 @@ extension SQLiteLedgerStore {
       updateDelivery = try connection.prepare(LedgerSchema.updateDelivery, persistent: true)
       insertSent = try connection.prepare(LedgerSchema.insertSent, persistent: true)
       selectValue = try connection.prepare(LedgerSchema.selectValue, persistent: true)
+      finishTransaction = try connection.prepare(LedgerSchema.finishTransaction, persistent: true)
     }
   }
 
@@ -135,6 +139,7 @@ extension SQLiteLedgerStore {
         } else {
           throw .writeFailed(path: path, reason: "transaction \(transaction.id) could not be compressed; report this bug")
         }
+      case .finishTransaction(let transaction): encoded.append(.finish(transaction.id))
       case .putAccount(let account):
         do {
           encoded.append(.account(name: account.name, json: try coder.encode(account)))
@@ -227,6 +232,13 @@ extension SQLiteLedgerStore {
       try chain.bind(Int64(bitPattern: transaction.id.rawValue), at: 2)
       try chain.bind(Int64(transaction.state == .purchased && transaction.expiresDate != nil ? 1 : 0), at: 3)
       try chain.run()
+    case .finish(let id):
+      // No row changes when it is finished already (a replayed batch) or gone (another process
+      // deleted it or cleared the history): a deleted transaction stays deleted. A finish of a row
+      // this batch also puts never gets here (``StoreStep/compactedChanges`` makes it a put).
+      try statements.finishTransaction.bind(Int64(bitPattern: id.rawValue), at: 1)
+      try statements.finishTransaction.bind(counter, at: 2)
+      try statements.finishTransaction.run()
     case .account(let name, let json):
       try statements.upsertAccount.bind(name, at: 1)
       try statements.upsertAccount.bind(json, at: 2)

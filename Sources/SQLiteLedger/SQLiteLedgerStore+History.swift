@@ -27,8 +27,11 @@ extension SQLiteLedgerStore {
     let (rows, next) = try page(
       account: account, order: .insertion, after: cursor, limit: limit, expiringOnly: expiringOnly
     ) { stored -> TransactionSummary? in
-      guard let json = stored.isBlob ? RowCompression.inflate(stored.data) : stored.data else { return nil }
-      return try? coder.decode(TransactionSummary.self, from: json)
+      guard let json = stored.isBlob ? RowCompression.inflate(stored.data) : stored.data,
+        var summary = try? coder.decode(TransactionSummary.self, from: json)
+      else { return nil }
+      summary.isFinished = stored.isFinished
+      return summary
     }
     return HistorySummaryPage(rows: rows, next: next)
   }
@@ -36,7 +39,7 @@ extension SQLiteLedgerStore {
   /// One page of rows, each decoded by `decode` (nil: the row is damaged, reported as `.corrupt`).
   private func page<Row>(
     account: String?, order: HistoryOrder, after cursor: HistoryCursor?, limit: Int, expiringOnly: Bool = false,
-    decode: ((data: Data, isBlob: Bool)) -> Row?
+    decode: (StoredTransactionRow) -> Row?
   ) throws(LedgerError) -> (rows: [Row], next: HistoryCursor?) {
     let statements = try preparedStatements()
     let limit = max(limit, 1)
@@ -80,9 +83,9 @@ extension SQLiteLedgerStore {
           return
         }
         let id = UInt64(bitPattern: row.int64(at: 1))
-        if let decoded = decode(row.bytes(at: 2)) {
+        if let decoded = decode(row.storedTransaction(at: 2)) {
           rows.append(decoded)
-          last = (row.int64(at: 0), row.int64(at: 3), id)
+          last = (row.int64(at: 0), row.int64(at: 4), id)
         } else {
           undecodable = id
         }

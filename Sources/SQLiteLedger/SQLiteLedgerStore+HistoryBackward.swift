@@ -79,7 +79,7 @@ extension SQLiteLedgerStore {
     return RevokedPage(rows: read.rows, next: RevocationKey(milliseconds: last.key, id: last.id))
   }
 
-  /// Runs `sql`, selecting `(seq, id, json, key)` and ending in a `LIMIT` parameter, with
+  /// Runs `sql`, selecting `(seq, id, json, is_finished, key)` and ending in a `LIMIT` parameter, with
   /// `parameters` and `limit + 1` bound: the rows of the page (at most `limit`), the last one's
   /// position, and whether another row follows (read, not decoded).
   private func readPage(
@@ -106,9 +106,9 @@ extension SQLiteLedgerStore {
           return
         }
         let id = PaymentTransaction.ID(UInt64(bitPattern: row.int64(at: 1)))
-        if let transaction = decodeTransaction(row.bytes(at: 2)) {
+        if let transaction = decodeTransaction(row.storedTransaction(at: 2)) {
           rows.append(transaction)
-          last = (row.int64(at: 0), row.int64(at: 3), id)
+          last = (row.int64(at: 0), row.int64(at: 4), id)
         } else {
           undecodable = id.rawValue
         }

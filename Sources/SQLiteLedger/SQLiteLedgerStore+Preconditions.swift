@@ -11,10 +11,10 @@ extension SQLiteLedgerStore {
     guard !expectations.isEmpty else { return nil }
     var stored: [PaymentTransaction] = []
     for expectation in expectations {
-      var json: (data: Data, isBlob: Bool)?
+      var json: StoredTransactionRow?
       let select = statements.selectTransactionJSON
       try select.bind(Int64(bitPattern: expectation.id.rawValue), at: 1)
-      try select.forEachRow { row in json = row.bytes(at: 0) }
+      try select.forEachRow { row in json = row.storedTransaction(at: 0) }
       guard let json else { continue }
       guard let transaction = decodeTransaction(json) else {
         return .corrupt(path: path, reason: "the stored transaction \(expectation.id) could not be decoded")

@@ -39,7 +39,7 @@ extension SQLiteLedgerStore {
       try select.bind(Int64(max(0, offset)), at: index + 1)
       try select.forEachRow { row in
         guard undecodable == nil else { return }
-        if let transaction = decodeTransaction(row.bytes(at: 1)) {
+        if let transaction = decodeTransaction(row.storedTransaction(at: 1)) {
           rows.append(transaction)
         } else {
           undecodable = UInt64(bitPattern: row.int64(at: 0))
@@ -67,7 +67,7 @@ extension SQLiteLedgerStore {
       if let state = match.state { try select.bind(Int64(state.rawValue), at: 4) }
       try select.forEachRow { row in
         guard undecodable == nil else { return }
-        guard let transaction = decodeTransaction(row.bytes(at: 1)) else {
+        guard let transaction = decodeTransaction(row.storedTransaction(at: 1)) else {
           undecodable = UInt64(bitPattern: row.int64(at: 0))
           return
         }

@@ -116,7 +116,7 @@ public final class SQLiteLedgerStore: LedgerStore {
       try statements.beginRead.run()
       defer { if !connection.isAutocommit { try? statements.rollback.run() } }
       try statements.selectWorkingSet.forEachRow { row in
-        if let transaction = decodeTransaction(row.bytes(at: 2)) {
+        if let transaction = decodeTransaction(row.storedTransaction(at: 2)) {
           snapshot.transactions.append(transaction)
         } else if undecodable == nil {
           undecodable = "transaction \(UInt64(bitPattern: row.int64(at: 1)))"
@@ -190,7 +190,7 @@ public final class SQLiteLedgerStore: LedgerStore {
     var undecodable: UInt64?
     do {
       try select.forEachRow { row in
-        if let transaction = decodeTransaction(row.bytes(at: 1)) {
+        if let transaction = decodeTransaction(row.storedTransaction(at: 1)) {
           list.append(transaction)
         } else if undecodable == nil {
           undecodable = UInt64(bitPattern: row.int64(at: 0))
@@ -217,7 +217,7 @@ public final class SQLiteLedgerStore: LedgerStore {
         let since = Int64(clamping: position)
         try statements.selectChangedTransactions.bind(since, at: 1)
         try statements.selectChangedTransactions.forEachRow { row in
-          if let transaction = decodeTransaction(row.bytes(at: 1)) {
+          if let transaction = decodeTransaction(row.storedTransaction(at: 1)) {
             changes.transactions.append(transaction)
           } else if undecodable == nil {
             undecodable = "transaction \(UInt64(bitPattern: row.int64(at: 0)))"
@@ -276,10 +276,10 @@ public final class SQLiteLedgerStore: LedgerStore {
     let statements = try openStatements()
     var list: [PaymentTransaction] = []
     for id in ids {
-      var json: (data: Data, isBlob: Bool)?
+      var json: StoredTransactionRow?
       do {
         try statements.selectTransactionJSON.bind(Int64(bitPattern: id.rawValue), at: 1)
-        try statements.selectTransactionJSON.forEachRow { row in json = row.bytes(at: 0) }
+        try statements.selectTransactionJSON.forEachRow { row in json = row.storedTransaction(at: 0) }
       } catch {
         throw LedgerError(error, path: path, while: .reading)
       }
@@ -324,11 +324,12 @@ public final class SQLiteLedgerStore: LedgerStore {
   }
 
   /// A stored transaction row (deflated JSON, or TEXT from schema v1), with its JWS headers put
-  /// back; nil when it does not decode.
-  func decodeTransaction(_ stored: (data: Data, isBlob: Bool)) -> PaymentTransaction? {
+  /// back and its finished flag from its column; nil when it does not decode.
+  func decodeTransaction(_ stored: StoredTransactionRow) -> PaymentTransaction? {
     guard let json = stored.isBlob ? RowCompression.inflate(stored.data) : stored.data,
-      let transaction = try? coder.decode(PaymentTransaction.self, from: json)
+      var transaction = try? coder.decode(PaymentTransaction.self, from: json)
     else { return nil }
+    transaction.isFinished = stored.isFinished
     return headers.expand(transaction) { storedHeaders() }
   }
 

@@ -16,6 +16,7 @@ final class InMemoryLedgerConformanceTests: XCTestCase {
     try suite.transactionsKeepFirstInsertionOrderAcrossUpserts()
   }
   func testUpsertReplacesTheWholeValue() throws { try suite.upsertReplacesTheWholeValue() }
+  func testAFinishReadsBackFinishedOnEveryPath() throws { try suite.aFinishReadsBackFinishedOnEveryPath() }
   func testReplayingABatchChangesNothing() throws { try suite.replayingABatchChangesNothing() }
   func testClearHistoryRemovesOnlyThatAccount() throws {
     try suite.clearHistoryRemovesOnlyThatAccount()

@@ -1,5 +1,5 @@
 import Foundation
-import SQLiteLedger
+@testable import SQLiteLedger
 import StoreEngine
 import StorefrontTestSupport
 import XCTest
@@ -60,5 +60,27 @@ final class SharedLedgerChangeFeedTests: XCTestCase {
     // Writing a row again unchanged does not report it again.
     try writer.commit([.putTransaction(LedgerFixtures.transaction(2))])
     XCTAssertEqual(try reader.changes(since: second.position).transactions, [])
+  }
+
+  /// A finish writes the flag alone: the stored JSON stays as the purchase wrote it, and another
+  /// connection's feed reports the row finished.
+  func testAFinishWritesTheFlagAloneAndTheFeedReportsIt() throws {
+    let directory = try TemporaryDirectory()
+    let writer = try SQLiteLedgerStore(directory: directory.url)
+    let reader = try SQLiteLedgerStore(directory: directory.url)
+    var bought = LedgerFixtures.transaction(3, state: .purchased)
+    bought.signedTransaction = String(repeating: "y", count: 2000)
+    try writer.commit([.putTransaction(bought)])
+    let start = try reader.load().position
+    let json = try XCTUnwrap(try writer.storedJSON(of: bought.id))
+    var finished = bought
+    finished.isFinished = true
+    try writer.commit([.finishTransaction(finished)])
+    XCTAssertEqual(try writer.storedJSON(of: bought.id), json, "the signed row is not written again")
+    let feed = try reader.changes(since: start)
+    XCTAssertEqual(feed.transactions, [finished])
+    XCTAssertGreaterThan(feed.position, start)
+    try writer.commit([.finishTransaction(finished)])
+    XCTAssertEqual(try reader.changes(since: feed.position), LedgerChanges(position: feed.position), "a replay changes nothing")
   }
 }

@@ -135,7 +135,7 @@ final class StoreMachinePropertyTests: XCTestCase {
     }
     // A step's events describe only its changes (a launch redelivers stored transactions as they are;
     // clearing a history removes the account's unfinished ones from the queue).
-    let put = Set(step.changes.compactMap { if case .putTransaction(let t) = $0 { t } else { nil } }.map(\.id))
+    let put = Set(step.changes.compactMap(\.storedTransaction).map(\.id))
     for transaction in announced where !put.contains(transaction.id) && !cleared {
       XCTAssertEqual(command, .relaunch, "\(label): transaction \(transaction.id) was announced but not changed")
       XCTAssertEqual(stored[transaction.id], transaction, "\(label): a redelivered transaction differs from the ledger's")

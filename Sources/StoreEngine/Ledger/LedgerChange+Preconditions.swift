@@ -27,3 +27,14 @@ extension LedgerChange {
     return nil
   }
 }
+
+extension LedgerChange {
+  /// The transaction a ``putTransaction(_:)`` or ``finishTransaction(_:)`` stores, as it is after
+  /// the change; nil for every other change.
+  public var storedTransaction: PaymentTransaction? {
+    switch self {
+    case .putTransaction(let transaction), .finishTransaction(let transaction): transaction
+    default: nil
+    }
+  }
+}

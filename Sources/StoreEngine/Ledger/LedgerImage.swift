@@ -115,7 +115,7 @@ public struct LedgerImage: Sendable, Equatable {
 
   private mutating func apply(_ change: LedgerChange, _ touched: inout Touched) {
     switch change {
-    case .putTransaction(let transaction):
+    case .putTransaction(let transaction), .finishTransaction(let transaction):
       guard keeps(transaction.account) else { return }
       let previous = self.transaction(transaction.id)
       guard previous != transaction else { return }

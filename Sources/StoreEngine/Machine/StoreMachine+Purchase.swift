@@ -179,7 +179,16 @@ extension StoreMachine {
     if transaction.isFinished { throw .alreadyFinished(id) }
     if transaction.state == .purchasing { throw .cannotFinishPurchasing(id) }
     transaction.isFinished = true
-    step.emit(.transactionsRemoved([try put(transaction)]))
+    let needsSigning = transaction.signedTransaction == nil && (transaction.state == .purchased || transaction.state == .restored)
+    if needsSigning || transaction.ownerSession != nil {
+      transaction = try put(transaction)
+    } else {
+      // Only the flag changes, so the ledger may write the flag alone.
+      step.changes.append(.finishTransaction(transaction))
+      remember(transaction)
+      lastTransactionID = transaction.id
+    }
+    step.emit(.transactionsRemoved([transaction]))
     // A finished consumable leaves the working set, as it is left out at launch: nothing the store
     // decides depends on it, and a small working set keeps every step's copy of the machine cheap.
     if transaction.productKind == .consumable { forget(id) }

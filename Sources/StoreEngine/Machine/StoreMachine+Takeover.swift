@@ -7,7 +7,7 @@ extension StoreMachine {
   mutating func expectOwnership(before id: PaymentTransaction.ID) {
     guard let stored = transactions[id], stored.state == .purchasing, stored.ownerSession != nil else { return }
     let putBefore = step.changes.contains { change in
-      if case .putTransaction(let transaction) = change { transaction.id == id } else { false }
+      change.storedTransaction?.id == id
     }
     guard !putBefore else { return }
     step.changes.append(.expectOwner(id, session: environment.session.id))

@@ -23,12 +23,21 @@ public struct StoreStep: Sendable, Equatable {
     var seenTransactions: Set<PaymentTransaction.ID> = []
     var seenRecords: Set<PaymentTransaction.ID> = []
     var seenRequests: Set<PaymentTransaction.ID> = []
+    // A finish of a transaction this batch also puts is a put: the ledger does not hold the row yet.
+    var putInBatch: Set<PaymentTransaction.ID> = []
+    for change in changes { if case .putTransaction(let transaction) = change { putInBatch.insert(transaction.id) } }
     var kept: [LedgerChange] = []
     kept.reserveCapacity(changes.count)
     for change in changes.reversed() {
       switch change {
       case .putTransaction(let transaction):
         if !seenTransactions.insert(transaction.id).inserted { continue }
+      case .finishTransaction(let transaction):
+        if !seenTransactions.insert(transaction.id).inserted { continue }
+        if putInBatch.contains(transaction.id) {
+          kept.append(.putTransaction(transaction))
+          continue
+        }
       case .putSubscription(let record):
         if !seenRecords.insert(record.originalID).inserted { continue }
       case .putAskToBuyRequest(let request):

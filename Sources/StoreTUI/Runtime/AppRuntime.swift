@@ -165,7 +165,7 @@ public final class AppRuntime {
   private func touchesConsumables(_ commit: LedgerCommit) -> Bool {
     commit.changes.contains { change in
       switch change {
-      case .putTransaction(let transaction): transaction.productKind == .consumable && transaction.account == state.account
+      case .putTransaction(let transaction), .finishTransaction(let transaction): transaction.productKind == .consumable && transaction.account == state.account
       case .clearHistory, .deleteTransaction, .setCurrentAccount: true
       default: false
       }
