@@ -70,7 +70,8 @@ public struct JWSVerifier: Sendable {
     if let bundleID, let found = jws.payloadString("bundleId"), found != bundleID {
       throw .wrongBundleID(expected: bundleID, found: found)
     }
-    let foundEnvironment = jws.payloadString("environment")
+    // An app transaction names its environment `receiptType`, as Apple's verifier reads it.
+    let foundEnvironment = jws.payloadString("environment") ?? jws.payloadString("receiptType")
     guard foundEnvironment == environment else {
       throw .wrongEnvironment(expected: environment, found: foundEnvironment)
     }

@@ -10,6 +10,8 @@ public protocol FailableStoreKitAPI: Sendable {
   var _engineName: String { get }
   /// The engine's error for a failure.
   func _engineError(_ failure: Failure) -> String
+  /// The failure a StoreKit 2 error stands for (`simulatedError(forAPI:)` reads errors back so).
+  func _failure(_ error: any Error) -> Failure?
 }
 
 extension StoreKit.StoreKitError {
@@ -39,6 +41,7 @@ public struct StoreKitLoadProductsAPI: FailableStoreKitAPI {
   public func _engineError(_ failure: Failure) -> String {
     switch failure { case .generic(let error): error.caseName }
   }
+  public func _failure(_ error: any Error) -> Failure? { SKTestGenericFailure(error) }
 }
 
 /// `purchase(options:)` and `SKPaymentQueue.add(_:)`.
@@ -54,6 +57,10 @@ public struct StoreKitPurchaseAPI: FailableStoreKitAPI {
     case .purchase(let error): "\(error)"
     }
   }
+  public func _failure(_ error: any Error) -> Failure? {
+    if let error = error as? StoreKit.Product.PurchaseError { return .purchase(error) }
+    return (error as? StoreKit.StoreKitError).map { .generic($0) }
+  }
 }
 
 /// The verification of transactions (their JWS then fails to verify).
@@ -63,6 +70,8 @@ public struct StoreKitVerificationAPI: FailableStoreKitAPI {
   }
   public var _engineName: String { StoreAPI.verification.rawValue }
   public func _engineError(_ failure: Failure) -> String { "unknown" }
+  /// A failed verification breaks the JWS's signature, whichever error was set.
+  public func _failure(_ error: any Error) -> Failure? { .verification(.invalidSignature) }
 }
 
 /// An API whose only failures are `StoreKit.StoreKitError`s.
@@ -72,6 +81,14 @@ public struct StoreKitGenericAPI: FailableStoreKitAPI {
   public var _engineName: String { api.rawValue }
   public func _engineError(_ failure: Failure) -> String {
     switch failure { case .generic(let error): error.caseName }
+  }
+  public func _failure(_ error: any Error) -> Failure? { SKTestGenericFailure(error) }
+}
+
+extension SKTestGenericFailure {
+  init?(_ error: any Error) {
+    guard let error = error as? StoreKit.StoreKitError else { return nil }
+    self = .generic(error)
   }
 }
 

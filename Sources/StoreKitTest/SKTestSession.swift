@@ -177,6 +177,15 @@ open class SKTestSession: @unchecked Sendable {
     try perform(.setControl(.failure(engineAPI, failure)))
   }
 
+  /// The error `api` fails with now (set by ``setSimulatedError(_:forAPI:)`` or the configuration
+  /// file's StoreKit errors), nil when it succeeds.
+  open func simulatedError<API: FailableStoreKitAPI>(forAPI api: API) async -> API.Failure? {
+    guard let engineAPI = StoreAPI(rawValue: api._engineName), let failure = control({ $0.failures[engineAPI] }) else {
+      return nil
+    }
+    return api._failure(StoreKitEnvironment.storeKit2Error(failure.error))
+  }
+
   // MARK: Helpers
 
   func perform(_ command: StoreCommand) throws {

@@ -16,6 +16,8 @@ public struct AppleVerifier: Sendable {
       case renewal
       /// `verify_and_decode_notification` (a notification's `signedPayload`).
       case notification
+      /// `verify_and_decode_app_transaction` (`AppTransaction.shared`, Get App Transaction Info).
+      case appTransaction
     }
 
     /// Names the verdict.

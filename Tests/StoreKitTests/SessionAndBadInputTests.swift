@@ -239,3 +239,67 @@ extension SKMutablePayment {
     return self
   }
 }
+
+extension SessionAndBadInputTests {
+  /// `AppTransaction.shared` is signed by the session's CA: it verifies, Apple's verifier decodes it,
+  /// and its first-download date is the account's earliest purchase.
+  func testAppTransactionIsSignedAndPassesApplesVerifier() async throws {
+    let before = try await AppTransaction.shared
+    guard case .verified(let fresh) = before else { return XCTFail("the app transaction did not verify: \(before)") }
+    XCTAssertEqual(fresh.originalPurchaseDate, session.date, "no purchase yet: first downloaded now")
+    try session.buyProduct(productIdentifier: IDs.shopping)
+    let bought = session.date
+    try session.advance(by: 3_600)
+    let result = try await AppTransaction.refresh()
+    let app = try result.payloadValue
+    XCTAssertEqual(app.bundleID, fresh.bundleID)
+    XCTAssertEqual(app.environment, .sandbox)
+    XCTAssertEqual(app.originalPurchaseDate, bought)
+    XCTAssertEqual(app.signedDate, session.date)
+    XCTAssertEqual(app.appTransactionID, fresh.appTransactionID, "one id per account and app")
+    XCTAssertEqual(app.originalPlatform, .iOS)
+    XCTAssertNil(app.appID, "no Apple id in the sandbox")
+    let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: app.jsonRepresentation) as? [String: Any])
+    XCTAssertEqual(object["appTransactionId"] as? String, app.appTransactionID)
+
+    let apple: AppleVerifier
+    do {
+      apple = try AppleVerifier.prepare()
+    } catch let unavailable as AppleVerifier.Unavailable where unavailable.reason == .packagesNotInstalled {
+      throw XCTSkip(unavailable.description)
+    }
+    let directory = try TemporaryDirectory(label: "storekit-app-transaction")
+    defer { directory.remove() }
+    let root = directory.url.appendingPathComponent("root.der")
+    try session.rootCertificate().write(to: root)
+    let verdicts = try apple.verify([
+      .init(name: "app", kind: .appTransaction, jws: result.jwsRepresentation, rootDER: root.path, bundleID: app.bundleID)
+    ])
+    XCTAssertEqual(verdicts["app"]?.status, 0, verdicts["app"]?.cause ?? "")
+    XCTAssertEqual(verdicts["app"]?.decoded?.appTransactionId, app.appTransactionID)
+    XCTAssertEqual(verdicts["app"]?.decoded?.purchaseDate, Int64((bought.timeIntervalSince1970 * 1000).rounded(.down)))
+  }
+
+  func testSimulatedAppTransactionErrorIsThrownAndReadBack() async throws {
+    let none = await session.simulatedError(forAPI: .appTransaction)
+    XCTAssertNil(none)
+    try await session.setSimulatedError(.generic(.notEntitled), forAPI: .appTransaction)
+    guard case .generic(.notEntitled)? = await session.simulatedError(forAPI: .appTransaction) else {
+      return XCTFail("the set error is not read back")
+    }
+    do {
+      _ = try await AppTransaction.shared
+      XCTFail("AppTransaction.shared succeeded under a simulated error")
+    } catch let error as StoreKitError {
+      guard case .notEntitled = error else { return XCTFail("AppTransaction.shared threw \(error)") }
+    }
+    try await session.setSimulatedError(.purchase(.invalidQuantity), forAPI: .purchase)
+    guard case .purchase(.invalidQuantity)? = await session.simulatedError(forAPI: .purchase) else {
+      return XCTFail("a purchase error is not read back")
+    }
+    try await session.setSimulatedError(nil, forAPI: .appTransaction)
+    let cleared = await session.simulatedError(forAPI: .appTransaction)
+    XCTAssertNil(cleared)
+    _ = try await AppTransaction.shared
+  }
+}

@@ -3,7 +3,7 @@
 
 Reads a JSON document on stdin:
 
-    {"cases": [{"name": "...", "kind": "transaction" | "renewal" | "notification", "jws": "...",
+    {"cases": [{"name": "...", "kind": "transaction" | "renewal" | "notification" | "appTransaction", "jws": "...",
                 "root_der": "/path/to/root.der", "bundle_id": "com.example.app",
                 "environment": "SANDBOX"}]}
 
@@ -58,6 +58,13 @@ def notification_fields(model):
 def decoded_fields(kind, model):
     if kind == "notification":
         return notification_fields(model)
+    if kind == "appTransaction":
+        return {
+            "bundleId": model.bundleId,
+            "environment": model.rawReceiptType,
+            "appTransactionId": model.appTransactionId,
+            "purchaseDate": model.originalPurchaseDate,
+        }
     if kind == "transaction":
         return {
             "transactionId": model.transactionId,
@@ -110,6 +117,8 @@ def evaluate(case):
             model = verifier.verify_and_decode_notification(case["jws"])
         elif case["kind"] == "transaction":
             model = verifier.verify_and_decode_signed_transaction(case["jws"])
+        elif case["kind"] == "appTransaction":
+            model = verifier.verify_and_decode_app_transaction(case["jws"])
         else:
             model = verifier.verify_and_decode_renewal_info(case["jws"])
     except VerificationException as error:

@@ -24,12 +24,9 @@ extension AppStoreServerAPI {
       earliest = min(earliest ?? row.row.originalPurchaseDate, row.row.originalPurchaseDate)
       return true
     }
-    let firstPurchase = earliest ?? now()
-    let payload = JWSAppTransactionPayload(
-      receiptType: environment.payloadName, appAppleId: appAppleID, bundleId: bundleID, applicationVersion: "1",
-      receiptCreationDate: SignedPayloads.milliseconds(now()), originalPurchaseDate: SignedPayloads.milliseconds(firstPurchase),
-      originalApplicationVersion: "1", appTransactionId: SignedPayloads.appTransactionID(account: customer.account, bundleID: bundleID),
-      originalPlatform: "iOS", signedDate: SignedPayloads.milliseconds(now()))
+    let payload = AppTransactionPayload(
+      environment: environment.payloadName, appAppleID: appAppleID, bundleID: bundleID, account: customer.account,
+      firstPurchase: earliest, now: now())
     do {
       let jws = try signer.sign(payload: try ResponseEncoding.encode(payload))
       return try ResponseEncoding.response(AppTransactionInfoResponse(signedAppTransactionInfo: jws))

@@ -13,6 +13,8 @@ package final class OpenStore {
   package let configuration: StoreConfiguration
   package let queue: PaymentQueue
   let authority: SandboxCertificateAuthority
+  /// Signs what the store signs outside the engine (the app transaction).
+  let signer: any TransactionSigner
   /// Where `Bundle.main.appStoreReceiptURL` points: the receipt file of issue 15.
   let receiptURL: URL
   /// Which `purchase()` calls wait, so their transactions go back to them and not to `updates`.
@@ -61,8 +63,9 @@ package final class OpenStore {
     } catch {
       throw .certificateAuthority(caDirectory.path, String(describing: error))
     }
+    signer = authority.signer(environment: "Sandbox")
     let environment = StoreEnvironment(
-      signer: authority.signer(environment: "Sandbox"), bundleID: configuration.bundleID,
+      signer: signer, bundleID: configuration.bundleID,
       passwordHasher: PBKDF2PasswordHasher(), start: start, session: .solitary)
     do {
       queue = try PaymentQueue(catalog: configuration.catalog, ledger: ledger, environment: environment)

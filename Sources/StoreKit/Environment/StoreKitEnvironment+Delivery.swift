@@ -94,7 +94,7 @@ extension StoreKitEnvironment {
 
   /// What a StoreKit 2 app sees for an engine error: the `StoreKitError` or `Product.PurchaseError`
   /// case it was simulated as, or the one that means the same (DECISIONS §14).
-  static func storeKit2Error(_ error: StoreEngine.StoreKitError) -> any Error {
+  package static func storeKit2Error(_ error: StoreEngine.StoreKitError) -> any Error {
     let modern = StoreKit2Error(for: error)
     switch modern.kind {
     case .purchaseError: return Product.PurchaseError(name: modern.name) ?? StoreKitError.unknown
