@@ -119,6 +119,12 @@ extension SKTestSession {
 
   // MARK: Beyond Apple
 
+  /// The `Transaction.updates` elements `action` causes, in order, returned when it returns: a
+  /// bounded replacement for `await updates.next()` in a test, which hangs when no update comes.
+  public func transactionUpdates(during action: () async throws -> Void) async rethrows -> [VerificationResult<Transaction>] {
+    try await environment.updates(during: action)
+  }
+
   /// The virtual clock of the test environment: where every transaction date comes from.
   public var date: Date { (try? environment.read { $0.queue.now }) ?? Date() }
 

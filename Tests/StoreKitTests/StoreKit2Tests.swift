@@ -77,11 +77,29 @@ final class StoreKit2Tests: StoreKitTestCase {
     XCTAssertEqual(update?.unsafePayloadValue.id, UInt64(pending.identifier))
   }
 
+  func testTransactionUpdatesDuringAnActionReturnsItsUpdatesInOrderWithoutWaiting() async throws {
+    session.askToBuyEnabled = true
+    _ = try await product(IDs.shopping).purchase()
+    _ = try await product(IDs.coins100).purchase()
+    let pending = session.allTransactions().filter { $0.state == .deferred }.map(\.identifier)
+    XCTAssertEqual(pending.count, 2)
+    let session = self.session!
+    let updates = try await session.transactionUpdates {
+      for id in pending.reversed() { try session.approveAskToBuyTransaction(identifier: id) }
+    }
+    XCTAssertEqual(updates.map(\.unsafePayloadValue.id), pending.reversed().map(UInt64.init))
+    let after = try await session.transactionUpdates {}
+    XCTAssertTrue(after.isEmpty, "a listener hears only what its action causes")
+  }
+
   func testDeclinedAskToBuyTellsTheAppNothing() async throws {
     session.askToBuyEnabled = true
     _ = try await product(IDs.shopping).purchase()
     let pending = try XCTUnwrap(session.allTransactions().last)
-    try session.declineAskToBuyTransaction(identifier: pending.identifier)
+    // `await updates.next()` would hang here; the bounded helper returns what came: nothing.
+    let session = self.session!
+    let updates = try await session.transactionUpdates { try session.declineAskToBuyTransaction(identifier: pending.identifier) }
+    XCTAssertTrue(updates.isEmpty, "a declined Ask to Buy reached Transaction.updates: \(updates)")
     XCTAssertEqual(session.allTransactions().last?.state, .deferred)
     let observed4 = await collect(Transaction.currentEntitlements).count
     XCTAssertEqual(observed4, 0)

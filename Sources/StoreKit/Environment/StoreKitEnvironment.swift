@@ -132,6 +132,31 @@ package final class StoreKitEnvironment: @unchecked Sendable {
     return stream
   }
 
+  /// Every `Transaction.updates` element that `body` causes, in order: a listener is made before it
+  /// and closed after it, then drained. Nothing is waited for, since every call takes effect (and
+  /// yields its updates) before it returns.
+  package func updates(during body: () async throws -> Void) async rethrows -> [VerificationResult<Transaction>] {
+    let (stream, continuation) = AsyncStream.makeStream(of: VerificationResult<Transaction>.self)
+    let id = locked {
+      let id = nextListener
+      nextListener += 1
+      updateListeners[id] = continuation
+      return id
+    }
+    defer { _ = locked { updateListeners.removeValue(forKey: id) } }
+    do {
+      try await body()
+    } catch {
+      continuation.finish()
+      throw error
+    }
+    locked { _ = updateListeners.removeValue(forKey: id) }
+    continuation.finish()
+    var collected: [VerificationResult<Transaction>] = []
+    for await update in stream { collected.append(update) }
+    return collected
+  }
+
   /// A new `Storefront.updates` sequence.
   func addStorefrontListener() -> AsyncStream<Storefront> {
     let (stream, continuation) = AsyncStream.makeStream(of: Storefront.self)
