@@ -56,14 +56,67 @@ extension CompactJWS {
       }
     }
     while base64.count % 4 != 0 { base64.append(UInt8(ascii: "=")) }
-    guard let payload = Data(base64Encoded: Data(base64)),
-      let facts = try? JSONDecoder().decode(SignedDateOnly.self, from: payload)
-    else { return nil }
-    return facts.signedDate
+    guard let payload = Data(base64Encoded: Data(base64)) else { return nil }
+    return payload.withUnsafeBytes { topLevelInteger(named: "signedDate", in: $0.bindMemory(to: UInt8.self)) }
   }
 
-  private struct SignedDateOnly: Decodable {
-    var signedDate: Int64?
+  /// The integer value of the top-level key `name` of the JSON object `json`, found by one pass
+  /// over its bytes (strings skipped with their escapes, nesting counted); nil when the key is
+  /// absent or its value is not an integer. Every row write reads one (`last_modified_ms`), and a
+  /// JSONDecoder of the whole payload cost more than the row's other columns together.
+  static func topLevelInteger(named name: StaticString, in json: UnsafeBufferPointer<UInt8>) -> Int64? {
+    let key = UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount)
+    let quote = UInt8(ascii: "\""), backslash = UInt8(ascii: "\\")
+    var depth = 0
+    var index = 0
+    func skipSpace() {
+      while index < json.count, json[index] == 0x20 || json[index] == 0x0A || json[index] == 0x0D || json[index] == 0x09 {
+        index += 1
+      }
+    }
+    while index < json.count {
+      let byte = json[index]
+      if byte == quote {
+        let start = index + 1
+        var end = start
+        while end < json.count, json[end] != quote { end += json[end] == backslash ? 2 : 1 }
+        index = end + 1
+        guard depth == 1, end - start == key.count, end <= json.count,
+          UnsafeBufferPointer(rebasing: json[start..<end]).elementsEqual(key)
+        else { continue }
+        skipSpace()
+        guard index < json.count, json[index] == UInt8(ascii: ":") else { continue }
+        index += 1
+        skipSpace()
+        var negative = false
+        if index < json.count, json[index] == UInt8(ascii: "-") {
+          negative = true
+          index += 1
+        }
+        var value: Int64 = 0
+        var digits = 0
+        while index < json.count, json[index] >= UInt8(ascii: "0"), json[index] <= UInt8(ascii: "9") {
+          let (times, overflow) = value.multipliedReportingOverflow(by: 10)
+          let (sum, overflow2) = times.addingReportingOverflow(Int64(json[index] - UInt8(ascii: "0")))
+          guard !overflow, !overflow2 else { return nil }
+          value = sum
+          digits += 1
+          index += 1
+        }
+        guard digits > 0 else { return nil }
+        if index < json.count, json[index] == UInt8(ascii: ".") || json[index] == UInt8(ascii: "e") || json[index] == UInt8(ascii: "E") {
+          return nil
+        }
+        return negative ? -value : value
+      }
+      switch byte {
+      case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
+      case UInt8(ascii: "}"), UInt8(ascii: "]"): depth -= 1
+      default: break
+      }
+      index += 1
+    }
+    return nil
   }
 }
 
