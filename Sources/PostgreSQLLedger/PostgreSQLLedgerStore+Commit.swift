@@ -180,6 +180,8 @@ extension PostgreSQLLedgerStore {
         }
       case .setNotificationURL(let environment, let url):
         statements.append(value(PostgreSQLSchema.notificationURLPrefix + environment, url ?? ""))
+      case .setDeviceValue(let key, let value):
+        statements.append(self.value(PostgreSQLSchema.devicePrefix + key, value ?? ""))
       case .setCurrentAccount(let account):
         statements.append(value(PostgreSQLSchema.accountKey, account ?? ""))
       case .setClock(let date):

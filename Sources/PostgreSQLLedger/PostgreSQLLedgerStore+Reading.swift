@@ -47,6 +47,8 @@ extension PostgreSQLLedgerStore {
           }
         case let key where key.hasPrefix(PostgreSQLSchema.notificationURLPrefix):
           if !value.isEmpty { snapshot.notificationURLs[String(key.dropFirst(PostgreSQLSchema.notificationURLPrefix.count))] = value }
+        case let key where key.hasPrefix(PostgreSQLSchema.devicePrefix):
+          if !value.isEmpty { snapshot.deviceValues[String(key.dropFirst(PostgreSQLSchema.devicePrefix.count))] = value }
         default: break
         }
       }
@@ -86,6 +88,7 @@ extension PostgreSQLLedgerStore {
       changes.position = seen.position
       if undecodable == nil { remember(seen) }
       var urls: [String: String] = [:]
+      var device: [String: String] = [:]
       let values = try connection.execute(PostgreSQLSchema.selectValues)
       for row in 0..<values.rowCount {
         let key = values.text(row, 0) ?? ""
@@ -94,9 +97,12 @@ extension PostgreSQLLedgerStore {
           changes.clock = Date(timeIntervalSince1970: seconds)
         } else if key.hasPrefix(PostgreSQLSchema.notificationURLPrefix), !value.isEmpty {
           urls[String(key.dropFirst(PostgreSQLSchema.notificationURLPrefix.count))] = value
+        } else if key.hasPrefix(PostgreSQLSchema.devicePrefix), !value.isEmpty {
+          device[String(key.dropFirst(PostgreSQLSchema.devicePrefix.count))] = value
         }
       }
       changes.notificationURLs = urls
+      changes.deviceValues = device
       return (changes, undecodable)
     }
   }

@@ -311,4 +311,6 @@ enum PostgreSQLSchema {
   static let nextIDKey = "next-transaction-id"
   static let clockKey = "clock"
   static let notificationURLPrefix = "notification-url."
+  /// Device values, as in SQLite.
+  static let devicePrefix = "device."
 }

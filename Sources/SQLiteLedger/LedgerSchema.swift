@@ -287,6 +287,8 @@ enum LedgerSchema {
   static let selectValue = "SELECT value FROM kv WHERE key = ?1"
   /// kv keys `notification-url.<environment>`.
   static let notificationURLPrefix = "notification-url."
+  /// Device values (``StoreEngine/LedgerChange/setDeviceValue(key:value:)``) are kv rows under this prefix; empty is none.
+  static let devicePrefix = "device."
   static let selectMassExtension = "SELECT json FROM mass_extensions WHERE product_id = ?1 AND request_id = ?2"
   /// After a row was deleted: chains whose first or current row is gone point at what is left, and
   /// a chain with no rows left goes.

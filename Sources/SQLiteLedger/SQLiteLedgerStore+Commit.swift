@@ -176,6 +176,8 @@ extension SQLiteLedgerStore {
         }
       case .setNotificationURL(let environment, let url):
         encoded.append(.value(key: LedgerSchema.notificationURLPrefix + environment, value: url ?? ""))
+      case .setDeviceValue(let key, let value):
+        encoded.append(.value(key: LedgerSchema.devicePrefix + key, value: value ?? ""))
       case .putMassExtension(let request):
         do {
           encoded.append(.massExtension(

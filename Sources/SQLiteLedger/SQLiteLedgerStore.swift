@@ -159,6 +159,9 @@ public final class SQLiteLedgerStore: LedgerStore {
         case let key where key.hasPrefix(LedgerSchema.notificationURLPrefix):
           let url = row.text(at: 1)
           if !url.isEmpty { snapshot.notificationURLs[String(key.dropFirst(LedgerSchema.notificationURLPrefix.count))] = url }
+        case let key where key.hasPrefix(LedgerSchema.devicePrefix):
+          let value = row.text(at: 1)
+          if !value.isEmpty { snapshot.deviceValues[String(key.dropFirst(LedgerSchema.devicePrefix.count))] = value }
         default: break
         }
       }
@@ -241,15 +244,19 @@ public final class SQLiteLedgerStore: LedgerStore {
         }
         // A clock moved by another process bumps the counter too, so it is read only here.
         var urls: [String: String] = [:]
+        var device: [String: String] = [:]
         try statements.selectValues.forEachRow { row in
           let key = row.text(at: 0)
           if key == LedgerSchema.clockKey, let seconds = Double(row.text(at: 1)) {
             changes.clock = Date(timeIntervalSince1970: seconds)
           } else if key.hasPrefix(LedgerSchema.notificationURLPrefix), !row.text(at: 1).isEmpty {
             urls[String(key.dropFirst(LedgerSchema.notificationURLPrefix.count))] = row.text(at: 1)
+          } else if key.hasPrefix(LedgerSchema.devicePrefix), !row.text(at: 1).isEmpty {
+            device[String(key.dropFirst(LedgerSchema.devicePrefix.count))] = row.text(at: 1)
           }
         }
         changes.notificationURLs = urls
+        changes.deviceValues = device
       }
       try statements.commit.run()
     } catch {

@@ -83,4 +83,15 @@ final class SharedLedgerChangeFeedTests: XCTestCase {
     try writer.commit([.finishTransaction(finished)])
     XCTAssertEqual(try reader.changes(since: feed.position), LedgerChanges(position: feed.position), "a replay changes nothing")
   }
+
+  /// Another process's device values reach the feed, and a queue's `sheetAnswers`.
+  func testDeviceValuesReachTheFeed() throws {
+    let directory = try TemporaryDirectory()
+    let writer = try SQLiteLedgerStore(directory: directory.url)
+    let reader = try SQLiteLedgerStore(directory: directory.url)
+    let start = try reader.load().position
+    try writer.commit([DeviceValues.answer(PaymentTransaction.ID(9), .cancel)])
+    let feed = try reader.changes(since: start)
+    XCTAssertEqual(feed.deviceValues.map(DeviceValues.answers(in:)), [PaymentTransaction.ID(9): .cancel])
+  }
 }

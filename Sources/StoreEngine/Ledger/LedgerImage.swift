@@ -22,6 +22,7 @@ public struct LedgerImage: Sendable, Equatable {
   public private(set) var currentAccount: String?
   public private(set) var clock: Date?
   public private(set) var notificationURLs: [String: String] = [:]
+  public private(set) var deviceValues: [String: String] = [:]
   /// The largest transaction id ever put (ids are never handed out twice).
   public private(set) var largestID: UInt64 = 0
 
@@ -47,11 +48,12 @@ public struct LedgerImage: Sendable, Equatable {
     public var currentAccount = false
     public var clock = false
     public var notificationURLs = false
+    public var deviceValues = false
 
     public init() {}
 
     public var isEmpty: Bool {
-      products.isEmpty && transactions.isEmpty && !accounts && !currentAccount && !clock && !notificationURLs
+      products.isEmpty && transactions.isEmpty && !accounts && !currentAccount && !clock && !notificationURLs && !deviceValues
     }
 
     public mutating func formUnion(_ other: Touched) {
@@ -62,6 +64,7 @@ public struct LedgerImage: Sendable, Equatable {
       currentAccount = currentAccount || other.currentAccount
       clock = clock || other.clock
       notificationURLs = notificationURLs || other.notificationURLs
+      deviceValues = deviceValues || other.deviceValues
     }
   }
 
@@ -76,6 +79,7 @@ public struct LedgerImage: Sendable, Equatable {
     currentAccount = snapshot.currentAccount
     clock = snapshot.clock
     notificationURLs = snapshot.notificationURLs
+    deviceValues = snapshot.deviceValues
   }
 
   /// Subscription records, by original transaction id.
@@ -101,6 +105,7 @@ public struct LedgerImage: Sendable, Equatable {
       clock: clock)
     snapshot.askToBuyRequests = askToBuyRequests
     snapshot.notificationURLs = notificationURLs
+    snapshot.deviceValues = deviceValues
     return snapshot
   }
 
@@ -169,6 +174,10 @@ public struct LedgerImage: Sendable, Equatable {
       guard notificationURLs[environment] != url else { return }
       notificationURLs[environment] = url
       touched.notificationURLs = true
+    case .setDeviceValue(let key, let value):
+      guard deviceValues[key] != value else { return }
+      deviceValues[key] = value
+      touched.deviceValues = true
     case .putMassExtension, .putNotification, .expectOwner:
       break  // Not part of what a view shows; the stores keep them on their own.
     }

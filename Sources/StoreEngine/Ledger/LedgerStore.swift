@@ -91,6 +91,8 @@ public struct LedgerChanges: Sendable, Equatable {
   public var clock: Date?
   /// The notification URLs as they are now, when anything changed.
   public var notificationURLs: [String: String]?
+  /// The device values as they are now, when anything changed.
+  public var deviceValues: [String: String]?
 
   public init(
     position: UInt64, transactions: [PaymentTransaction] = [], subscriptions: [SubscriptionRecord] = [],
@@ -147,6 +149,9 @@ public enum LedgerChange: Sendable, Equatable {
   case putNotification(ServerNotification)
   /// The app's server's notification URL for an environment (`Sandbox`, `Production`); nil removes it.
   case setNotificationURL(environment: String, url: String?)
+  /// One value of the device (``DeviceValues``: who is attached, a sheet's answer), by key; nil
+  /// removes it. What processes on one store tell each other, beside the ledger's own records.
+  case setDeviceValue(key: String, value: String?)
   /// A precondition, not a write: the batch commits only if transaction `id` is stored unfinished,
   /// `purchasing` and owned by `session` when the batch begins; otherwise nothing of it is written
   /// and the commit throws ``LedgerError/takenOver(path:transaction:owner:)``. The engine adds it
@@ -166,6 +171,8 @@ public struct LedgerSnapshot: Sendable, Equatable {
   public var clock: Date?
   /// The notification URLs by environment.
   public var notificationURLs: [String: String] = [:]
+  /// The device values (``DeviceValues``), by key.
+  public var deviceValues: [String: String] = [:]
   /// Where the ledger's change feed stood when this was read (``LedgerStore/changes(since:)``).
   public var position: UInt64 = 0
 

@@ -46,7 +46,8 @@ public struct StoreStep: Sendable, Equatable {
         seenTransactions = []
         seenRecords = []
         seenRequests = []
-      case .putAccount, .setCurrentAccount, .setClock, .putMassExtension, .putNotification, .setNotificationURL, .expectOwner:
+      case .putAccount, .setCurrentAccount, .setClock, .putMassExtension, .putNotification, .setNotificationURL, .setDeviceValue,
+        .expectOwner:
         break
       }
       kept.append(change)

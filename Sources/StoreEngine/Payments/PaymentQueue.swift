@@ -20,6 +20,8 @@ public final class PaymentQueue {
   private var productCallbacks: [Int: (Result<ProductsResponse, StoreKitError>) -> Void] = [:]
   /// How far this process has read the ledger's change feed.
   private var ledgerPosition: UInt64 = 0
+  /// The ledger's device values as last read (``DeviceValues``): who is attached, sheet answers.
+  public internal(set) var deviceValues: [String: String] = [:]
 
   /// Opens the store on `catalog` with what `ledger` holds (accounts, unfinished and current
   /// transactions, subscription records, the clock).
@@ -28,6 +30,7 @@ public final class PaymentQueue {
     self.bus = bus
     let snapshot = try ledger.load()
     ledgerPosition = snapshot.position
+    deviceValues = snapshot.deviceValues
     machine = StoreMachine(catalog: catalog, environment: environment, snapshot: snapshot)
   }
 
@@ -46,6 +49,7 @@ public final class PaymentQueue {
     // One virtual clock per ledger: what another process advanced past has already happened there.
     if let clock = changes.clock { machine.catchUp(to: clock) }
     if let urls = changes.notificationURLs { machine.notificationURLs = urls }
+    if let values = changes.deviceValues { deviceValues = values }
     guard !transactions.isEmpty || !records.isEmpty else {
       if let clock = changes.clock { post(LedgerCommit([.setClock(clock)], origin: .otherProcess)) }
       return

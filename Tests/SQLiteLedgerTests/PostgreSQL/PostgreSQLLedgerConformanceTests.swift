@@ -31,6 +31,7 @@ final class PostgreSQLLedgerConformanceTests: XCTestCase {
   }
   func testUpsertReplacesTheWholeValue() throws { try suite.upsertReplacesTheWholeValue() }
   func testAFinishReadsBackFinishedOnEveryPath() throws { try suite.aFinishReadsBackFinishedOnEveryPath() }
+  func testDeviceValuesRoundTrip() throws { try suite.deviceValuesRoundTrip() }
   func testReplayingABatchChangesNothing() throws { try suite.replayingABatchChangesNothing() }
   func testClearHistoryRemovesOnlyThatAccount() throws {
     try suite.clearHistoryRemovesOnlyThatAccount()

@@ -1,0 +1,117 @@
+import Foundation
+
+/// A process attached to a store's data directory or shared ledger: an app running the `StoreKit`
+/// library, or a storefront (the TUI) acting as that device's App Store. Each one writes its own
+/// entry into the ledger's device values when it starts and removes it when it ends, so the others
+/// can name it (the TUI's header) and know whether anyone answers purchase sheets.
+public struct AttachedProcess: Codable, Sendable, Equatable {
+  public enum Role: String, Codable, Sendable {
+    /// An app using the `StoreKit` library without an `SKTestSession`.
+    case app
+    /// A storefront TUI: it shows attached apps' sheets.
+    case storefront
+  }
+
+  /// The process's engine session (``StoreEnvironment/session``), which owns the sheets it opens.
+  public var session: String
+  public var role: Role
+  /// The app's bundle id (a storefront's simulated app's for a storefront).
+  public var bundleID: String
+  public var pid: Int32
+  /// The host name, so that only a process on this host is checked for being alive.
+  public var host: String
+  public var since: Date
+  /// A storefront's dialogs setting: whether it shows sheets (off: apps confirm by themselves).
+  public var showsSheets: Bool
+
+  public init(session: String, role: Role, bundleID: String, pid: Int32, host: String, since: Date, showsSheets: Bool) {
+    self.session = session
+    self.role = role
+    self.bundleID = bundleID
+    self.pid = pid
+    self.host = host
+    self.since = since
+    self.showsSheets = showsSheets
+  }
+
+  /// Whether the process may still run: on another host, yes (it removes its own entry); on this
+  /// one, whether its pid exists (a SIGKILLed process left its entry behind).
+  public var mayBeAlive: Bool {
+    guard host == Self.thisHost() else { return true }
+    return kill(pid, 0) == 0 || errno == EPERM
+  }
+
+  /// This machine's host name.
+  public static func thisHost() -> String {
+    var buffer = [CChar](repeating: 0, count: 256)
+    guard gethostname(&buffer, buffer.count) == 0 else { return "" }
+    return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+  }
+}
+
+/// A storefront's answer to an attached app's purchase sheet; the app carries it out.
+public enum SheetAnswer: String, Codable, Sendable {
+  case confirm
+  case cancel
+}
+
+/// The ledger's device values (``LedgerChange/setDeviceValue(key:value:)``) read as attached
+/// processes and sheet answers.
+public enum DeviceValues {
+  static let processPrefix = "process."
+  static let answerPrefix = "sheet-answer."
+
+  /// The change that registers `process` (or updates its entry).
+  public static func register(_ process: AttachedProcess) -> LedgerChange {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys]
+    encoder.dateEncodingStrategy = .millisecondsSince1970
+    let json = (try? encoder.encode(process)).map { String(decoding: $0, as: UTF8.self) }
+    return .setDeviceValue(key: processPrefix + process.session, value: json)
+  }
+
+  /// The change that removes the entry of `session`.
+  public static func unregister(session: String) -> LedgerChange { .setDeviceValue(key: processPrefix + session, value: nil) }
+
+  /// The change that answers the sheet of transaction `id` (nil: the answer was carried out).
+  public static func answer(_ id: PaymentTransaction.ID, _ answer: SheetAnswer?) -> LedgerChange {
+    .setDeviceValue(key: answerPrefix + String(id.rawValue), value: answer?.rawValue)
+  }
+
+  /// Every registered process in `values`, oldest first (entries that do not decode are skipped).
+  public static func processes(in values: [String: String]) -> [AttachedProcess] {
+    let decoder = JSONDecoder()
+    decoder.dateDecodingStrategy = .millisecondsSince1970
+    return values.compactMap { key, value -> AttachedProcess? in
+      guard key.hasPrefix(processPrefix) else { return nil }
+      return try? decoder.decode(AttachedProcess.self, from: Data(value.utf8))
+    }.sorted { ($0.since, $0.session) < ($1.since, $1.session) }
+  }
+
+  /// The sheet answers in `values`, by transaction.
+  public static func answers(in values: [String: String]) -> [PaymentTransaction.ID: SheetAnswer] {
+    var answers: [PaymentTransaction.ID: SheetAnswer] = [:]
+    for (key, value) in values where key.hasPrefix(answerPrefix) {
+      guard let raw = UInt64(key.dropFirst(answerPrefix.count)), let answer = SheetAnswer(rawValue: value) else { continue }
+      answers[PaymentTransaction.ID(raw)] = answer
+    }
+    return answers
+  }
+}
+
+extension PaymentQueue {
+  /// The processes attached to this store that may still run, oldest first (this one included
+  /// once it registered).
+  public var attachedProcesses: [AttachedProcess] {
+    DeviceValues.processes(in: deviceValues).filter(\.mayBeAlive)
+  }
+
+  /// The storefronts' answers to attached apps' sheets, by transaction, as last read.
+  public var sheetAnswers: [PaymentTransaction.ID: SheetAnswer] { DeviceValues.answers(in: deviceValues) }
+
+  /// Writes device values (registering, answering) and takes them in at once.
+  public func commitDeviceValues(_ changes: [LedgerChange]) throws(EngineError) {
+    do { try ledger.commit(changes) } catch { throw .ledger(error) }
+    for case .setDeviceValue(let key, let value) in changes { deviceValues[key] = value }
+  }
+}
