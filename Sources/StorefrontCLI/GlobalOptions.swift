@@ -44,10 +44,7 @@ public struct GlobalOptions: Sendable, Equatable {
   public func dataDirectory(environment: [String: String]) -> String {
     func nonEmpty(_ value: String?) -> String? { value.flatMap { $0.isEmpty ? nil : $0 } }
     if let explicit = nonEmpty(dataDirectory) { return explicit }
-    if let fromEnvironment = nonEmpty(environment["STOREFRONT_DATA_DIR"]) { return fromEnvironment }
-    if let xdg = nonEmpty(environment["XDG_DATA_HOME"]) { return (xdg as NSString).appendingPathComponent("storefront") }
-    let home = nonEmpty(environment["HOME"]) ?? NSHomeDirectory()
-    return (home as NSString).appendingPathComponent(".local/share/storefront")
+    return DefaultDataDirectory.path(environment: environment)
   }
 
   /// The specs of the global options, in help order.

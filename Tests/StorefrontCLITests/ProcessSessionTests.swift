@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 
-@testable import StorefrontCLI
+import StoreEngine
 
 /// The CLI's session ids and liveness, against the real `/proc` and against a fake `/proc` tree.
 final class ProcessSessionTests: XCTestCase {

@@ -23,8 +23,13 @@ public struct AttachedProcess: Codable, Sendable, Equatable {
   public var since: Date
   /// A storefront's dialogs setting: whether it shows sheets (off: apps confirm by themselves).
   public var showsSheets: Bool
+  /// A storefront's `.storekit` file (nil: its built-in catalog): an app without its own uses it.
+  public var catalog: String?
 
-  public init(session: String, role: Role, bundleID: String, pid: Int32, host: String, since: Date, showsSheets: Bool) {
+  public init(
+    session: String, role: Role, bundleID: String, pid: Int32 = ProcessInfo.processInfo.processIdentifier,
+    host: String = AttachedProcess.thisHost(), since: Date, showsSheets: Bool, catalog: String? = nil
+  ) {
     self.session = session
     self.role = role
     self.bundleID = bundleID
@@ -32,13 +37,14 @@ public struct AttachedProcess: Codable, Sendable, Equatable {
     self.host = host
     self.since = since
     self.showsSheets = showsSheets
+    self.catalog = catalog
   }
 
   /// Whether the process may still run: on another host, yes (it removes its own entry); on this
-  /// one, whether its pid exists (a SIGKILLed process left its entry behind).
+  /// one, whether its session's process runs (a SIGKILLed process left its entry behind).
   public var mayBeAlive: Bool {
     guard host == Self.thisHost() else { return true }
-    return kill(pid, 0) == 0 || errno == EPERM
+    return ProcessSession().isAlive(session)
   }
 
   /// This machine's host name.

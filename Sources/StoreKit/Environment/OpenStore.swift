@@ -26,7 +26,7 @@ package final class OpenStore {
   /// Opens the store `configuration` describes; the app is launched (unfinished transactions are
   /// delivered again) by the caller once it listens.
   package init(_ configuration: StoreConfiguration) throws(StoreOpenError) {
-    self.configuration = configuration
+    var configuration = configuration
     let caDirectory: URL
     let ledger: any LedgerStore
     let start: Date
@@ -42,6 +42,9 @@ package final class OpenStore {
         } else {
           start = configuration.start
           try store.commit([.setClock(start)])
+        }
+        if configuration.attachment != nil, configuration.catalogPath == nil {
+          try Self.takeStorefrontCatalog(from: store, into: &configuration)
         }
         ledger = store
       } catch let error as LedgerError {
@@ -64,9 +67,12 @@ package final class OpenStore {
       throw .certificateAuthority(caDirectory.path, String(describing: error))
     }
     signer = authority.signer(environment: "Sandbox")
+    self.configuration = configuration
+    // An attached app shares the ledger with storefronts: its sheets are its own session's.
+    let session = configuration.attachment == nil ? AppSession.solitary : ProcessSession().current()
     let environment = StoreEnvironment(
       signer: signer, bundleID: configuration.bundleID,
-      passwordHasher: PBKDF2PasswordHasher(), start: start, session: .solitary)
+      passwordHasher: PBKDF2PasswordHasher(), start: start, session: session)
     do {
       queue = try PaymentQueue(catalog: configuration.catalog, ledger: ledger, environment: environment)
       if queue.currentAccount != configuration.account { try queue.signIn(configuration.account) }
@@ -78,6 +84,21 @@ package final class OpenStore {
   }
 
   deinit { subscription?.cancel() }
+
+  /// An attached app without a `.storekit` file of its own sells what a storefront on its data
+  /// directory sells (the newest one's file; its built-in catalog when it names none).
+  private static func takeStorefrontCatalog(from store: SQLiteLedgerStore, into configuration: inout StoreConfiguration) throws {
+    let storefronts = DeviceValues.processes(in: try store.load().deviceValues).filter { $0.role == .storefront && $0.mayBeAlive }
+    guard let newest = storefronts.last else { return }
+    let answersItself = configuration.catalog.settings.disableDialogs
+    if let path = newest.catalog {
+      configuration.catalog = try CatalogLoader.load(path: path)
+      configuration.catalogPath = path
+    } else {
+      configuration.catalog = try CatalogDecoder().decode(Data(DefaultCatalog.text.utf8), path: DefaultCatalog.displayPath)
+    }
+    configuration.catalog.settings.disableDialogs = answersItself
+  }
 
   /// The verifier for this store's JWS: its CA's root, its bundle id, at the virtual clock.
   func verifier() -> JWSVerifier {

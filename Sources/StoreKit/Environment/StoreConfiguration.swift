@@ -18,6 +18,18 @@ package struct StoreConfiguration: Sendable {
   package var account: String
   /// The virtual clock's start for a fresh ledger.
   package var start: Date
+  /// How the app is attached to a storefront on its data directory (nil: a test session's store,
+  /// which answers its own sheets).
+  package var attachment: Attachment?
+
+  /// An app process attached to a store without an `SKTestSession` (DECISIONS §37): its sheets are
+  /// answered by a storefront TUI on the same data directory.
+  package struct Attachment: Sendable {
+    /// Answer sheets without a storefront (`STOREFRONT_DIALOGS=off`, or the catalog's dialogs off).
+    package var answersItself: Bool
+    /// How long a sheet waits for a storefront when none is attached (`STOREFRONT_SHEET_TIMEOUT`).
+    package var timeout: TimeInterval
+  }
 
   package init(
     catalog: StoreEngine.Catalog, catalogPath: String? = nil, dataDirectory: URL? = nil,
@@ -48,20 +60,41 @@ package struct StoreConfiguration: Sendable {
     Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
   }
 
-  /// The store a process gets when no `SKTestSession` was made: the `.storekit` file named by
-  /// `STOREKIT_CONFIGURATION` (an empty catalog without one), in memory, with the data directory
-  /// of `STOREKIT_DATA_DIR` if set.
+  /// The store a process gets when no `SKTestSession` was made: the app attaches to a storefront
+  /// data directory (`STOREFRONT_DATA_DIR`, else `STOREKIT_DATA_DIR`, else the CLI's default:
+  /// `$XDG_DATA_HOME/storefront`, else `~/.local/share/storefront`) under its bundle id
+  /// (`STOREFRONT_BUNDLE_ID`, else `STOREKIT_BUNDLE_ID`, else the main bundle's, else the
+  /// executable's name), on the `.storekit` file of `STOREKIT_CONFIGURATION`, else the one a
+  /// storefront on that directory runs (read when the store opens), else an empty catalog.
   package static func processDefault() -> StoreConfiguration {
-    let environment = ProcessInfo.processInfo.environment
+    processDefault(environment: ProcessInfo.processInfo.environment)
+  }
+
+  package static func processDefault(environment: [String: String]) -> StoreConfiguration {
+    func value(_ name: String) -> String? { environment[name].flatMap { $0.isEmpty ? nil : $0 } }
     var catalog = StoreEngine.Catalog(products: [])
     var path: String?
-    if let file = environment["STOREKIT_CONFIGURATION"], !file.isEmpty, let loaded = try? CatalogLoader.load(path: file) {
+    if let file = value("STOREKIT_CONFIGURATION"), let loaded = try? CatalogLoader.load(path: file) {
       catalog = loaded
       path = file
     }
-    // Without a session there is no tester to answer a sheet.
-    catalog.settings.disableDialogs = true
-    let directory = environment["STOREKIT_DATA_DIR"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0, isDirectory: true) }
-    return StoreConfiguration(catalog: catalog, catalogPath: path, dataDirectory: directory)
+    let answersItself = value("STOREFRONT_DIALOGS").map { $0 == "off" } ?? catalog.settings.disableDialogs
+    // Sheets wait for a storefront's answer (or are answered by the attachment itself).
+    catalog.settings.disableDialogs = false
+    let directory = URL(fileURLWithPath: dataDirectoryPath(environment: environment), isDirectory: true)
+    let bundleID = value("STOREFRONT_BUNDLE_ID") ?? value("STOREKIT_BUNDLE_ID") ?? Bundle.main.bundleIdentifier
+      ?? ProcessInfo.processInfo.processName
+    var configuration = StoreConfiguration(catalog: catalog, catalogPath: path, dataDirectory: directory, bundleID: bundleID)
+    configuration.attachment = Attachment(
+      answersItself: answersItself, timeout: value("STOREFRONT_SHEET_TIMEOUT").flatMap(TimeInterval.init) ?? 30)
+    return configuration
+  }
+
+  /// The data directory an attached app uses: as the CLI's `--data-dir` default.
+  package static func dataDirectoryPath(environment: [String: String]) -> String {
+    if environment["STOREFRONT_DATA_DIR"]?.isEmpty ?? true, let legacy = environment["STOREKIT_DATA_DIR"], !legacy.isEmpty {
+      return legacy
+    }
+    return DefaultDataDirectory.path(environment: environment)
   }
 }

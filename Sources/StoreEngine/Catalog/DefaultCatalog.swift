@@ -2,12 +2,12 @@
 // edit Catalog/Default.storekit and run the script (DefaultCatalogTests fails when they differ).
 
 /// The built-in catalog, embedded so `storefront` finds it when run from any directory.
-enum DefaultCatalog {
+public enum DefaultCatalog {
   /// The name shown for the built-in catalog in messages.
-  static let displayPath = "built-in catalog (Catalog/Default.storekit)"
+  public static let displayPath = "built-in catalog (Catalog/Default.storekit)"
 
   /// The exact bytes of `Catalog/Default.storekit`, as UTF-8 text.
-  static let text = #"""
+  public static let text = #"""
 {
   "appPolicies" : {
     "eula" : "",

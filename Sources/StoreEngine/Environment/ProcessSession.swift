@@ -1,11 +1,10 @@
 import Foundation
-import StoreEngine
 
 #if canImport(Glibc)
   import Glibc
 #endif
 
-/// The ``AppSession`` of a storefront process, read from Linux's `/proc`.
+/// The ``AppSession`` of a storefront process (or an app attached to one), read from Linux's `/proc`.
 ///
 /// The id is `<pid>:<start time>@<boot id>`: the start time (field 22 of `/proc/<pid>/stat`, in
 /// clock ticks since boot) tells a reused pid from the original process, and the boot id tells a
@@ -13,12 +12,14 @@ import StoreEngine
 /// session is alive when its process exists, is not a zombie, and started at the recorded time.
 /// Ids that do not parse (written by some other build) count as dead, so their purchases are
 /// recovered rather than stuck.
-struct ProcessSession {
+public struct ProcessSession: Sendable {
   /// Where `/proc` is; tests point it at a scratch directory to fake other processes.
-  var procRoot: String = "/proc"
+  public var procRoot: String = "/proc"
+
+  public init(procRoot: String = "/proc") { self.procRoot = procRoot }
 
   /// This process's session.
-  func current() -> AppSession {
+  public func current() -> AppSession {
     let ours = id(of: ProcessInfo.processInfo.processIdentifier)
     let probe = self
     return AppSession(id: ours, isAlive: { other in probe.isAlive(other) })
@@ -26,12 +27,12 @@ struct ProcessSession {
 
   /// The session id of process `pid`, or of this process when pid is ours. Without `/proc` (not
   /// Linux) the start time and boot id are empty and liveness falls back to `kill(pid, 0)`.
-  func id(of pid: Int32) -> String {
+  public func id(of pid: Int32) -> String {
     "\(pid):\(stat(of: pid)?.startTime ?? "")@\(bootID ?? "")"
   }
 
   /// Whether the process of session `id` still runs.
-  func isAlive(_ id: String) -> Bool {
+  public func isAlive(_ id: String) -> Bool {
     guard let parsed = Self.parse(id) else { return false }
     if !parsed.boot.isEmpty, let boot = bootID, boot != parsed.boot { return false }
     guard !parsed.startTime.isEmpty else { return kill(parsed.pid, 0) == 0 || errno == EPERM }
@@ -41,7 +42,7 @@ struct ProcessSession {
   }
 
   /// `pid:start@boot` split up; nil when it is not of that form.
-  static func parse(_ id: String) -> (pid: Int32, startTime: String, boot: String)? {
+  public static func parse(_ id: String) -> (pid: Int32, startTime: String, boot: String)? {
     guard let at = id.lastIndex(of: "@"), let colon = id[..<at].firstIndex(of: ":"),
       let pid = Int32(id[..<colon]), pid > 0
     else { return nil }
@@ -51,7 +52,7 @@ struct ProcessSession {
   /// The state (field 3) and start time (field 22) of a `/proc/<pid>/stat` line. The command name
   /// (field 2) is in parentheses and may itself hold spaces and parentheses, so fields are counted
   /// from the last `)`.
-  static func parseStat(_ text: String) -> (state: String, startTime: String)? {
+  public static func parseStat(_ text: String) -> (state: String, startTime: String)? {
     guard let close = text.lastIndex(of: ")") else { return nil }
     let fields = text[text.index(after: close)...].split(separator: " ", omittingEmptySubsequences: true)
     // fields[0] is field 3 (state), so field 22 is fields[19].
