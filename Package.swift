@@ -60,6 +60,8 @@ let package = Package(
       ]
     ),
     .executableTarget(name: "storefront", dependencies: ["StorefrontCLI"]),
+    // A test fixture: an app's purchase code on Apple's StoreKit 1 API, attached to a storefront (issue 25).
+    .executableTarget(name: "storekit-attached-app", dependencies: ["StoreKit"]),
     // The third front end of the engine (after the TUI and the scenario runner): StoreKit 1 and 2 as
     // Apple declares them, driving `PaymentQueue` and translating its events into Apple's callbacks.
     .target(name: "StoreKit", dependencies: ["StoreEngine", "StoreScenario", "SandboxSigning", "AppReceipt", "SQLiteLedger"]),
@@ -130,7 +132,8 @@ let package = Package(
       ]
     ),
     // The real binary in a private tmux server: keys in, screen text and the ledger out.
-    .testTarget(name: "TerminalEndToEndTests", dependencies: ["storefront", "SandboxSigning", "StorefrontProcessTestSupport"]),
+    .testTarget(
+      name: "TerminalEndToEndTests", dependencies: ["storefront", "storekit-attached-app", "SandboxSigning", "StorefrontProcessTestSupport"]),
     // Crash, fault, concurrency, bad-input and security tests of the real binary, plus fuzz regressions.
     .testTarget(
       name: "ReliabilityTests",

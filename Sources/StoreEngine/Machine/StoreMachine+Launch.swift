@@ -4,9 +4,15 @@ extension StoreMachine {
   /// The `purchasing` transactions a launch would take over: unfinished ones of the signed-in
   /// account with no owner session, or one that is not ours and no longer alive. The shell claims
   /// each in the ledger (one compare-and-set) before the launch step.
-  public func abandonedPurchases() -> [PaymentTransaction] {
+  ///
+  /// A purchase owned by an attached app (`apps`: their sessions' bundle ids) is that app's: only a
+  /// later process of the same app takes it over (the app's next launch), never a storefront.
+  public func abandonedPurchases(apps: [String: String] = [:]) -> [PaymentTransaction] {
     var liveness: [String: Bool] = [:]
-    return unfinishedTransactions.filter { isAbandoned($0, liveness: &liveness) }
+    return unfinishedTransactions.filter { transaction in
+      if let owner = transaction.ownerSession, let bundle = apps[owner], bundle != environment.bundleID { return false }
+      return isAbandoned(transaction, liveness: &liveness)
+    }
   }
 
   private func isAbandoned(_ transaction: PaymentTransaction, liveness: inout [String: Bool]) -> Bool {

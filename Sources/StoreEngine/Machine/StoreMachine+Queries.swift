@@ -2,6 +2,12 @@ import Foundation
 
 extension StoreMachine {
   /// The unfinished transactions of the signed-in account, oldest first (`SKPaymentQueue.transactions`).
+  /// Every purchase whose sheet is still up somewhere, of any account, oldest first: what an
+  /// attached app waits on a storefront for.
+  public var purchasingTransactions: [PaymentTransaction] {
+    order.compactMap { transactions[$0] }.filter { $0.state == .purchasing && !$0.isFinished }
+  }
+
   public var unfinishedTransactions: [PaymentTransaction] {
     guard let account = currentAccount else { return [] }
     return order.compactMap { transactions[$0] }.filter { $0.account == account && !$0.isFinished }

@@ -132,7 +132,10 @@ public final class PaymentQueue {
     var claims: [PaymentTransaction.ID: PaymentTransaction] = [:]
     let start = base ?? machine
     let session = start.environment.session.id
-    for transaction in start.abandonedPurchases() {
+    let apps = Dictionary(
+      DeviceValues.processes(in: deviceValues).filter { $0.role == .app }.map { ($0.session, $0.bundleID) },
+      uniquingKeysWith: { first, _ in first })
+    for transaction in start.abandonedPurchases(apps: apps) {
       do {
         if let claimed = try ledger.claimPurchase(transaction.id, from: transaction.ownerSession, for: session) {
           claims[claimed.id] = claimed

@@ -75,7 +75,9 @@ package final class OpenStore {
       passwordHasher: PBKDF2PasswordHasher(), start: start, session: session)
     do {
       queue = try PaymentQueue(catalog: configuration.catalog, ledger: ledger, environment: environment)
-      if queue.currentAccount != configuration.account { try queue.signIn(configuration.account) }
+      // An attached app buys as whoever the device (the storefront) is signed in as.
+      let keepsDevicesAccount = configuration.attachment != nil && queue.currentAccount != nil
+      if !keepsDevicesAccount, queue.currentAccount != configuration.account { try queue.signIn(configuration.account) }
     } catch {
       throw .engine(String(describing: error))
     }

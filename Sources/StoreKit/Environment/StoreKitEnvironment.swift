@@ -36,6 +36,14 @@ package final class StoreKitEnvironment: @unchecked Sendable {
   /// Counts the stores opened: callbacks a replaced store scheduled are dropped, not delivered to
   /// the next session's observers (the app they were meant for is gone).
   private var storeGeneration: UInt64 = 0
+  /// An attached app's session, once registered (removed at exit).
+  var attachedSession: String?
+  /// The open sheet waiting with no storefront attached, and when it is cancelled.
+  var sheetDeadline: (id: StoreEngine.PaymentTransaction.ID, date: Date)?
+  /// Whether a thread watches the ledger for a storefront's answer.
+  var sheetWaiterRunning = false
+  /// The open store, if any (lock held).
+  var currentStore: OpenStore? { store }
 
   private init() {}
 
@@ -75,6 +83,7 @@ package final class StoreKitEnvironment: @unchecked Sendable {
     // The app starts: its unfinished transactions are delivered again.
     do { try opened.queue.launch() } catch { report("launching the app on the new store failed: \(error)") }
     deliver(opened.collector.drain(), from: opened)
+    register(opened)
   }
 
   /// Performs `command` as one engine step and translates its events; returns the step.
@@ -97,6 +106,7 @@ package final class StoreKitEnvironment: @unchecked Sendable {
       throw .engine(error)
     }
     deliver(store.collector.drain(), from: store)
+    attendSheet(store)
     return step
   }
 

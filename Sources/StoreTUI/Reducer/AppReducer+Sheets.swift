@@ -9,6 +9,17 @@ extension AppReducer {
       return []
     }
     switch sheet {
+    case .purchase(let purchase) where purchase.app != nil:
+      switch intent {
+      case .confirm:
+        state.sheet = nil
+        return [.answerSheet(purchase.transaction, .confirm)]
+      case .cancel:
+        state.sheet = nil
+        return [.answerSheet(purchase.transaction, .cancel)]
+      default:
+        return []
+      }
     case .purchase:
       switch intent {
       case .confirm:

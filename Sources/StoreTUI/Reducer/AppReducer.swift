@@ -58,6 +58,18 @@ public func reduce(into state: inout AppState, action: AppAction) -> [AppCommand
   case .consumablesCounted(let units):
     state.count(units)
     return []
+  case .attachedAppsRead(let apps):
+    state.attachedApps = apps
+    return []
+  case .attachedSheetPresented(let sheet):
+    if state.sheet == nil {
+      state.sheet = .purchase(sheet)
+      state.notice = Notice("\(sheet.app ?? "An app") asks to buy \(sheet.productName).")
+    }
+    return []
+  case .attachedSheetWithdrawn(let id):
+    if case .purchase(let sheet) = state.sheet, sheet.app != nil, sheet.transaction == id { state.sheet = nil }
+    return []
   case .historyRead(let window):
     state.show(window)
     return []

@@ -60,6 +60,8 @@ public enum AppCommand: Equatable, Sendable {
   case showReceipt
   /// Write the signed-in account's app receipt (DER) to `path` (relative to the export folder).
   case exportReceipt(path: String)
+  /// Answers an attached app's purchase sheet (the app carries the answer out).
+  case answerSheet(PaymentTransaction.ID, SheetAnswer)
 
   /// The store command this asks for; nil for the TUI's own work (export, quit).
   public func storeCommand(now: Date) -> StoreCommand? {
@@ -85,7 +87,7 @@ public enum AppCommand: Equatable, Sendable {
     case .setControl(let change): .setControl(change)
     case .advance(let seconds): .advance(to: now.addingTimeInterval(max(0, seconds)))
     case .clearHistory: .clearHistory(account: nil)
-    case .exportJWS, .quit, .redeliver, .setNotificationURL, .setServerFault, .callAppServer, .showReceipt, .exportReceipt: nil
+    case .exportJWS, .quit, .redeliver, .setNotificationURL, .setServerFault, .callAppServer, .showReceipt, .exportReceipt, .answerSheet: nil
     }
   }
 }
@@ -129,6 +131,12 @@ public enum AppAction: Equatable, Sendable {
   case commandSucceeded(AppCommand, message: String?)
   /// A command failed with a message that says what to do.
   case commandFailed(AppCommand, message: String)
+  /// The apps attached to this store, as last read (the header names them).
+  case attachedAppsRead([AttachedProcess])
+  /// An attached app's purchase sheet waits for an answer: shown when no other sheet is up.
+  case attachedSheetPresented(PurchaseSheet)
+  /// An attached app's sheet no longer waits (answered elsewhere, cancelled, the app gone).
+  case attachedSheetWithdrawn(PaymentTransaction.ID)
 }
 
 /// What the app knows about the signed-in account, read from the engine in one go: its present

@@ -58,6 +58,8 @@ extension AppRuntime {
       guard let appServer else { throw SettingError(message: "The app has no HTTP client here; set App finishes to manually or at once.") }
       appServer(request)
       return "Asking the app's server about transaction \(request.transactionID)…"
+    case .answerSheet(let id, let answer):
+      return try answerAttachedSheet(id, answer)
     case .redeliver(let sequence):
       guard let outbox = queue.ledger as? any NotificationOutbox else { return "This store keeps no outbox." }
       try outbox.redeliver(sequence, at: queue.now)

@@ -28,6 +28,13 @@ public final class AppRuntime {
   /// Prices formatted for earlier frames, kept for the runtime's lifetime (``render()`` uses it).
   public let prices = PriceMemo()
 
+  /// This storefront's entry among the store's attached processes, once registered.
+  var storefrontEntry: AttachedProcess?
+  /// Attached apps' sheets this storefront answered or saw withdrawn: not shown again.
+  var settledSheets: Set<PaymentTransaction.ID> = []
+  /// The attached app's sheet on screen, if any.
+  var shownAttachedSheet: PaymentTransaction.ID?
+
   private var inbox: [Inbound] = []
   private var isHandling = false
   private var subscription: Subscription?
@@ -122,6 +129,7 @@ public final class AppRuntime {
       send(.commandFailed(.relaunch, message: TUIErrorText.message(for: error)))
     }
     readNotifications()
+    attendAttachedApps()
     let url = queue.notificationURLs[notificationEnvironment]
     if url != state.notificationURL { send(.notificationURLRead(url)) }
     let whole = pendingSeconds.rounded(.down)

@@ -73,6 +73,8 @@ public struct AppState: Equatable {
   public var ledgerConnection: LedgerConnectionState = .connected
   /// The app's server's notification URL for the store's environment (nil: none, no notifications).
   public var notificationURL: String?
+  /// Apps attached to this store through the `StoreKit` library (the header names them).
+  public var attachedApps: [AttachedProcess] = []
   /// When the simulated app finishes transactions, and the purchases it is asking its server about.
   public var appFinisher = AppFinisher()
   /// The app's server URL last set (kept while the mode is not after-server, to cycle back to).

@@ -24,7 +24,7 @@ public enum Sheet: Equatable, Sendable {
   /// Whether the engine put this sheet up (it goes away on the engine's `promptDismissed`).
   var isEnginePrompt: Bool {
     switch self {
-    case .purchase: true
+    case .purchase(let sheet): sheet.app == nil
     case .signIn(let sheet): sheet.purpose != nil
     default: false
     }
@@ -43,11 +43,15 @@ public struct PurchaseSheet: Equatable, Sendable {
   public var alreadyOwned: Bool
   /// An auto-renewable subscription's terms, which the sheet states instead of "buy one" (B73).
   public var terms: Terms?
+  /// The attached app whose sheet this is (its bundle id); nil: the simulated app's. Its answer goes
+  /// to that app, which carries it out (DECISIONS §37).
+  public var app: String?
 
   public init(
     transaction: PaymentTransaction.ID, product: Product.ID, productName: String, quantity: Int, price: String,
-    alreadyOwned: Bool, terms: Terms? = nil
+    alreadyOwned: Bool, terms: Terms? = nil, app: String? = nil
   ) {
+    self.app = app
     self.transaction = transaction
     self.product = product
     self.productName = productName

@@ -115,7 +115,11 @@ enum InteractiveCommand {
     }
     let url = server?.url
     // main.swift calls us synchronously on the main thread; the TUI is main-actor confined.
-    let result = MainActor.assumeIsolated { runTerminal(loop: loop, store: store, snapshot: snapshot, serverURL: url, finishMode: finishMode) }
+    let catalogPath = invocation.global.catalogPath.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
+    let result = MainActor.assumeIsolated {
+      runTerminal(
+        loop: loop, store: store, snapshot: snapshot, serverURL: url, finishMode: finishMode, catalogPath: catalogPath)
+    }
     switch result {
     case .success(let code): return ExitCode(rawValue: code)
     case .failure(let error): throw CLIFailure("\(error)", .unavailable)
@@ -134,7 +138,8 @@ enum InteractiveCommand {
 
   @MainActor
   private static func runTerminal(
-    loop: TerminalRunLoop<Wake>, store: LiveStore, snapshot: AccountSnapshot, serverURL: String?, finishMode: AppFinishMode
+    loop: TerminalRunLoop<Wake>, store: LiveStore, snapshot: AccountSnapshot, serverURL: String?, finishMode: AppFinishMode,
+    catalogPath: String?
   ) -> Result<Int32, TerminalError> {
     let runtime = AppRuntime(queue: store.queue, snapshot: snapshot, size: loop.terminal.size, executor: .queue(.main))
     if let serverURL { runtime.send(.serverListening(url: serverURL)) }
@@ -163,11 +168,15 @@ enum InteractiveCommand {
     // Another machine's commit to a shared ledger refreshes the rows at once, not at the next tick.
     let ledgerWake = LedgerWake(store: store) { loop.post(.ledger) }
     defer {
+      runtime.unregisterAsStorefront()
       ledgerWake?.stop()
       wake.cancel()
       commitWake.cancel()
       runtime.stop()
     }
+    // The device's App Store for apps attached to this store (the StoreKit library): registered
+    // before the first frame, so an app started once the screen shows finds it.
+    runtime.registerAsStorefront(catalogPath: catalogPath)
     var started = false
     let outcome: TerminalRunLoop<Wake>.Outcome
     do {

@@ -1,0 +1,123 @@
+import Foundation
+internal import StoreEngine
+
+/// An attached app (no `SKTestSession`, DECISIONS §37): it registers itself in the store's device
+/// values, and a purchase sheet it opens waits for a storefront TUI on the same data directory to
+/// answer it. The app's own engine carries the answer out (its session owns the sheet, its bundle
+/// id is signed in), so the storefront is only the device's UI.
+extension StoreKitEnvironment {
+  /// How often a waiting sheet looks at the ledger: the TUI's own tick, so waiting costs no more
+  /// than a storefront watching the same ledger.
+  static let sheetPollInterval: TimeInterval = 0.02
+
+  /// Registers the app after its store opened (lock held); its entry goes at exit.
+  func register(_ store: OpenStore) {
+    guard store.configuration.attachment != nil else { return }
+    let process = AttachedProcess(
+      session: store.queue.machine.environment.session.id, role: .app, bundleID: store.configuration.bundleID,
+      since: Date(), showsSheets: false)
+    do {
+      try store.queue.commitDeviceValues([DeviceValues.register(process)])
+    } catch {
+      report("registering with the storefront data directory \(store.configuration.dataDirectory?.path ?? "") failed: \(describe(error))")
+      return
+    }
+    attachedSession = process.session
+    atexit { StoreKitEnvironment.shared.unregisterAtExit() }
+  }
+
+  /// Removes the app's entry (at exit; a killed app's entry is told dead by its session).
+  func unregisterAtExit() {
+    locked {
+      guard let session = attachedSession, let store = currentStore else { return }
+      try? store.queue.commitDeviceValues([DeviceValues.unregister(session: session)])
+      attachedSession = nil
+    }
+  }
+
+  /// After a step (lock held): an open purchase sheet of an attached app is answered by a
+  /// storefront's answer, by the app itself where nobody shows sheets, or waits, bounded when no
+  /// storefront is attached.
+  func attendSheet(_ store: OpenStore) {
+    guard let attachment = store.configuration.attachment else { return }
+    guard case .confirm(let id, let product, _, _, _, _)? = store.queue.prompt else {
+      sheetDeadline = nil
+      return
+    }
+    if let answer = store.queue.sheetAnswers[id] {
+      sheetDeadline = nil
+      carryOut(answer, for: id, in: store)
+      return
+    }
+    let storefronts = store.queue.attachedProcesses.filter { $0.role == .storefront }
+    if storefronts.contains(where: \.showsSheets) {
+      sheetDeadline = nil
+      startSheetWaiter()
+      return
+    }
+    if !storefronts.isEmpty || attachment.answersItself {
+      // Dialogs off: the store answers by itself, as the simulator does.
+      sheetDeadline = nil
+      carryOut(.confirm, for: id, in: store)
+      return
+    }
+    let now = Date()
+    guard let deadline = sheetDeadline, deadline.id == id else {
+      sheetDeadline = (id, now.addingTimeInterval(attachment.timeout))
+      let directory = store.configuration.dataDirectory?.path ?? ""
+      FileHandle.standardError.write(Data((
+        "StoreKit: the purchase sheet for \(product.rawValue) waits for a storefront on \(directory); start one with "
+          + "`storefront --data-dir \(directory)` (or set STOREFRONT_DIALOGS=off); it is cancelled in "
+          + "\(Int(attachment.timeout)) s\n").utf8))
+      startSheetWaiter()
+      return
+    }
+    if now >= deadline.date {
+      sheetDeadline = nil
+      carryOut(.cancel, for: id, in: store)
+    } else {
+      startSheetWaiter()
+    }
+  }
+
+  private func carryOut(_ answer: SheetAnswer, for id: StoreEngine.PaymentTransaction.ID, in store: OpenStore) {
+    do {
+      try perform(answer == .confirm ? .confirm : .cancel)
+    } catch {
+      report("answering the purchase sheet of transaction \(id) failed: \(describe(error))")
+    }
+    if store.queue.sheetAnswers[id] != nil {
+      try? store.queue.commitDeviceValues([DeviceValues.answer(id, nil)])
+    }
+  }
+
+  /// One thread at a time looks at the ledger while a sheet waits, then ends.
+  private func startSheetWaiter() {
+    guard !sheetWaiterRunning else { return }
+    sheetWaiterRunning = true
+    let thread = Thread { [weak self] in
+      while let self {
+        Thread.sleep(forTimeInterval: Self.sheetPollInterval)
+        let waiting: Bool = self.locked {
+          guard let store = self.currentStore, store.configuration.attachment != nil,
+            case .confirm? = store.queue.prompt
+          else {
+            self.sheetWaiterRunning = false
+            return false
+          }
+          do { try store.queue.refresh() } catch { self.report("reading the storefront's answer failed: \(self.describe(error))") }
+          self.deliver(store.collector.drain(), from: store)
+          self.sheetWaiterRunning = false
+          self.attendSheet(store)
+          let open: Bool
+          if case .confirm? = store.queue.prompt { open = true } else { open = false }
+          if open { self.sheetWaiterRunning = true }
+          return open
+        }
+        if !waiting { return }
+      }
+    }
+    thread.name = "StoreKit sheet waiter"
+    thread.start()
+  }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import StoreEngine
+
+/// The storefront as the device's App Store for apps attached to its store (DECISIONS §37): it
+/// registers itself, names the attached apps, shows their purchase sheets and writes the answer,
+/// which the app's own process carries out.
+extension AppRuntime {
+  /// Registers this storefront on its store: attached apps then wait for its answers (while its
+  /// dialogs are on) and sell what `catalogPath` sells (nil: the built-in catalog).
+  public func registerAsStorefront(catalogPath: String?) {
+    let entry = AttachedProcess(
+      session: queue.machine.environment.session.id, role: .storefront, bundleID: queue.bundleID, since: Date(),
+      showsSheets: queue.controls.dialogsEnabled, catalog: catalogPath)
+    do {
+      try queue.commitDeviceValues([DeviceValues.register(entry)])
+      storefrontEntry = entry
+    } catch {
+      send(.commandFailed(.relaunch, message: "Could not register as the attached apps' App Store: \(TUIErrorText.message(for: error))"))
+    }
+    attendAttachedApps()
+  }
+
+  /// Removes this storefront's entry (at quit).
+  public func unregisterAsStorefront() {
+    guard let entry = storefrontEntry else { return }
+    try? queue.commitDeviceValues([DeviceValues.unregister(session: entry.session)])
+    storefrontEntry = nil
+  }
+
+  /// After a refresh: the header's list of apps, this storefront's dialogs setting as the apps see
+  /// it, and the next attached app's sheet that waits.
+  func attendAttachedApps() {
+    guard var entry = storefrontEntry else { return }
+    if entry.showsSheets != queue.controls.dialogsEnabled {
+      entry.showsSheets = queue.controls.dialogsEnabled
+      if (try? queue.commitDeviceValues([DeviceValues.register(entry)])) != nil { storefrontEntry = entry }
+    }
+    let apps = queue.attachedProcesses.filter { $0.role == .app }
+    if apps != state.attachedApps { send(.attachedAppsRead(apps)) }
+    let bundles = Dictionary(apps.map { ($0.session, $0.bundleID) }, uniquingKeysWith: { first, _ in first })
+    let answers = queue.sheetAnswers
+    let waiting = queue.machine.purchasingTransactions.filter { transaction in
+      guard let owner = transaction.ownerSession, bundles[owner] != nil else { return false }
+      return answers[transaction.id] == nil && !settledSheets.contains(transaction.id)
+    }
+    if let shown = shownAttachedSheet, !waiting.contains(where: { $0.id == shown }) {
+      shownAttachedSheet = nil
+      settledSheets.insert(shown)
+      send(.attachedSheetWithdrawn(shown))
+    }
+    guard entry.showsSheets, shownAttachedSheet == nil, state.sheet == nil, let next = waiting.first,
+      let owner = next.ownerSession, let app = bundles[owner]
+    else { return }
+    shownAttachedSheet = next.id
+    let price = queue.catalog.product(next.productID).map { product in
+      state.price(product.price * Decimal(next.quantity))
+    } ?? ""
+    send(.attachedSheetPresented(PurchaseSheet(
+      transaction: next.id, product: next.productID, productName: state.displayName(of: next.productID),
+      quantity: next.quantity, price: price, alreadyOwned: false, app: app)))
+  }
+
+  /// Writes the storefront's answer to an attached app's sheet.
+  func answerAttachedSheet(_ id: PaymentTransaction.ID, _ answer: SheetAnswer) throws -> String {
+    shownAttachedSheet = nil
+    settledSheets.insert(id)
+    try queue.commitDeviceValues([DeviceValues.answer(id, answer)])
+    let app = state.attachedApps.first { $0.session == (try? queue.transaction(id))??.ownerSession }?.bundleID ?? "the app"
+    return answer == .confirm ? "Confirmed for \(app); it completes the purchase." : "Cancelled for \(app)."
+  }
+}
