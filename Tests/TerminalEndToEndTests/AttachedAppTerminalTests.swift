@@ -52,6 +52,8 @@ final class AttachedAppTerminalTests: XCTestCase {
     let app = try startApp(session)
     try session.waitFor("For storekit-attached-app")
     XCTAssertTrue(try session.screen().contains("Do you want to buy one 100 Coins for $0.99?"))
+    // The header names the attached app by its bundle id (the executable's name) and pid.
+    try session.waitFor("App: storekit-attached-app (pid \(app.process.processIdentifier), since ")
     try session.send("Enter")
     let result = try finish(app)
     XCTAssertEqual(result.status, 0, result.output + result.errors)

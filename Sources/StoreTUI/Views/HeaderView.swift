@@ -27,7 +27,13 @@ enum HeaderView {
       canvas.text(ledger, x: canvas.size.width - width - 1, y: 0, width: width, style: .error)
       return
     }
-    guard state.isBusy else { return }
+    guard state.isBusy else {
+      // The apps attached to this store, when nothing is in flight.
+      guard let apps = attachedText(state.attachedApps) else { return }
+      let width = min(apps.displayWidth, max(0, canvas.size.width - clock.displayWidth - 2))
+      canvas.text(apps, x: canvas.size.width - width - 1, y: 0, width: width, style: .muted)
+      return
+    }
     let frame = spinnerFrames[state.spinnerFrame % spinnerFrames.count]
     let activity: String
     if let id = state.inFlight.min(), let transaction = state.transaction(id) {
@@ -43,6 +49,14 @@ enum HeaderView {
 }
 
 extension HeaderView {
+  /// "App: com.example.app (pid 4242, since 09:56:12)", or the first one and how many more; nil
+  /// when no app is attached. Times are the wall clock's (UTC), not the virtual one.
+  static func attachedText(_ apps: [AttachedProcess]) -> String? {
+    guard let first = apps.first else { return nil }
+    let named = "\(first.bundleID) (pid \(first.pid), since \(ServerView.time(first.since).prefix(8)))"
+    return apps.count == 1 ? "App: \(named)" : "Apps: \(named) +\(apps.count - 1)"
+  }
+
   /// "ledger: reconnecting (attempt N)…" while the shared ledger is away; nil when connected.
   static func ledgerText(_ connection: LedgerConnectionState) -> String? {
     switch connection {
