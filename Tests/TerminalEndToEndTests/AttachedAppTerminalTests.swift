@@ -98,4 +98,28 @@ final class AttachedAppTerminalTests: XCTestCase {
     XCTAssertTrue(itself.output.contains("updated \(Self.coins) purchased"), itself.output + itself.errors)
     XCTAssertEqual(itself.errors, "")
   }
+
+  /// SIGKILL of the app while its sheet is up: the TUI withdraws the sheet, nothing is charged, and
+  /// the purchase is the app's again at its next launch (not the storefront's), where Enter completes it.
+  func testAKilledAppsPurchaseWaitsForItsNextLaunch() throws {
+    let session = try TmuxSession()
+    try session.launch("--account mina")
+    try session.waitFor("Restore Purchases")
+    let first = try startApp(session)
+    try session.waitFor("For storekit-attached-app")
+    kill(first.process.processIdentifier, SIGKILL)
+    first.process.waitUntilExit()
+    try session.waitUntil("the sheet is withdrawn", timeout: 10) { !(try session.screen().contains("For storekit-attached-app")) }
+    let left = try session.ledger().filter { $0["productId"] as? String == Self.coins }
+    XCTAssertEqual(left.map { $0["state"] as? String }, ["purchasing"], "nothing charged, nothing lost")
+    // The next launch of the same app takes its purchase back and asks again.
+    let second = try startApp(session)
+    try session.waitFor("For storekit-attached-app")
+    try session.send("Enter")
+    let result = try finish(second)
+    XCTAssertEqual(result.status, 0, result.output + result.errors)
+    XCTAssertTrue(result.output.contains("updated \(Self.coins) purchased"), result.output)
+    let stored = try session.ledger().filter { $0["productId"] as? String == Self.coins && $0["state"] as? String == "purchased" }
+    XCTAssertGreaterThanOrEqual(stored.count, 1, "no purchased 100 Coins in the ledger")
+  }
 }

@@ -84,6 +84,8 @@ package final class StoreKitEnvironment: @unchecked Sendable {
     do { try opened.queue.launch() } catch { report("launching the app on the new store failed: \(error)") }
     deliver(opened.collector.drain(), from: opened)
     register(opened)
+    // A purchase the app's previous process left on the sheet is back: it waits for an answer again.
+    attendSheet(opened)
   }
 
   /// Performs `command` as one engine step and translates its events; returns the step.

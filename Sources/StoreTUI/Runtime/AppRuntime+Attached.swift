@@ -44,8 +44,8 @@ extension AppRuntime {
       return answers[transaction.id] == nil && !settledSheets.contains(transaction.id)
     }
     if let shown = shownAttachedSheet, !waiting.contains(where: { $0.id == shown }) {
+      // Not settled: a killed app's purchase comes back with its next launch and is asked again.
       shownAttachedSheet = nil
-      settledSheets.insert(shown)
       send(.attachedSheetWithdrawn(shown))
     }
     guard entry.showsSheets, shownAttachedSheet == nil, state.sheet == nil, let next = waiting.first,

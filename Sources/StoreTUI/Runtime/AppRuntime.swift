@@ -30,7 +30,7 @@ public final class AppRuntime {
 
   /// This storefront's entry among the store's attached processes, once registered.
   var storefrontEntry: AttachedProcess?
-  /// Attached apps' sheets this storefront answered or saw withdrawn: not shown again.
+  /// Attached apps' sheets this storefront answered: not shown again.
   var settledSheets: Set<PaymentTransaction.ID> = []
   /// The attached app's sheet on screen, if any.
   var shownAttachedSheet: PaymentTransaction.ID?
