@@ -86,7 +86,10 @@ let package = Package(
     // The library against the scenario runner's expectations for the same flows (one engine, two front ends).
     .testTarget(
       name: "StoreKitTests",
-      dependencies: ["StoreKit", "StoreKitTest", "StoreEngine", "StoreScenario", "SandboxSigning", "StorefrontTestSupport", "StorefrontProcessTestSupport"],
+      dependencies: [
+        "StoreKit", "StoreKitTest", "StoreEngine", "StoreScenario", "SandboxSigning", "SQLiteLedger", "StorefrontTestSupport",
+        "StorefrontProcessTestSupport",
+      ],
       resources: [.copy("Resources/Products.storekit")]
     ),
     .testTarget(name: "AppStoreServerAPITests", dependencies: ["AppStoreServerAPI", "StoreEngine", "StorefrontTestSupport"]),

@@ -28,10 +28,10 @@ if arguments.first == RSSProbe.flag {
   exit(RSSProbe.main(Array(arguments.dropFirst())))
 }
 let usage =
-  "usage: storefront-bench [--json] [--quick] [--only catalog,engine,ledger,bus,frames,render,process,launch,advance,serve,serve_history,notify,receipt,pgledger,history,present,storekit]"
+  "usage: storefront-bench [--json] [--quick] [--only catalog,engine,ledger,bus,frames,render,process,launch,advance,serve,serve_history,notify,receipt,pgledger,history,present,storekit,attached]"
 let suites = [
   "catalog", "engine", "ledger", "bus", "frames", "render", "process", "launch", "advance", "serve", "serve_history", "notify", "receipt",
-  "pgledger", "history", "present", "storekit",
+  "pgledger", "history", "present", "storekit", "attached",
 ]
 var json = false
 var quick = false
@@ -80,11 +80,13 @@ struct Plan {
   var history: HistoryBenchmark.Plan = .full
   /// Round trips per repetition of the StoreKit library benchmark (each signs one ES256 JWS).
   var storeKitRoundTrips = 400
+  /// Purchases of an app attached to a storefront TUI (issue 25), after 5 warm-up ones.
+  var attachedPurchases = 200
   static let quick = Plan(
     repeats: 3, engineCycles: 5_000, ledgerCycles: 50, busPosts: 20_000, renderBatch: 50,
     process: .init(repeats: 3, keySessions: 1, keysPerSession: 60, rssRuns: 1),
     launchRepeats: 2, launchSigned: false, advanceInterval: 3_600, advanceRepeats: 1, serve: .quick, serveHistory: .quick, notify: .quick, receipt: .quick,
-    pgledger: .quick, history: .quick, storeKitRoundTrips: 50)
+    pgledger: .quick, history: .quick, storeKitRoundTrips: 50, attachedPurchases: 30)
   static let full = Plan(
     repeats: 9, engineCycles: 50_000, ledgerCycles: 400, busPosts: 200_000, renderBatch: 200,
     process: .init(repeats: 9, keySessions: 3, keysPerSession: 120, rssRuns: 3),
@@ -130,6 +132,9 @@ do {
   attempt("storekit", StoreKitBenchmark.keys) {
     try StoreKitBenchmark.run(
       catalogURL: catalogURL, catalog: catalog, roundTrips: plan.storeKitRoundTrips, repeats: plan.repeats, into: report)
+  }
+  attempt("attached", AttachedBenchmark.keys) {
+    try AttachedBenchmark.run(purchases: plan.attachedPurchases, scratch: scratch.appendingPathComponent("attached"), into: report)
   }
   attempt("ledger", ["ledger_cycles_per_s", "ledger_vs_raw_sqlite"]) {
     try LedgerBenchmark.run(catalog: catalog, cycles: plan.ledgerCycles, repeats: plan.repeats, scratch: scratch, into: report)

@@ -130,15 +130,4 @@ final class PaymentQueueCallbackTests: StoreKitTestCase {
   func testCanMakePaymentsFollowsTheSession() {
     XCTAssertTrue(SKPaymentQueue.canMakePayments())
   }
-
-  /// Loads one product with a products request.
-  func loadProduct(_ id: String) throws -> SKProduct {
-    let done = expectation(description: "products")
-    let delegate = RecordingRequestDelegate(done)
-    let request = SKProductsRequest(productIdentifiers: [id])
-    request.delegate = delegate
-    request.start()
-    wait(for: [done], timeout: 10)
-    return try XCTUnwrap(delegate.response?.products.first)
-  }
 }

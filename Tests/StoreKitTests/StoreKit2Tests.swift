@@ -88,7 +88,7 @@ final class StoreKit2Tests: StoreKitTestCase {
       for id in pending.reversed() { try session.approveAskToBuyTransaction(identifier: id) }
     }
     XCTAssertEqual(updates.map(\.unsafePayloadValue.id), pending.reversed().map(UInt64.init))
-    let after = try await session.transactionUpdates {}
+    let after = await session.transactionUpdates {}
     XCTAssertTrue(after.isEmpty, "a listener hears only what its action causes")
   }
 

@@ -42,6 +42,17 @@ class StoreKitTestCase: XCTestCase {
     session = nil
   }
 
+  /// Loads one product with a products request.
+  func loadProduct(_ id: String) throws -> SKProduct {
+    let done = expectation(description: "products")
+    let delegate = RecordingRequestDelegate(done)
+    let request = SKProductsRequest(productIdentifiers: [id])
+    request.delegate = delegate
+    request.start()
+    wait(for: [done], timeout: 10)
+    return try XCTUnwrap(delegate.response?.products.first)
+  }
+
   /// Runs the main queue until every callback scheduled so far (and those they schedule, `rounds`
   /// deep) has run: StoreKit's callbacks are main-queue blocks, so this is a bounded wait for a
   /// condition, never a sleep.

@@ -21,6 +21,9 @@ package final class OpenStore {
   var view = StoreKit2View()
   /// Events of the step being performed, in order (filled by the bus, drained after the step).
   let collector = EventCollector()
+  /// A value that changes when another process commits to the ledger (SQLite's `data_version`);
+  /// nil when there is none to read cheaply. A waiting sheet skips looks while it stays the same.
+  let changeToken: () -> Int64?
   private var subscription: Subscription?
 
   /// Opens the store `configuration` describes; the app is launched (unfinished transactions are
@@ -29,6 +32,7 @@ package final class OpenStore {
     var configuration = configuration
     let caDirectory: URL
     let ledger: any LedgerStore
+    let token: () -> Int64?
     let start: Date
     if let directory = configuration.dataDirectory {
       caDirectory = directory.appendingPathComponent("ca", isDirectory: true)
@@ -47,6 +51,7 @@ package final class OpenStore {
           try Self.takeStorefrontCatalog(from: store, into: &configuration)
         }
         ledger = store
+        token = { try? store.dataVersion() }
       } catch let error as LedgerError {
         throw .ledger(directory.path, error.description)
       } catch {
@@ -58,6 +63,7 @@ package final class OpenStore {
       caDirectory = shared.appendingPathComponent("ca", isDirectory: true)
       receiptURL = shared.appendingPathComponent("receipts-\(getpid())", isDirectory: true).appendingPathComponent("receipt")
       ledger = InMemoryLedgerStore()
+      token = { nil }
       start = configuration.start
     }
     do {
@@ -67,6 +73,7 @@ package final class OpenStore {
       throw .certificateAuthority(caDirectory.path, String(describing: error))
     }
     signer = authority.signer(environment: "Sandbox")
+    changeToken = token
     self.configuration = configuration
     // An attached app shares the ledger with storefronts: its sheets are its own session's.
     let session = configuration.attachment == nil ? AppSession.solitary : ProcessSession().current()

@@ -9,6 +9,8 @@ extension StoreKitEnvironment {
   /// How often a waiting sheet looks at the ledger: the TUI's own tick, so waiting costs no more
   /// than a storefront watching the same ledger.
   static let sheetPollInterval: TimeInterval = 0.02
+  /// Every this many looks a waiting sheet reads the ledger even when nothing was committed (0.5 s).
+  static let livenessLooks = 25
 
   /// Registers the app after its store opened (lock held); its entry goes at exit.
   func register(_ store: OpenStore) {
@@ -95,6 +97,7 @@ extension StoreKitEnvironment {
   private func startSheetWaiter() {
     guard !sheetWaiterRunning else { return }
     sheetWaiterRunning = true
+    sheetWaitersStarted += 1
     let thread = Thread { [weak self] in
       while let self {
         Thread.sleep(forTimeInterval: Self.sheetPollInterval)
@@ -105,13 +108,19 @@ extension StoreKitEnvironment {
             self.sheetWaiterRunning = false
             return false
           }
+          self.sheetWaiterLooks += 1
+          // Nothing committed since the last look: no answer came. Who is attached (a storefront
+          // that died) and the deadline are looked at every `livenessLooks` looks all the same.
+          let token = store.changeToken()
+          defer { self.sheetWaiterToken = token }
+          if token != nil, token == self.sheetWaiterToken, self.sheetWaiterLooks % Self.livenessLooks != 0 { return true }
           do { try store.queue.refresh() } catch { self.report("reading the storefront's answer failed: \(self.describe(error))") }
           self.deliver(store.collector.drain(), from: store)
-          self.sheetWaiterRunning = false
+          // Still marked running, so that attending does not start a second waiter: this one goes on.
           self.attendSheet(store)
           let open: Bool
           if case .confirm? = store.queue.prompt { open = true } else { open = false }
-          if open { self.sheetWaiterRunning = true }
+          if !open { self.sheetWaiterRunning = false }
           return open
         }
         if !waiting { return }

@@ -42,6 +42,12 @@ package final class StoreKitEnvironment: @unchecked Sendable {
   var sheetDeadline: (id: StoreEngine.PaymentTransaction.ID, date: Date)?
   /// Whether a thread watches the ledger for a storefront's answer.
   var sheetWaiterRunning = false
+  /// How many sheet waiter threads were started (tests: one per waiting sheet, not one per look).
+  package internal(set) var sheetWaitersStarted = 0
+  /// How many times a sheet waiter looked at the ledger.
+  package internal(set) var sheetWaiterLooks = 0
+  /// The ledger's change token at the waiter's last look.
+  var sheetWaiterToken: Int64?
   /// The open store, if any (lock held).
   var currentStore: OpenStore? { store }
 

@@ -1,0 +1,65 @@
+import Foundation
+import SQLiteLedger
+import StoreEngine
+import StoreKit
+import StorefrontTestSupport
+import XCTest
+
+/// An app attached to a data directory (no `SKTestSession`, issue 25), with this test writing what a
+/// storefront TUI writes: its registration, then its answer to the app's sheet.
+final class AttachedStoreTests: StoreKitTestCase {
+  var directory: URL!
+
+  override func setUpWithError() throws {
+    try super.setUpWithError()
+    directory = FileManager.default.temporaryDirectory.appendingPathComponent("attached-\(UUID().uuidString)", isDirectory: true)
+  }
+
+  override func tearDown() {
+    super.tearDown()
+    if let directory { try? FileManager.default.removeItem(at: directory) }
+  }
+
+  func testOneWaiterLooksWhileTheSheetWaitsAndTheStorefrontsAnswerCompletesThePurchase() throws {
+    let ledger = try SQLiteLedgerStore(directory: directory)
+    // Our parent process stands for the storefront: alive for the whole test, and not us.
+    let storefront = AttachedProcess(
+      session: ProcessSession().id(of: getppid()), role: .storefront, bundleID: "com.example.storefront", since: Date(),
+      showsSheets: true, catalog: try Self.catalogURL.path)
+    try ledger.commit([DeviceValues.register(storefront)])
+    let environment = [
+      "STOREFRONT_DATA_DIR": directory.path, "STOREFRONT_BUNDLE_ID": "com.example.attached", "HOME": directory.path,
+    ]
+    try StoreKitEnvironment.shared.replace(with: .processDefault(environment: environment))
+    let waitersBefore = StoreKitEnvironment.shared.locked { StoreKitEnvironment.shared.sheetWaitersStarted }
+    let looksBefore = StoreKitEnvironment.shared.locked { StoreKitEnvironment.shared.sheetWaiterLooks }
+    observer.finishes = true
+    SKPaymentQueue.default().add(SKPayment(product: try loadProduct(IDs.coins100)))
+    drainMainQueue()
+    XCTAssertEqual(observer.lines, ["updated \(IDs.coins100) purchasing"])
+
+    // The sheet waits for the storefront: the app's transaction is purchasing, owned by this process.
+    let waiting = try XCTUnwrap(ledger.allTransactions().first { $0.state == .purchasing })
+    XCTAssertEqual(waiting.ownerSession, ProcessSession().current().id)
+    // Many looks at the ledger go by (each 20 ms) before the answer: still one waiter thread.
+    let looking = Date().addingTimeInterval(10)
+    while StoreKitEnvironment.shared.locked({ StoreKitEnvironment.shared.sheetWaiterLooks }) < looksBefore + 10, Date() < looking {
+      _ = RunLoop.main.run(mode: .default, before: Date().addingTimeInterval(0.005))
+    }
+    XCTAssertGreaterThanOrEqual(StoreKitEnvironment.shared.locked { StoreKitEnvironment.shared.sheetWaiterLooks }, looksBefore + 10)
+    XCTAssertEqual(StoreKitEnvironment.shared.locked { StoreKitEnvironment.shared.sheetWaitersStarted }, waitersBefore + 1)
+
+    try ledger.commit([DeviceValues.answer(waiting.id, .confirm)])
+    let deadline = Date().addingTimeInterval(10)
+    while !observer.lines.contains("removed \(IDs.coins100)"), Date() < deadline {
+      _ = RunLoop.main.run(mode: .default, before: Date().addingTimeInterval(0.005))
+    }
+    XCTAssertEqual(observer.lines, ["updated \(IDs.coins100) purchasing", "updated \(IDs.coins100) purchased", "removed \(IDs.coins100)"])
+    let stored = try XCTUnwrap(ledger.transactions([waiting.id]).first)
+    XCTAssertEqual(stored.state, .purchased)
+    XCTAssertTrue(stored.isFinished)
+    // The answer was carried out, so it is taken back.
+    XCTAssertNil(DeviceValues.answers(in: try ledger.load().deviceValues)[waiting.id])
+    XCTAssertEqual(StoreKitEnvironment.shared.locked { StoreKitEnvironment.shared.sheetWaitersStarted }, waitersBefore + 1)
+  }
+}
