@@ -27,6 +27,7 @@ enum TransactionRowJSON {
     writer.bytes.append(UInt8(ascii: "{"))
     guard writer.string("account", transaction.account),
       writer.string("appAccountToken", transaction.appAccountToken),
+      writer.string("appBundleID", transaction.appBundleID),
       writer.string("applicationUsername", transaction.applicationUsername),
       writer.string("currency", transaction.currency),
       writer.date("expiresDate", transaction.expiresDate),

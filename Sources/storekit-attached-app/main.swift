@@ -39,6 +39,12 @@ final class Observer: NSObject, SKPaymentTransactionObserver, SKProductsRequestD
     }
     SKPaymentQueue.default().add(SKPayment(product: product))
   }
+
+  func request(_ request: SKRequest, didFailWithError error: any Error) {
+    say("products failed \((error as? SKError)?.code.rawValue ?? -1)")
+    failed = true
+    done = true
+  }
 }
 
 let arguments = CommandLine.arguments

@@ -97,6 +97,7 @@ final class TransactionRowJSONTests: XCTestCase {
         + Decimal(Int(generator.next() % 1_000)) / 100,
       currency: pick(["USD", "EUR", "KRW", "JPY"]), storefront: pick(["USA", "FRA", "KOR"]), reason: pick([.purchase, .renewal]))
     transaction.appAccountToken = maybe(text())
+    transaction.appBundleID = maybe(text())
     transaction.subscriptionGroupID = maybe(text())
     transaction.webOrderLineItemID = maybe(generator.next())
     transaction.offerType = maybe(pick([.introductory, .promotional, .code, .winBack]))

@@ -122,4 +122,98 @@ final class AttachedAppTerminalTests: XCTestCase {
     let stored = try session.ledger().filter { $0["productId"] as? String == Self.coins && $0["state"] as? String == "purchased" }
     XCTAssertGreaterThanOrEqual(stored.count, 1, "no purchased 100 Coins in the ledger")
   }
+
+  /// SIGKILL of the storefront while the app waits: nothing is answered for the app, and the next
+  /// storefront on the data directory shows the same sheet, where Enter completes the purchase once.
+  func testAKilledStorefrontsSheetIsShownByTheNextStorefront() throws {
+    let session = try TmuxSession()
+    try session.launch("--account mina")
+    try session.waitFor("Restore Purchases")
+    let app = try startApp(session)
+    try session.waitFor("For storekit-attached-app")
+    let storefront = try XCTUnwrap(try session.storefrontPID())
+    kill(storefront, SIGKILL)
+    try session.waitFor("EXIT=137")
+    XCTAssertTrue(app.process.isRunning, "the app still waits for an answer")
+    let waiting = try session.ledger().filter { $0["productId"] as? String == Self.coins }
+    XCTAssertEqual(waiting.map { $0["state"] as? String }, ["purchasing"])
+    try session.launch()
+    try session.waitFor("For storekit-attached-app")
+    try session.send("Enter")
+    let result = try finish(app)
+    XCTAssertEqual(result.status, 0, result.output + result.errors)
+    XCTAssertEqual(
+      result.output.split(separator: "\n").filter { $0.hasPrefix("updated") },
+      ["updated \(Self.coins) purchasing", "updated \(Self.coins) purchased"])
+    let stored = try session.ledger().filter { $0["productId"] as? String == Self.coins }
+    XCTAssertEqual(stored.map { $0["state"] as? String }, ["purchased"], "one purchase, charged once")
+  }
+
+  /// Bad input, each a clear message and nothing written: a data directory a newer schema wrote, a
+  /// second process with the same bundle id, products the storefront's catalog does not sell.
+  func testBadAttachmentsAreRefusedWithAMessage() throws {
+    let session = try TmuxSession()
+    // Another app of the same bundle id waits at its sheet (no storefront yet).
+    let first = try startApp(session, environment: ["STOREFRONT_BUNDLE_ID": "com.example.twice", "STOREKIT_CONFIGURATION": Self.catalogPath])
+    try waitUntilLedger(session, "the first app's purchase is waiting") { $0.contains { $0["state"] as? String == "purchasing" } }
+    let second = try finish(try startApp(
+      session, environment: ["STOREFRONT_BUNDLE_ID": "com.example.twice", "STOREKIT_CONFIGURATION": Self.catalogPath, "STOREFRONT_DIALOGS": "off"]))
+    XCTAssertEqual(second.status, 1)
+    XCTAssertEqual(second.output, "products failed 0\n", "the products request fails, as without a store")
+    XCTAssertTrue(second.errors.contains("another process (pid \(first.process.processIdentifier) on "), second.errors)
+    XCTAssertTrue(second.errors.contains("as com.example.twice; an app runs once on a device"), second.errors)
+    XCTAssertEqual(try session.ledger().count, 1, "the second process wrote nothing")
+    first.process.terminate()
+    _ = try finish(first)
+
+    // A storefront on its built-in catalog, an app asking for a product it does not sell.
+    try session.launch()
+    try session.waitFor("Restore Purchases")
+    // The stopped app's purchase is in its queue, not the storefront's simulated app's: the
+    // Transactions pane says whose it is, and f leaves it to that app.
+    try session.send("2")
+    try session.waitFor("purchasing · com.example.twice's")
+    XCTAssertFalse(try session.screen().contains("1 unfinished"), "not in the simulated app's queue")
+    try session.send("f")
+    try session.waitFor("is in com.example.twice's queue: that app finishes it")
+    try session.send("1")
+    let unsold = try finish(try startApp(session, product: "com.example.other.catalog.gems"))
+    XCTAssertEqual(unsold.output, "products  invalid com.example.other.catalog.gems\n", "as the App Store: an invalid identifier")
+    XCTAssertTrue(unsold.errors.contains("com.example.other.catalog.gems is not in the store's catalog (the storefront on \(session.dataDirectory.path) sells its built-in catalog)"), unsold.errors)
+    try session.send("q")
+    try session.waitFor("EXIT=0")
+
+    // A ledger of a newer schema: refused and left as it was.
+    let ledger = session.dataDirectory.appendingPathComponent("ledger.sqlite")
+    try sqlite(ledger, "PRAGMA user_version = 99; PRAGMA wal_checkpoint(TRUNCATE);")
+    let bytes = try Data(contentsOf: ledger)
+    let newer = try finish(try startApp(session, environment: ["STOREKIT_CONFIGURATION": Self.catalogPath]))
+    XCTAssertEqual(newer.output, "products failed 0\n")
+    XCTAssertTrue(newer.errors.contains("has schema version 99, written by a newer storefront than this app's StoreKit library"), newer.errors)
+    XCTAssertTrue(newer.errors.contains("swift package update"), newer.errors)
+    XCTAssertEqual(try Data(contentsOf: ledger), bytes, "the ledger is untouched")
+  }
+
+  static var catalogPath: String {
+    URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent().appendingPathComponent("Catalog/Default.storekit").path
+  }
+
+  private func waitUntilLedger(_ session: TmuxSession, _ what: String, _ condition: ([[String: Any]]) -> Bool) throws {
+    try session.waitUntil(what, timeout: 10) { condition((try? session.ledger()) ?? []) }
+  }
+
+  @discardableResult
+  private func sqlite(_ file: URL, _ sql: String) throws -> String {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+    process.arguments = [file.path, sql]
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    try process.run()
+    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    XCTAssertEqual(process.terminationStatus, 0, "sqlite3 \(sql)")
+    return String(decoding: data, as: UTF8.self)
+  }
 }

@@ -77,6 +77,8 @@ extension StoreMachine {
         applicationUsername: request.applicationUsername, purchaseDate: now,
         currency: Self.currency(of: controls.storefront), storefront: controls.storefront)
       fresh.offerID = request.offerID
+      // The app that asked: its deferred transaction's.
+      for id in request.transactionIDs where fresh.appBundleID == nil { fresh.appBundleID = transactions[id]?.appBundleID }
       fresh.subscriptionGroupID = product?.subscription?.groupID
       purchased = fresh.id
       request.purchasedTransactionID = purchased

@@ -15,6 +15,7 @@ extension StoreMachine {
     transaction.subscriptionGroupID = product?.subscription?.groupID
     transaction.offerID = payment.offerID ?? payment.discount?.identifier
     transaction.ownerSession = environment.session.id
+    transaction.appBundleID = environment.bundleID
 
     let refusal: StoreKitError? =
       if !controls.canMakePayments { .paymentNotAllowed }

@@ -8,9 +8,16 @@ extension StoreMachine {
     order.compactMap { transactions[$0] }.filter { $0.state == .purchasing && !$0.isFinished }
   }
 
+  /// Only this app's queue: another attached app's transactions are that app's to hear and finish.
   public var unfinishedTransactions: [PaymentTransaction] {
     guard let account = currentAccount else { return [] }
-    return order.compactMap { transactions[$0] }.filter { $0.account == account && !$0.isFinished }
+    return order.compactMap { transactions[$0] }.filter { $0.account == account && !$0.isFinished && isInThisAppsQueue($0) }
+  }
+
+  /// Whether `transaction` is in the queue of this process's app (``StoreEnvironment/bundleID``):
+  /// it was bought or restored by it, or before apps were told apart (no bundle id recorded).
+  public func isInThisAppsQueue(_ transaction: PaymentTransaction) -> Bool {
+    transaction.appBundleID == nil || transaction.appBundleID == environment.bundleID
   }
 
   /// The working set's transactions of `account` (default: the signed-in one), oldest first.

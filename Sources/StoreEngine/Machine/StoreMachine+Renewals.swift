@@ -70,6 +70,8 @@ extension StoreMachine {
     renewal.expiresDate = timeRate.end(of: info.period, from: start)
     // `applicationUsername` belongs to the app's payment, which a renewal has none of.
     renewal.appAccountToken = previous?.appAccountToken ?? transactions[record.originalID]?.appAccountToken
+    // Renewals go to the queue of the app that subscribed, whichever process advances the clock.
+    renewal.appBundleID = previous?.appBundleID ?? transactions[record.originalID]?.appBundleID
     if var pending = record.renewalOffer, let offer = catalogOffer(pending, of: product.id) {
       // B33: the next period of a pay-as-you-go offer, at the offer price.
       apply(offer, to: &renewal)

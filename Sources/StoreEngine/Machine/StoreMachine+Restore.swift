@@ -32,6 +32,7 @@ extension StoreMachine {
       copy.id = try makeTransactionID()
       copy.originalID = original.originalID
       copy.state = .restored
+      copy.appBundleID = environment.bundleID
       copy.purchaseDate = now
       copy.isFinished = false
       copy.signedTransaction = nil

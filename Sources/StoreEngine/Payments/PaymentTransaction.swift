@@ -86,6 +86,10 @@ public struct PaymentTransaction: Sendable, Equatable, Codable, Identifiable, Cu
     /// `purchasing`, and in ledgers written before sessions were recorded (decodes as nil, "no
     /// owner"). See ``AppSession``.
     public var ownerSession: String?
+    /// The bundle id of the app whose queue the transaction is in: the app that bought or restored
+    /// it (an attached app, or a storefront's simulated app); renewals stay in the first one's.
+    /// Nil in ledgers written before apps were attached: in every app's queue.
+    public var appBundleID: String?
     /// For a family member's copy of a Family Sharing purchase: the purchaser's account
     /// (`inAppOwnershipType` FAMILY_SHARED). Nil for the purchaser's own transactions.
     public var familySharedBy: String?
@@ -167,6 +171,7 @@ public struct PaymentTransaction: Sendable, Equatable, Codable, Identifiable, Cu
     self.signedRenewalInfo = nil
     self.needsResolution = false
     self.ownerSession = nil
+    self.appBundleID = nil
     self.familySharedBy = nil
     self.consumption = nil
   }
@@ -204,6 +209,7 @@ public struct PaymentTransaction: Sendable, Equatable, Codable, Identifiable, Cu
     signedRenewalInfo: nil,
     needsResolution: false,
     ownerSession: nil,
+    appBundleID: nil,
     familySharedBy: nil,
     consumption: nil)
 

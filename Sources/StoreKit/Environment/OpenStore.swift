@@ -47,11 +47,23 @@ package final class OpenStore {
           start = configuration.start
           try store.commit([.setClock(start)])
         }
-        if configuration.attachment != nil, configuration.catalogPath == nil {
-          try Self.takeStorefrontCatalog(from: store, into: &configuration)
+        if configuration.attachment != nil {
+          let attached = DeviceValues.processes(in: try store.load().deviceValues).filter(\.mayBeAlive)
+          let ours = ProcessSession().current().id
+          // One process per app on a device: a second would answer the first one's sheets and queue.
+          if let other = attached.first(where: { $0.role == .app && $0.bundleID == configuration.bundleID && $0.session != ours }) {
+            throw StoreOpenError.bundleInUse(directory.path, other)
+          }
+          if configuration.catalogPath == nil { try Self.takeStorefrontCatalog(from: attached, into: &configuration) }
         }
         ledger = store
         token = { try? store.dataVersion() }
+      } catch let error as StoreOpenError {
+        throw error
+      } catch LedgerError.newerSchema(let path, let found, let supported) where configuration.attachment != nil {
+        throw .ledger(
+          directory.path,
+          "the ledger '\(path)' has schema version \(found), written by a newer storefront than this app's StoreKit library (it reads \(supported)). Update the storefront package your app depends on to the storefront's version (`swift package update`), or set STOREFRONT_DATA_DIR to another directory. Nothing was written")
       } catch let error as LedgerError {
         throw .ledger(directory.path, error.description)
       } catch {
@@ -96,10 +108,11 @@ package final class OpenStore {
 
   /// An attached app without a `.storekit` file of its own sells what a storefront on its data
   /// directory sells (the newest one's file; its built-in catalog when it names none).
-  private static func takeStorefrontCatalog(from store: SQLiteLedgerStore, into configuration: inout StoreConfiguration) throws {
-    let storefronts = DeviceValues.processes(in: try store.load().deviceValues).filter { $0.role == .storefront && $0.mayBeAlive }
+  private static func takeStorefrontCatalog(from attached: [AttachedProcess], into configuration: inout StoreConfiguration) throws {
+    let storefronts = attached.filter { $0.role == .storefront }
     guard let newest = storefronts.last else { return }
     let answersItself = configuration.catalog.settings.disableDialogs
+    configuration.attachment?.catalogFromStorefront = true
     if let path = newest.catalog {
       configuration.catalog = try CatalogLoader.load(path: path)
       configuration.catalogPath = path
@@ -138,9 +151,13 @@ package enum StoreOpenError: Error, Sendable, CustomStringConvertible {
   case ledger(String, String)
   case certificateAuthority(String, String)
   case engine(String)
+  /// Another running process is attached to the data directory under the same bundle id.
+  case bundleInUse(String, AttachedProcess)
 
   package var description: String {
     switch self {
+    case .bundleInUse(let path, let other):
+      "another process (pid \(other.pid) on \(other.host), since \(other.since.formatted(.iso8601))) is attached to the storefront data directory \(path) as \(other.bundleID); an app runs once on a device: quit that one, or give this one its own STOREFRONT_BUNDLE_ID"
     case .ledger(let path, let reason): "could not open the storefront ledger in \(path): \(reason)"
     case .certificateAuthority(let path, let reason): "could not open the sandbox certificate authority in \(path): \(reason)"
     case .engine(let reason): "could not open the store: \(reason)"

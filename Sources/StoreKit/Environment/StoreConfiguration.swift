@@ -29,6 +29,8 @@ package struct StoreConfiguration: Sendable {
     package var answersItself: Bool
     /// How long a sheet waits for a storefront when none is attached (`STOREFRONT_SHEET_TIMEOUT`).
     package var timeout: TimeInterval
+    /// Whether the catalog is the one a storefront on the data directory runs (the app named none).
+    package var catalogFromStorefront = false
   }
 
   package init(

@@ -37,6 +37,30 @@ extension StoreKitEnvironment {
     }
   }
 
+  /// An attached app asked for products its store does not sell: they are invalid identifiers, as
+  /// the App Store answers, and one stderr line says which catalog was asked (once per set of ids),
+  /// since the usual cause is a storefront started on another `.storekit` file than the app expects.
+  func tellOfUnsoldProducts(_ invalid: [String], in store: OpenStore) {
+    guard let attachment = store.configuration.attachment else { return }
+    let key = invalid.sorted().joined(separator: ",")
+    guard !toldUnsold.contains(key) else { return }
+    toldUnsold.insert(key)
+    let catalog = store.configuration.catalogPath.map { "'\($0)'" } ?? "its built-in catalog"
+    let directory = store.configuration.dataDirectory?.path ?? ""
+    let source =
+      if attachment.catalogFromStorefront {
+        "the storefront on \(directory) sells \(catalog)"
+      } else if store.configuration.catalogPath != nil {
+        "this app's STOREKIT_CONFIGURATION is \(catalog)"
+      } else {
+        "no storefront runs on \(directory) and STOREKIT_CONFIGURATION is not set, so it sells nothing"
+      }
+    FileHandle.standardError.write(Data((
+      "StoreKit: \(invalid.sorted().joined(separator: ", ")) \(invalid.count == 1 ? "is" : "are") not in the store's catalog (\(source)); "
+        + "answered as invalid product identifiers, as the App Store answers. Start the storefront with the app's .storekit file, "
+        + "or set STOREKIT_CONFIGURATION\n").utf8))
+  }
+
   /// After a step (lock held): an open purchase sheet of an attached app is answered by a
   /// storefront's answer, by the app itself where nobody shows sheets, or waits, bounded when no
   /// storefront is attached.

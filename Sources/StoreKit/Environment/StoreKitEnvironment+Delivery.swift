@@ -33,6 +33,7 @@ extension StoreKitEnvironment {
       case .transactionRevoked(let transaction) where transaction.familySharedBy != nil:
         callbacks.append(.revoked([transaction.productID.rawValue]))
       case .productsResponse(let request, let products, let invalid):
+        if !invalid.isEmpty { tellOfUnsoldProducts(invalid, in: store) }
         answer(request, with: .success(ProductsAnswer(products: products, invalid: invalid)))
       case .productsRequestFailed(let request, let error):
         answer(request, with: .failure(error))

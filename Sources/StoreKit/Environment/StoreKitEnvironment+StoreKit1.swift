@@ -72,6 +72,8 @@ extension StoreKitEnvironment {
         }
       } catch {
         report("the products request could not be sent: \(describe(error))")
+        // As StoreKit does when the store cannot be reached: the delegate hears it failed.
+        answerProductsRequest(request, with: .failure(.unknown))
       }
     }
   }

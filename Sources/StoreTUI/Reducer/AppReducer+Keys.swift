@@ -124,7 +124,14 @@ extension AppReducer {
     let id = transaction.id
     let record = state.subscriptions.first { $0.originalID == transaction.originalID }
     switch intent {
-    case .finish: return [.finish(id)]
+    case .finish:
+      if let app = state.otherApp(of: transaction) {
+        state.notice = Notice(
+          "Transaction \(id) is in \(app)'s queue: that app finishes it (it is delivered to it again at its next launch).",
+          kind: .error)
+        return []
+      }
+      return [.finish(id)]
     case .approve: return [.approve(id)]
     case .decline: return [.decline(id)]
     case .refund: return [.refund(id)]

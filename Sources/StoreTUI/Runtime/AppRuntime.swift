@@ -86,6 +86,7 @@ public final class AppRuntime {
       catalog: queue.catalog, size: size, snapshot: snapshot, storeName: storeName,
       logCapacity: logCapacity)
     state.notificationURL = queue.notificationURLs[queue.signingEnvironment ?? "Sandbox"]
+    state.setAppBundleID(queue.bundleID)
     // Subscribed first and on the same executor: a step's commit reaches the state before its events.
     commitSubscription = queue.bus.subscribe(LedgerCommit.self, on: executor) { [weak self] commit in
       MainActor.assumeIsolated { self?.enqueue(.commit(commit)) }

@@ -75,6 +75,8 @@ public struct AppState: Equatable {
   public var notificationURL: String?
   /// Apps attached to this store through the `StoreKit` library (the header names them).
   public var attachedApps: [AttachedProcess] = []
+  /// The simulated app's bundle id: transactions of another (attached) app are not in its queue.
+  public var appBundleID: String?
   /// When the simulated app finishes transactions, and the purchases it is asking its server about.
   public var appFinisher = AppFinisher()
   /// The app's server URL last set (kept while the mode is not after-server, to cycle back to).
@@ -156,8 +158,22 @@ public struct AppState: Equatable {
     history.row(at: scroll(of: .transactions).selection)
   }
 
-  /// The unfinished transactions of the account (all of them are in the present), oldest first.
-  public var unfinishedTransactions: [PaymentTransaction] { transactions.filter { !$0.isFinished } }
+  /// The unfinished transactions of the account in the simulated app's queue (all of them are in
+  /// the present), oldest first.
+  public var unfinishedTransactions: [PaymentTransaction] { transactions.filter { !$0.isFinished && otherApp(of: $0) == nil } }
+
+  /// Sets the simulated app's bundle id; another app's purchase is not this app's in flight.
+  public mutating func setAppBundleID(_ bundleID: String) {
+    appBundleID = bundleID
+    inFlight = inFlight.filter { id in transaction(id).map { otherApp(of: $0) == nil } ?? true }
+  }
+
+  /// The bundle id of the attached app whose queue `transaction` is in; nil when it is the
+  /// simulated app's (or recorded before apps were told apart).
+  public func otherApp(of transaction: PaymentTransaction) -> String? {
+    guard let owner = transaction.appBundleID, let ours = appBundleID, owner != ours else { return nil }
+    return owner
+  }
 
   /// Whether the Transactions pane needs its window read again: it is on screen, and a commit
   /// changed the history or the pane scrolled out of the window it holds. A pane not on screen
@@ -204,7 +220,7 @@ public struct AppState: Equatable {
       subscriptions: snapshot.subscriptions)
     consumableUnits = snapshot.consumableUnits
     history = snapshot.history
-    inFlight = Set(transactions.filter { $0.state == .purchasing && !$0.isFinished }.map(\.id))
+    inFlight = Set(transactions.filter { $0.state == .purchasing && !$0.isFinished && otherApp(of: $0) == nil }.map(\.id))
     let previous = Set(statuses.keys)
     statuses = [:]
     let touched = previous.union(transactions.map(\.productID)).union(subscriptions.map(\.productID))

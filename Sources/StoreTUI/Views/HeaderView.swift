@@ -74,7 +74,7 @@ enum TabsView {
       let focused = pane == state.focus
       canvas.text(AppLayout.tabLabel(pane), x: rect.x, y: rect.y, style: focused ? Style([.reverse, .bold]) : .plain)
     }
-    let queued = state.transactions.filter { !$0.isFinished }.count
+    let queued = state.unfinishedTransactions.count
     let summary = queued == 0 ? "" : "\(queued) unfinished "
     canvas.text(summary, x: layout.tabs.maxX - summary.displayWidth, y: layout.tabs.y, style: .warning)
   }

@@ -5,15 +5,17 @@ enum TransactionsView {
   static let layout = TableLayout(columns: [
     TableColumn("Transaction", width: .fit(min: 4, max: 20)),
     TableColumn("Product", width: .flexible(min: 8)),
-    TableColumn("State", width: .fit(min: 5, max: 24)),
+    TableColumn("State", width: .fit(min: 5, max: 48)),
     TableColumn("Purchased", width: .fit(min: 9, max: 16)),
     TableColumn("Expires", width: .fit(min: 7, max: 16)),
     TableColumn("Fin.", width: .fixed(4)),
   ])
 
   static func cells(_ state: AppState, _ transaction: PaymentTransaction) -> [String] {
-    [
-      transaction.id.description, state.displayName(of: transaction.productID), stateText(transaction),
+    // Another app's unfinished transaction says whose it is: that app hears and finishes it.
+    let owner = transaction.isFinished ? nil : state.otherApp(of: transaction)
+    return [
+      transaction.id.description, state.displayName(of: transaction.productID), stateText(transaction) + (owner.map { " · \($0)'s" } ?? ""),
       DateText.short(transaction.purchaseDate), transaction.expiresDate.map(DateText.short) ?? "",
       transaction.isFinished ? "yes" : "no",
     ]
