@@ -39,6 +39,9 @@ let package = Package(
     .target(name: "AppReceipt", dependencies: ["StoreEngine", "SandboxSigning", "COpenSSL"]),
     // The shared ledger on PostgreSQL (libpq); stores the same JSON as SQLiteLedger.
     .target(name: "PostgreSQLLedger", dependencies: ["StoreEngine", "SQLiteLedger", "CPostgreSQL"]),
+    // The sandbox CA's keys in the shared ledger, sealed with the team's key: for the command line
+    // and for an app attached to a shared ledger.
+    .target(name: "SharedLedgerSecrets", dependencies: ["StoreEngine", "SandboxSigning", "PostgreSQLLedger"]),
     // Foundation only: the App Store Server API's endpoints, models and errors, as request → response
     // functions over the ledger (no HTTP, no sockets).
     .target(name: "AppStoreServerAPI", dependencies: ["StoreEngine"]),
@@ -56,7 +59,7 @@ let package = Package(
       name: "StorefrontCLI",
       dependencies: [
         "StoreEngine", "StoreScenario", "SQLiteLedger", "SandboxSigning", "StoreTUI", "NcursesTerminal", "StoreServer",
-        "AppStoreServerAPI", "ServerNotifications", "SimulatedApp", "AppReceipt", "PostgreSQLLedger",
+        "AppStoreServerAPI", "ServerNotifications", "SimulatedApp", "AppReceipt", "PostgreSQLLedger", "SharedLedgerSecrets",
       ]
     ),
     .executableTarget(name: "storefront", dependencies: ["StorefrontCLI"]),
@@ -64,7 +67,10 @@ let package = Package(
     .executableTarget(name: "storekit-attached-app", dependencies: ["StoreKit"]),
     // The third front end of the engine (after the TUI and the scenario runner): StoreKit 1 and 2 as
     // Apple declares them, driving `PaymentQueue` and translating its events into Apple's callbacks.
-    .target(name: "StoreKit", dependencies: ["StoreEngine", "StoreScenario", "SandboxSigning", "AppReceipt", "SQLiteLedger"]),
+    .target(
+      name: "StoreKit",
+      dependencies: ["StoreEngine", "StoreScenario", "SandboxSigning", "AppReceipt", "SQLiteLedger", "PostgreSQLLedger", "SharedLedgerSecrets"]
+    ),
     // `SKTestSession` and friends: the controls of the one test environment of the process.
     .target(name: "StoreKitTest", dependencies: ["StoreKit", "StoreEngine", "StoreScenario"]),
     .target(name: "StorefrontTestSupport", dependencies: ["StoreEngine"]),
@@ -124,7 +130,7 @@ let package = Package(
       name: "StorefrontCLITests",
       dependencies: [
         "StorefrontCLI", "StorefrontTestSupport", "StoreEngine", "StoreTUI", "SQLiteLedger", "SandboxSigning", "SimulatedApp",
-        "StorefrontProcessTestSupport", "ServerNotifications",
+        "StorefrontProcessTestSupport", "ServerNotifications", "SharedLedgerSecrets",
       ]
     ),
     // Runs the real binary (processes, tmux); depending on the executable makes `swift test` build it.
@@ -141,8 +147,8 @@ let package = Package(
     .testTarget(
       name: "ReliabilityTests",
       dependencies: [
-        "storefront", "StorefrontTestSupport", "StorefrontProcessTestSupport", "StoreEngine", "StoreScenario", "SQLiteLedger",
-        "SandboxSigning",
+        "storefront", "storekit-attached-app", "StorefrontTestSupport", "StorefrontProcessTestSupport", "StoreEngine", "StoreScenario",
+        "SQLiteLedger", "SandboxSigning",
       ],
       exclude: ["README.md"]
     ),

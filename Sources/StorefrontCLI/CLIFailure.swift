@@ -1,3 +1,4 @@
+import SharedLedgerSecrets
 import StoreEngine
 import StoreServer
 

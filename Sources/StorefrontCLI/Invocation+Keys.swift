@@ -1,4 +1,5 @@
 import Foundation
+import SharedLedgerSecrets
 import StoreEngine
 import StoreServer
 

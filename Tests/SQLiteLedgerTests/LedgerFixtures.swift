@@ -51,6 +51,7 @@ enum LedgerFixtures {
       "eyJhbGciOiJFUzI1NiJ9.eyJ0cmFuc2FjdGlvbklkIjoiMSJ9.c2lnbmF0dXJl/+="
     transaction.needsResolution = true
     transaction.ownerSession = "4242:1234567@0f1e2d3c-boot"
+    transaction.appBundleID = "com.example.attached"
     transaction.familySharedBy = "parent"
     transaction.consumption = ConsumptionInformation(
       customerConsented: true, sampleContentProvided: false, deliveryStatus: "DELIVERED", consumptionPercentage: 50_000,

@@ -58,7 +58,7 @@ final class AttachedAppTerminalTests: XCTestCase {
     let result = try finish(app)
     XCTAssertEqual(result.status, 0, result.output + result.errors)
     XCTAssertEqual(
-      result.output.split(separator: "\n").filter { $0.hasPrefix("updated") },
+      Self.updates(result.output),
       ["updated \(Self.coins) purchasing", "updated \(Self.coins) purchased"])
     try session.waitForStatus("100 Coins", is: "bought ×1")
     // The program's finishTransaction reached the ledger.
@@ -78,7 +78,7 @@ final class AttachedAppTerminalTests: XCTestCase {
     let result = try finish(app)
     XCTAssertEqual(result.status, 0, result.output + result.errors)
     XCTAssertEqual(
-      result.output.split(separator: "\n").filter { $0.hasPrefix("updated") },
+      Self.updates(result.output),
       ["updated \(Self.coins) purchasing", "updated \(Self.coins) failed 2"], "SKError.paymentCancelled is 2")
   }
 
@@ -143,7 +143,7 @@ final class AttachedAppTerminalTests: XCTestCase {
     let result = try finish(app)
     XCTAssertEqual(result.status, 0, result.output + result.errors)
     XCTAssertEqual(
-      result.output.split(separator: "\n").filter { $0.hasPrefix("updated") },
+      Self.updates(result.output),
       ["updated \(Self.coins) purchasing", "updated \(Self.coins) purchased"])
     let stored = try session.ledger().filter { $0["productId"] as? String == Self.coins }
     XCTAssertEqual(stored.map { $0["state"] as? String }, ["purchased"], "one purchase, charged once")
@@ -192,6 +192,11 @@ final class AttachedAppTerminalTests: XCTestCase {
     XCTAssertTrue(newer.errors.contains("has schema version 99, written by a newer storefront than this app's StoreKit library"), newer.errors)
     XCTAssertTrue(newer.errors.contains("swift package update"), newer.errors)
     XCTAssertEqual(try Data(contentsOf: ledger), bytes, "the ledger is untouched")
+  }
+
+  /// The program's `updated` lines without their transaction ids.
+  static func updates(_ output: String) -> [String] {
+    output.split(separator: "\n").filter { $0.hasPrefix("updated") }.map { $0.split(separator: " ").dropLast().joined(separator: " ") }
   }
 
   static var catalogPath: String {

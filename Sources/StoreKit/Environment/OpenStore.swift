@@ -24,6 +24,8 @@ package final class OpenStore {
   /// A value that changes when another process commits to the ledger (SQLite's `data_version`);
   /// nil when there is none to read cheaply. A waiting sheet skips looks while it stays the same.
   let changeToken: () -> Int64?
+  /// On a shared ledger, the lock that tells other machines this process's sheets are still its.
+  private var sessionLock: AnyObject?
   private var subscription: Subscription?
 
   /// Opens the store `configuration` describes; the app is launched (unfinished transactions are
@@ -34,41 +36,18 @@ package final class OpenStore {
     let ledger: any LedgerStore
     let token: () -> Int64?
     let start: Date
+    var session = AppSession.solitary
+    var storage: (any SecretStorage)?
     if let directory = configuration.dataDirectory {
       caDirectory = directory.appendingPathComponent("ca", isDirectory: true)
       receiptURL = directory.appendingPathComponent("receipts", isDirectory: true).appendingPathComponent("receipt")
-      do {
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        let store = try SQLiteLedgerStore(directory: directory)
-        // The clock belongs to the ledger (DECISIONS §32): continue from it, or record where it starts.
-        if let clock = try store.virtualClock() {
-          start = clock
-        } else {
-          start = configuration.start
-          try store.commit([.setClock(start)])
-        }
-        if configuration.attachment != nil {
-          let attached = DeviceValues.processes(in: try store.load().deviceValues).filter(\.mayBeAlive)
-          let ours = ProcessSession().current().id
-          // One process per app on a device: a second would answer the first one's sheets and queue.
-          if let other = attached.first(where: { $0.role == .app && $0.bundleID == configuration.bundleID && $0.session != ours }) {
-            throw StoreOpenError.bundleInUse(directory.path, other)
-          }
-          if configuration.catalogPath == nil { try Self.takeStorefrontCatalog(from: attached, into: &configuration) }
-        }
-        ledger = store
-        token = { try? store.dataVersion() }
-      } catch let error as StoreOpenError {
-        throw error
-      } catch LedgerError.newerSchema(let path, let found, let supported) where configuration.attachment != nil {
-        throw .ledger(
-          directory.path,
-          "the ledger '\(path)' has schema version \(found), written by a newer storefront than this app's StoreKit library (it reads \(supported)). Update the storefront package your app depends on to the storefront's version (`swift package update`), or set STOREFRONT_DATA_DIR to another directory. Nothing was written")
-      } catch let error as LedgerError {
-        throw .ledger(directory.path, error.description)
-      } catch {
-        throw .ledger(directory.path, String(describing: error))
-      }
+      let opened = try AttachedLedger.open(&configuration, directory: directory)
+      ledger = opened.ledger
+      token = opened.changeToken
+      start = opened.start
+      session = opened.session
+      storage = opened.storage
+      sessionLock = opened.sessionLock
     } else {
       // One CA for every in-memory store of this user: making a chain costs more than a session.
       let shared = FileManager.default.temporaryDirectory.appendingPathComponent("storefront-storekit-\(getuid())", isDirectory: true)
@@ -79,16 +58,15 @@ package final class OpenStore {
       start = configuration.start
     }
     do {
+      // On a shared ledger the chain is the database's, so the app signs as the storefronts do.
       authority = try SandboxCertificateAuthority.open(
-        in: caDirectory, validFrom: SandboxCertificateAuthority.defaultValidFrom(now: Date()))
+        in: caDirectory, storage: storage, validFrom: SandboxCertificateAuthority.defaultValidFrom(now: Date()))
     } catch {
-      throw .certificateAuthority(caDirectory.path, String(describing: error))
+      throw .certificateAuthority(storage?.location ?? caDirectory.path, String(describing: error))
     }
     signer = authority.signer(environment: "Sandbox")
     changeToken = token
     self.configuration = configuration
-    // An attached app shares the ledger with storefronts: its sheets are its own session's.
-    let session = configuration.attachment == nil ? AppSession.solitary : ProcessSession().current()
     let environment = StoreEnvironment(
       signer: signer, bundleID: configuration.bundleID,
       passwordHasher: PBKDF2PasswordHasher(), start: start, session: session)
@@ -105,22 +83,6 @@ package final class OpenStore {
   }
 
   deinit { subscription?.cancel() }
-
-  /// An attached app without a `.storekit` file of its own sells what a storefront on its data
-  /// directory sells (the newest one's file; its built-in catalog when it names none).
-  private static func takeStorefrontCatalog(from attached: [AttachedProcess], into configuration: inout StoreConfiguration) throws {
-    let storefronts = attached.filter { $0.role == .storefront }
-    guard let newest = storefronts.last else { return }
-    let answersItself = configuration.catalog.settings.disableDialogs
-    configuration.attachment?.catalogFromStorefront = true
-    if let path = newest.catalog {
-      configuration.catalog = try CatalogLoader.load(path: path)
-      configuration.catalogPath = path
-    } else {
-      configuration.catalog = try CatalogDecoder().decode(Data(DefaultCatalog.text.utf8), path: DefaultCatalog.displayPath)
-    }
-    configuration.catalog.settings.disableDialogs = answersItself
-  }
 
   /// The verifier for this store's JWS: its CA's root, its bundle id, at the virtual clock.
   func verifier() -> JWSVerifier {

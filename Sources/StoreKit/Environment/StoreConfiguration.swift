@@ -31,6 +31,10 @@ package struct StoreConfiguration: Sendable {
     package var timeout: TimeInterval
     /// Whether the catalog is the one a storefront on the data directory runs (the app named none).
     package var catalogFromStorefront = false
+    /// A shared ledger's URI (`STOREFRONT_LEDGER`): the store is the team's PostgreSQL database.
+    package var ledger: String?
+    /// The variables that name the shared ledger's key-encryption key.
+    package var environment: [String: String] = [:]
   }
 
   package init(
@@ -88,7 +92,9 @@ package struct StoreConfiguration: Sendable {
       ?? ProcessInfo.processInfo.processName
     var configuration = StoreConfiguration(catalog: catalog, catalogPath: path, dataDirectory: directory, bundleID: bundleID)
     configuration.attachment = Attachment(
-      answersItself: answersItself, timeout: value("STOREFRONT_SHEET_TIMEOUT").flatMap(TimeInterval.init) ?? 30)
+      answersItself: answersItself, timeout: value("STOREFRONT_SHEET_TIMEOUT").flatMap(TimeInterval.init) ?? 30,
+      ledger: value("STOREFRONT_LEDGER"),
+      environment: environment.filter { $0.key == "STOREFRONT_KEY_ENCRYPTION_KEY" || $0.key == "STOREFRONT_KEY_FILE" })
     return configuration
   }
 

@@ -118,6 +118,9 @@ public final class AppRuntime {
   /// A real-time tick: the virtual clock moves by the real time elapsed since the last tick (in
   /// whole seconds; the time rate already scales subscription periods inside the engine), then the
   /// spinner and notices advance.
+  /// How far under a whole second of elapsed time still counts as that second.
+  static let tickTolerance: TimeInterval = 0.05
+
   public func tick(now: Date) {
     if let lastTick {
       pendingSeconds += max(0, now.timeIntervalSince(lastTick))
@@ -133,9 +136,11 @@ public final class AppRuntime {
     attendAttachedApps()
     let url = queue.notificationURLs[notificationEnvironment]
     if url != state.notificationURL { send(.notificationURLRead(url)) }
-    let whole = pendingSeconds.rounded(.down)
+    // A timer tick lands a hair under a whole second after the last one as often as over it: with
+    // no tolerance the clock stood still for a tick and then jumped two seconds.
+    let whole = (pendingSeconds + Self.tickTolerance).rounded(.down)
     if whole >= 1 {
-      pendingSeconds -= whole
+      pendingSeconds = max(0, pendingSeconds - whole)
       run(.advance(whole))
     }
     send(.tick(now))

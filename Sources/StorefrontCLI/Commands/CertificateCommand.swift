@@ -1,5 +1,6 @@
 import Foundation
 import SandboxSigning
+import SharedLedgerSecrets
 
 /// `storefront certificate [--out PATH] [--der]`: exports the sandbox root for a backend to trust.
 enum CertificateCommand {

@@ -1,5 +1,6 @@
 import AppReceipt
 import Foundation
+import SharedLedgerSecrets
 import StoreEngine
 
 /// `storefront keys shared-secret [--rotate]`: the app-specific shared secret of `verifyReceipt`.

@@ -1,6 +1,7 @@
 import AppReceipt
 import Foundation
 import SandboxSigning
+import SharedLedgerSecrets
 import StoreEngine
 
 /// `storefront receipt [--account NAME] [--out FILE] [--base64] [--environment E]`: the app receipt.

@@ -1,5 +1,6 @@
 import Foundation
 import SandboxSigning
+import SharedLedgerSecrets
 import StoreServer
 
 /// `serve`'s connection limits and `--tls`: the server's configuration from the command line and the CA.

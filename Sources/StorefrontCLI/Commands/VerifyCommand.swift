@@ -1,5 +1,6 @@
 import Foundation
 import SandboxSigning
+import SharedLedgerSecrets
 import StoreEngine
 
 /// `storefront verify [--root CERT] FILE|-`: checks signed transactions as a backend would.

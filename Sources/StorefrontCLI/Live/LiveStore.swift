@@ -1,6 +1,7 @@
 import Foundation
 import SQLiteLedger
 import SandboxSigning
+import SharedLedgerSecrets
 import StoreEngine
 
 /// The real store for a data directory: its ledger (SQLite in the directory, or the shared PostgreSQL

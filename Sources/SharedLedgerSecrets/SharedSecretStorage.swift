@@ -1,23 +1,31 @@
 import Foundation
-import PostgreSQLLedger
-import SandboxSigning
+public import PostgreSQLLedger
+public import SandboxSigning
 import StoreEngine
 
 /// The sandbox CA and the promotional-offer key in the shared database (``PostgreSQLSecretTable``),
 /// so every machine on the ledger signs with the same chain; private keys are sealed with the
 /// team's key-encryption key (AES-256-GCM) before they leave the machine.
-struct SharedSecretStorage: SecretStorage {
+///
+/// Shared by the command line and the `StoreKit` library of an app attached to a shared ledger.
+public struct SharedSecretStorage: SecretStorage {
   /// Why the shared CA cannot be used.
-  struct Failure: Error, CustomStringConvertible {
-    var description: String
+  public struct Failure: Error, CustomStringConvertible {
+    public var description: String
+    public init(description: String) { self.description = description }
   }
 
-  let table: PostgreSQLSecretTable
-  let sealer: SecretSealer
+  public let table: PostgreSQLSecretTable
+  public let sealer: SecretSealer
 
-  /// The key-encryption key: `--key-file`, else `$STOREFRONT_KEY_ENCRYPTION_KEY`, else the file
-  /// `$STOREFRONT_KEY_FILE`; an error naming what to set when there is none.
-  static func sealer(_ global: GlobalOptions, environment: [String: String], ledger: String) throws(Failure) -> SecretSealer {
+  public init(table: PostgreSQLSecretTable, sealer: SecretSealer) {
+    self.table = table
+    self.sealer = sealer
+  }
+
+  /// The key-encryption key: `keyFile` (`--key-file`), else `$STOREFRONT_KEY_ENCRYPTION_KEY`, else
+  /// the file `$STOREFRONT_KEY_FILE`; an error naming what to set when there is none.
+  public static func sealer(keyFile: String?, environment: [String: String], ledger: String) throws(Failure) -> SecretSealer {
     func fromFile(_ path: String, source: String) throws(Failure) -> SecretSealer {
       let text: String
       do {
@@ -31,7 +39,7 @@ struct SharedSecretStorage: SecretStorage {
         throw Failure(description: error.description)
       }
     }
-    if let path = global.keyFile { return try fromFile(path, source: "--key-file") }
+    if let path = keyFile { return try fromFile(path, source: "--key-file") }
     if let text = environment["STOREFRONT_KEY_ENCRYPTION_KEY"], !text.isEmpty {
       do throws(SecretSealer.Failure) {
         return try SecretSealer(text: text, source: "$STOREFRONT_KEY_ENCRYPTION_KEY")
@@ -45,14 +53,14 @@ struct SharedSecretStorage: SecretStorage {
         "the shared ledger \(ledger) keeps the sandbox CA's private keys encrypted, and no key-encryption key is set: set $STOREFRONT_KEY_ENCRYPTION_KEY to the team's key (64 hex digits; the first machine can make one with `openssl rand -hex 32`), or pass --key-file / set $STOREFRONT_KEY_FILE to a file holding it")
   }
 
-  func withLock<Result>(_ body: () throws -> Result) throws -> Result { try table.withLock(body) }
+  public func withLock<Result>(_ body: () throws -> Result) throws -> Result { try table.withLock(body) }
 
-  func present(_ names: [String]) throws -> [String] {
+  public func present(_ names: [String]) throws -> [String] {
     let found = try table.values(names)
     return names.filter { found[$0] != nil }
   }
 
-  func read(_ name: String) throws -> Data {
+  public func read(_ name: String) throws -> Data {
     guard let value = try table.values([name])[name] else {
       throw SandboxCAError.incomplete(directory: location, missing: [name])
     }
@@ -64,7 +72,7 @@ struct SharedSecretStorage: SecretStorage {
     }
   }
 
-  func writeAll(_ items: [(String, Data)], keys: Set<String>) throws {
+  public func writeAll(_ items: [(String, Data)], keys: Set<String>) throws {
     var rows: [(name: String, value: String)] = []
     for (name, contents) in items {
       rows.append((name, keys.contains(name) ? try sealer.seal(contents, name: name) : String(decoding: contents, as: UTF8.self)))
@@ -72,17 +80,7 @@ struct SharedSecretStorage: SecretStorage {
     try table.put(rows)
   }
 
-  func describe(_ name: String) -> String { "\(name) in \(table.name)" }
+  public func describe(_ name: String) -> String { "\(name) in \(table.name)" }
 
-  var location: String { table.name }
-}
-
-extension SharedSecretStorage {
-  /// The CA storage of the ledger `global` and `environment` select: nil for a data directory's own
-  /// SQLite ledger (the CA stays in its `ca/` files), the shared table for a PostgreSQL ledger.
-  static func resolve(_ global: GlobalOptions, environment: [String: String]) throws -> SharedSecretStorage? {
-    guard case .postgresql(let address) = try LedgerLocation.resolve(global, environment: environment) else { return nil }
-    let sealer = try sealer(global, environment: environment, ledger: address.description)
-    return SharedSecretStorage(table: try PostgreSQLSecretTable(address: address), sealer: sealer)
-  }
+  public var location: String { table.name }
 }

@@ -1,0 +1,100 @@
+import Foundation
+internal import PostgreSQLLedger
+internal import SQLiteLedger
+internal import SandboxSigning
+internal import SharedLedgerSecrets
+internal import StoreEngine
+
+/// The ledger of a store on a data directory: its own SQLite file, or for an attached app on a
+/// shared ledger (`STOREFRONT_LEDGER`) the team's PostgreSQL database, whose CA every machine signs
+/// with and whose session locks tell other machines which process still owns a sheet.
+struct AttachedLedger {
+  var ledger: any LedgerStore
+  /// Another process's commits change it (SQLite's `data_version`); nil on PostgreSQL.
+  var changeToken: () -> Int64?
+  var start: Date
+  var session: AppSession
+  /// Where the CA's keys are kept when not in the data directory's `ca/`.
+  var storage: (any SecretStorage)?
+  var sessionLock: AnyObject?
+
+  /// Opens the ledger `configuration` names under `directory`, checks that this app may attach to
+  /// it, and takes a storefront's catalog when the app named none.
+  static func open(_ configuration: inout StoreConfiguration, directory: URL) throws(StoreOpenError) -> AttachedLedger {
+    let shared = configuration.attachment?.ledger
+    let name = shared.map { PostgreSQLAddress($0).description } ?? directory.path
+    do {
+      try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+      var opened: AttachedLedger
+      let clock: Date?
+      if let uri = shared {
+        guard PostgreSQLAddress.isPostgreSQL(uri) else {
+          throw StoreOpenError.ledger(
+            "$STOREFRONT_LEDGER", "it is not a postgresql:// URI; set it to postgresql://user@host/database, or unset it to use the data directory's ledger")
+        }
+        let address = PostgreSQLAddress(uri)
+        let sealer: SecretSealer
+        do throws(SharedSecretStorage.Failure) {
+          sealer = try SharedSecretStorage.sealer(keyFile: nil, environment: configuration.attachment?.environment ?? [:], ledger: address.description)
+        } catch {
+          throw StoreOpenError.ledger(address.description, error.description)
+        }
+        let store = try PostgreSQLLedgerStore(address: address)
+        let lock = try PostgreSQLSessionLock.acquire(address: address, id: ProcessSession().current().id)
+        opened = AttachedLedger(
+          ledger: store, changeToken: { nil }, start: Date(), session: lock.session,
+          storage: SharedSecretStorage(table: try PostgreSQLSecretTable(address: address), sealer: sealer), sessionLock: lock)
+        clock = try store.virtualClock()
+      } else {
+        let store = try SQLiteLedgerStore(directory: directory)
+        let session = configuration.attachment == nil ? AppSession.solitary : ProcessSession().current()
+        opened = AttachedLedger(
+          ledger: store, changeToken: { try? store.dataVersion() }, start: Date(), session: session, storage: nil, sessionLock: nil)
+        clock = try store.virtualClock()
+      }
+      // The clock belongs to the ledger (DECISIONS §32): continue from it, or record where it starts.
+      if let clock {
+        opened.start = clock
+      } else {
+        opened.start = configuration.start
+        try opened.ledger.commit([.setClock(opened.start)])
+      }
+      if configuration.attachment != nil {
+        let attached = DeviceValues.processes(in: try opened.ledger.load().deviceValues).filter(\.mayBeAlive)
+        // One process per app on a device: a second would answer the first one's sheets and queue.
+        if let other = attached.first(where: { $0.role == .app && $0.bundleID == configuration.bundleID && $0.session != opened.session.id }) {
+          throw StoreOpenError.bundleInUse(name, other)
+        }
+        if configuration.catalogPath == nil { try takeStorefrontCatalog(from: attached, into: &configuration) }
+      }
+      return opened
+    } catch let error as StoreOpenError {
+      throw error
+    } catch LedgerError.newerSchema(let path, let found, let supported) where configuration.attachment != nil {
+      throw .ledger(
+        name,
+        "the ledger '\(path)' has schema version \(found), written by a newer storefront than this app's StoreKit library (it reads \(supported)). Update the storefront package your app depends on to the storefront's version (`swift package update`), or set \(shared == nil ? "STOREFRONT_DATA_DIR to another directory" : "STOREFRONT_LEDGER to another database"). Nothing was written")
+    } catch let error as LedgerError {
+      throw .ledger(name, error.description)
+    } catch {
+      throw .ledger(name, String(describing: error))
+    }
+  }
+
+  /// An attached app without a `.storekit` file of its own sells what a storefront on its data
+  /// directory sells (the newest one's file; its built-in catalog when it names none).
+  static func takeStorefrontCatalog(from attached: [AttachedProcess], into configuration: inout StoreConfiguration) throws {
+    let storefronts = attached.filter { $0.role == .storefront }
+    guard let newest = storefronts.last else { return }
+    let answersItself = configuration.catalog.settings.disableDialogs
+    configuration.attachment?.catalogFromStorefront = true
+    if let path = newest.catalog {
+      configuration.catalog = try CatalogLoader.load(path: path)
+      configuration.catalogPath = path
+    } else {
+      configuration.catalog = try CatalogDecoder().decode(Data(DefaultCatalog.text.utf8), path: DefaultCatalog.displayPath)
+    }
+    configuration.catalog.settings.disableDialogs = answersItself
+  }
+
+}
