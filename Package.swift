@@ -137,7 +137,7 @@ let package = Package(
     .testTarget(
       name: "IntegrationTests",
       dependencies: [
-        "storefront", "StorefrontTestSupport", "StorefrontProcessTestSupport", "StoreEngine", "SandboxSigning", "AppReceipt", "PostgreSQLLedger",
+        "storefront", "storekit-attached-app", "StorefrontTestSupport", "StorefrontProcessTestSupport", "StoreEngine", "SandboxSigning", "AppReceipt", "PostgreSQLLedger",
       ]
     ),
     // The real binary in a private tmux server: keys in, screen text and the ledger out.

@@ -475,3 +475,56 @@ final class MultiHostLedgerTests: XCTestCase {
     return "\(pid):\(fields[19])@\(boot)"
   }
 }
+
+// MARK: - An app attached to the shared ledger (issue 25)
+
+extension MultiHostLedgerTests {
+  /// A program using only Apple's StoreKit API (`storekit-attached-app`) on host B attaches to the
+  /// shared ledger; the storefront TUI on host A is its App Store: the sheet names the program,
+  /// Enter buys (the program's observer hears purchasing, then purchased, and its finish reaches the
+  /// ledger), Escape gives it paymentCancelled.
+  func testAnAppOnHostBBuysThroughTheStorefrontTUIOnHostA() throws {
+    let hosts = try XCTUnwrap(hosts)
+    let (database, local) = try makeLedger("attached")
+    let directory = try TemporaryDirectory(self)
+    let storefront = try StorefrontBinary.locate()
+    let terminal = try HostTerminal(
+      namespace: hosts.namespace(.a), executable: storefront.path,
+      arguments: ["--data-dir", directory.path("tui"), "--ledger", database(.a), "--account", "mina"],
+      environment: Self.environment(directory))
+    try terminal.waitFor("[ Restore Purchases ]", timeout: 60)
+    var environment = Self.environment(directory)
+    environment["STOREFRONT_LEDGER"] = database(.b)
+    environment["STOREFRONT_DATA_DIR"] = directory.path("app")
+    environment["STOREFRONT_BUNDLE_ID"] = "com.example.hostb"
+    let app = storefront.deletingLastPathComponent().appendingPathComponent("storekit-attached-app").path
+    func buy() throws -> RunningProcess {
+      try ChildProcess.start(
+        NetworkHosts.ip, ["netns", "exec", hosts.namespace(.b), app, coins, "1"], environment: environment, workingDirectory: directory.url)
+    }
+
+    let confirmed = try buy()
+    try terminal.waitFor("For com.example.hostb", timeout: 30)
+    try terminal.waitFor("App: com.example.hostb (pid ")
+    try terminal.send("Enter")
+    let bought = try confirmed.wait(timeout: 60)
+    XCTAssertEqual(bought.status, 0, bought.summary)
+    let updates = bought.stdout.split(separator: "\n").filter { $0.hasPrefix("updated") }
+    XCTAssertEqual(updates.map { $0.split(separator: " ").dropLast().joined(separator: " ") }, ["updated \(coins) purchasing", "updated \(coins) purchased"])
+    let id = try XCTUnwrap(updates.last?.split(separator: " ").last.map(String.init))
+    let stored = try XCTUnwrap(try self.stored(id, in: local), "the purchase is in the shared ledger")
+    XCTAssertEqual(stored.state, .purchased)
+    XCTAssertTrue(stored.isFinished, "the program's finishTransaction reached the ledger")
+    XCTAssertEqual(stored.account, "mina", "the program buys as the device's account")
+    XCTAssertEqual(stored.appBundleID, "com.example.hostb")
+
+    let cancelled = try buy()
+    try terminal.waitFor("For com.example.hostb", timeout: 30)
+    try terminal.send("Escape")
+    let declined = try cancelled.wait(timeout: 60)
+    XCTAssertEqual(declined.status, 0, declined.summary)
+    XCTAssertTrue(declined.stdout.contains("updated \(coins) failed 2"), declined.stdout)
+    terminal.stop()
+  }
+}
+
