@@ -1,5 +1,8 @@
 import Foundation
 internal import PostgreSQLLedger
+#if canImport(Glibc)
+  import Glibc
+#endif
 internal import SQLiteLedger
 internal import SandboxSigning
 internal import SharedLedgerSecrets
@@ -10,8 +13,8 @@ internal import StoreEngine
 /// with and whose session locks tell other machines which process still owns a sheet.
 struct AttachedLedger {
   var ledger: any LedgerStore
-  /// Another process's commits change it (SQLite's `data_version`); nil on PostgreSQL.
-  var changeToken: () -> Int64?
+  /// What a waiting sheet blocks on between looks (attached apps only).
+  var watch: LedgerWatch?
   var start: Date
   var session: AppSession
   /// Where the CA's keys are kept when not in the data directory's `ca/`.
@@ -42,14 +45,16 @@ struct AttachedLedger {
         let store = try PostgreSQLLedgerStore(address: address)
         let lock = try PostgreSQLSessionLock.acquire(address: address, id: ProcessSession().current().id)
         opened = AttachedLedger(
-          ledger: store, changeToken: { nil }, start: Date(), session: lock.session,
+          ledger: store, watch: configuration.attachment == nil ? nil : try LedgerWatch(listening: address, ignoring: store),
+          start: Date(), session: lock.session,
           storage: SharedSecretStorage(table: try PostgreSQLSecretTable(address: address), sealer: sealer), sessionLock: lock)
         clock = try store.virtualClock()
       } else {
         let store = try SQLiteLedgerStore(directory: directory)
         let session = configuration.attachment == nil ? AppSession.solitary : ProcessSession().current()
         opened = AttachedLedger(
-          ledger: store, changeToken: { try? store.dataVersion() }, start: Date(), session: session, storage: nil, sessionLock: nil)
+          ledger: store, watch: configuration.attachment == nil ? nil : try LedgerWatch(watching: directory), start: Date(),
+          session: session, storage: nil, sessionLock: nil)
         clock = try store.virtualClock()
       }
       // The clock belongs to the ledger (DECISIONS §32): continue from it, or record where it starts.
@@ -97,4 +102,83 @@ struct AttachedLedger {
     configuration.catalog.settings.disableDialogs = answersItself
   }
 
+}
+
+/// What an attached app's waiting sheet blocks on between looks at the ledger, on a connection of
+/// its own (so the waiter needs no lock while it waits): on SQLite inotify on the data directory
+/// (a commit writes the WAL file) confirmed by `data_version`, falling back to reading
+/// `data_version` every 20 ms where inotify is not available; on PostgreSQL `LISTEN`. ``wait()``
+/// says whether to look: another process committed, or ``StoreKitEnvironment/livenessInterval``
+/// passed without a look. Waiting costs no CPU until something is committed.
+final class LedgerWatch: @unchecked Sendable {
+  // Used by one waiter thread at a time (the environment starts the next only after this one ended).
+  private let sqlite: SQLiteLedgerStore?
+  private let listener: PostgreSQLChangeListener?
+  /// The inotify descriptor watching the data directory's writes; -1 without one.
+  private let notify: Int32
+  private var version: Int64?
+  private var lastLook = ContinuousClock.now
+  /// Looks left at `data_version` after the last write seen.
+  private var hotRounds = 0
+  /// The waits (ms) of those looks: the commit is visible microseconds after its last write.
+  static let hotPolls: [Int32] = [1, 2, 5, 10, 20]
+  static var hotRounds: Int { hotPolls.count }
+
+  init(watching directory: URL) throws(LedgerError) {
+    let watcher = try SQLiteLedgerStore(directory: directory, options: .init(readOnly: true, checkAtOpen: false))
+    sqlite = watcher
+    listener = nil
+    version = try? watcher.dataVersion()
+    let descriptor = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
+    if descriptor >= 0, inotify_add_watch(descriptor, directory.path, UInt32(IN_MODIFY | IN_CREATE | IN_MOVED_TO)) < 0 {
+      close(descriptor)
+      notify = -1
+    } else {
+      notify = descriptor
+    }
+  }
+
+  init(listening address: PostgreSQLAddress, ignoring store: PostgreSQLLedgerStore) throws(LedgerError) {
+    sqlite = nil
+    notify = -1
+    listener = try PostgreSQLChangeListener(address: address, ignoring: store)
+  }
+
+  deinit {
+    sqlite?.close()
+    listener?.interrupt()
+    if notify >= 0 { close(notify) }
+  }
+
+  /// Blocks until another process may have committed, or for up to the liveness interval.
+  func wait() -> Bool {
+    let liveness = Duration.milliseconds(Int(StoreKitEnvironment.livenessInterval * 1000))
+    if let listener {
+      // A notification can be missed while reconnecting: the time-out is a look too.
+      _ = try? listener.wait(timeout: liveness)
+      return true
+    }
+    if notify >= 0 {
+      // The WAL's writes come before the commit is visible (the shared-memory index, which sends
+      // no event): after a write, look every poll interval for a few rounds before blocking again.
+      let left = liveness - (ContinuousClock.now - lastLook)
+      let blocking = max(0, Int32(left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000))
+      var descriptor = pollfd(fd: notify, events: Int16(POLLIN), revents: 0)
+      let timeout = hotRounds > 0 ? Self.hotPolls[Self.hotPolls.count - hotRounds] : blocking
+      hotRounds = max(0, hotRounds - 1)
+      if poll(&descriptor, 1, min(timeout, blocking)) > 0 {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while buffer.withUnsafeMutableBytes({ read(notify, $0.baseAddress, $0.count) }) > 0 {}
+        hotRounds = Self.hotRounds
+      }
+    } else {
+      Thread.sleep(forTimeInterval: StoreKitEnvironment.sheetPollInterval)
+    }
+    let now = try? sqlite?.dataVersion()
+    let changed = now != version
+    version = now
+    guard changed || ContinuousClock.now - lastLook >= liveness else { return false }
+    lastLook = ContinuousClock.now
+    return true
+  }
 }

@@ -21,9 +21,8 @@ package final class OpenStore {
   var view = StoreKit2View()
   /// Events of the step being performed, in order (filled by the bus, drained after the step).
   let collector = EventCollector()
-  /// A value that changes when another process commits to the ledger (SQLite's `data_version`);
-  /// nil when there is none to read cheaply. A waiting sheet skips looks while it stays the same.
-  let changeToken: () -> Int64?
+  /// What a waiting sheet blocks on between looks at the ledger; nil for an in-memory store.
+  let watch: LedgerWatch?
   /// On a shared ledger, the lock that tells other machines this process's sheets are still its.
   private var sessionLock: AnyObject?
   private var subscription: Subscription?
@@ -34,7 +33,6 @@ package final class OpenStore {
     var configuration = configuration
     let caDirectory: URL
     let ledger: any LedgerStore
-    let token: () -> Int64?
     let start: Date
     var session = AppSession.solitary
     var storage: (any SecretStorage)?
@@ -43,7 +41,7 @@ package final class OpenStore {
       receiptURL = directory.appendingPathComponent("receipts", isDirectory: true).appendingPathComponent("receipt")
       let opened = try AttachedLedger.open(&configuration, directory: directory)
       ledger = opened.ledger
-      token = opened.changeToken
+      watch = opened.watch
       start = opened.start
       session = opened.session
       storage = opened.storage
@@ -54,7 +52,7 @@ package final class OpenStore {
       caDirectory = shared.appendingPathComponent("ca", isDirectory: true)
       receiptURL = shared.appendingPathComponent("receipts-\(getpid())", isDirectory: true).appendingPathComponent("receipt")
       ledger = InMemoryLedgerStore()
-      token = { nil }
+      watch = nil
       start = configuration.start
     }
     do {
@@ -65,7 +63,6 @@ package final class OpenStore {
       throw .certificateAuthority(storage?.location ?? caDirectory.path, String(describing: error))
     }
     signer = authority.signer(environment: "Sandbox")
-    changeToken = token
     self.configuration = configuration
     let environment = StoreEnvironment(
       signer: signer, bundleID: configuration.bundleID,

@@ -9,8 +9,9 @@ extension StoreKitEnvironment {
   /// How often a waiting sheet looks at the ledger: the TUI's own tick, so waiting costs no more
   /// than a storefront watching the same ledger.
   static let sheetPollInterval: TimeInterval = 0.02
-  /// Every this many looks a waiting sheet reads the ledger even when nothing was committed (0.5 s).
-  static let livenessLooks = 25
+  /// How often a waiting sheet reads the ledger even when nothing was committed: a storefront that
+  /// died and the wait's deadline are noticed within it.
+  static let livenessInterval: TimeInterval = 0.5
 
   /// Registers the app after its store opened (lock held); its entry goes at exit.
   func register(_ store: OpenStore) {
@@ -124,7 +125,10 @@ extension StoreKitEnvironment {
     sheetWaitersStarted += 1
     let thread = Thread { [weak self] in
       while let self {
-        Thread.sleep(forTimeInterval: Self.sheetPollInterval)
+        // Blocks outside the lock until another process committed, or it is time to look anyway
+        // (who is attached, the deadline); nil when the store has no watch.
+        let watch = self.locked { self.currentStore?.watch }
+        let worthALook = watch?.wait() ?? { Thread.sleep(forTimeInterval: Self.sheetPollInterval); return true }()
         let waiting: Bool = self.locked {
           guard let store = self.currentStore, store.configuration.attachment != nil,
             case .confirm? = store.queue.prompt
@@ -133,11 +137,7 @@ extension StoreKitEnvironment {
             return false
           }
           self.sheetWaiterLooks += 1
-          // Nothing committed since the last look: no answer came. Who is attached (a storefront
-          // that died) and the deadline are looked at every `livenessLooks` looks all the same.
-          let token = store.changeToken()
-          defer { self.sheetWaiterToken = token }
-          if token != nil, token == self.sheetWaiterToken, self.sheetWaiterLooks % Self.livenessLooks != 0 { return true }
+          if !worthALook { return true }
           do { try store.queue.refresh() } catch { self.report("reading the storefront's answer failed: \(self.describe(error))") }
           self.deliver(store.collector.drain(), from: store)
           // Still marked running, so that attending does not start a second waiter: this one goes on.

@@ -48,8 +48,6 @@ package final class StoreKitEnvironment: @unchecked Sendable {
   package internal(set) var sheetWaiterLooks = 0
   /// The sets of unsold product ids an attached app was told of.
   var toldUnsold: Set<String> = []
-  /// The ledger's change token at the waiter's last look.
-  var sheetWaiterToken: Int64?
   /// The open store, if any (lock held).
   var currentStore: OpenStore? { store }
 
