@@ -66,6 +66,15 @@ final class AttachedAppTerminalTests: XCTestCase {
     XCTAssertEqual(stored.count, 1)
     XCTAssertEqual(stored.first?["finished"] as? Bool, true, "\(stored)")
     XCTAssertEqual(stored.first?["account"] as? String, "mina")
+    // The Log pane shows the program's callbacks as it heard them, marked with its bundle id.
+    try session.resize(width: 240, height: 40)
+    try session.send("4")
+    try session.waitUntil("the app's purchased callback in the Log pane", timeout: 10) {
+      try session.screen().split(separator: "\n").contains { $0.contains("[storekit-attached-app]") && $0.contains("\(Self.coins) purchased") }
+    }
+    let log = try session.screen()
+    XCTAssertTrue(
+      log.split(separator: "\n").contains { $0.contains("[storekit-attached-app]") && $0.contains("\(Self.coins) purchasing") }, log)
   }
 
   func testEscapeInTheTUIGivesTheAppPaymentCancelled() throws {

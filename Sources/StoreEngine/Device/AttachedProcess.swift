@@ -66,6 +66,59 @@ public enum SheetAnswer: String, Codable, Sendable {
 public enum DeviceValues {
   static let processPrefix = "process."
   static let answerPrefix = "sheet-answer."
+  static let logPrefix = "app-log."
+  /// How many of an app's newest callback lines its log entry keeps.
+  public static let logLines = 40
+
+  /// An attached app's callback lines as it heard them, newest last: `count` is how many it has
+  /// written in all (so a reader tells new lines from ones it showed), `lines` the newest of them.
+  /// The bundle id is in the entry itself: it outlives the app's registration (read after it quit).
+  public struct AppLog: Codable, Sendable, Equatable {
+    public var bundleID: String
+    public var count: Int
+    public var lines: [String]
+
+    public init(bundleID: String, count: Int = 0, lines: [String] = []) {
+      self.bundleID = bundleID
+      self.count = count
+      self.lines = lines
+    }
+
+    /// `self` with `more` lines written after the others, keeping the newest ``DeviceValues/logLines``.
+    public func appending(_ more: [String]) -> AppLog {
+      AppLog(bundleID: bundleID, count: count + more.count, lines: Array((lines + more).suffix(DeviceValues.logLines)))
+    }
+
+    /// The lines written after the first `seen` of all, as far as the entry still holds them.
+    public func lines(after seen: Int) -> [String] {
+      Array(lines.suffix(max(0, min(lines.count, count - seen))))
+    }
+  }
+
+  /// The changes that remove what processes no longer running left: their entries and their logs.
+  public static func leftBehind(in values: [String: String]) -> [LedgerChange] {
+    let entries = processes(in: values)
+    let alive = Set(entries.filter(\.mayBeAlive).map(\.session))
+    let dead = entries.filter { !alive.contains($0.session) }.map { unregister(session: $0.session) }
+    let logs = values.keys.filter { $0.hasPrefix(logPrefix) && !alive.contains(String($0.dropFirst(logPrefix.count))) }
+      .sorted().map { LedgerChange.setDeviceValue(key: $0, value: nil) }
+    return dead + logs
+  }
+
+  /// The change that writes the callback log of the app of `session`.
+  public static func log(_ log: AppLog, session: String) -> LedgerChange {
+    let json = (try? JSONEncoder().encode(log)).map { String(decoding: $0, as: UTF8.self) }
+    return .setDeviceValue(key: logPrefix + session, value: json)
+  }
+
+  /// Every attached app's callback log in `values`, by the app's session.
+  public static func logs(in values: [String: String]) -> [String: AppLog] {
+    var logs: [String: AppLog] = [:]
+    for (key, value) in values where key.hasPrefix(logPrefix) {
+      if let log = try? JSONDecoder().decode(AppLog.self, from: Data(value.utf8)) { logs[String(key.dropFirst(logPrefix.count))] = log }
+    }
+    return logs
+  }
 
   /// The change that registers `process` (or updates its entry).
   public static func register(_ process: AttachedProcess) -> LedgerChange {

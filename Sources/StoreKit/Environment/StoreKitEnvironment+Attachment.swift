@@ -1,5 +1,6 @@
 import Foundation
 internal import StoreEngine
+internal import StoreScenario
 
 /// An attached app (no `SKTestSession`, DECISIONS §37): it registers itself in the store's device
 /// values, and a purchase sheet it opens waits for a storefront TUI on the same data directory to
@@ -19,8 +20,10 @@ extension StoreKitEnvironment {
     let process = AttachedProcess(
       session: store.queue.machine.environment.session.id, role: .app, bundleID: store.configuration.bundleID,
       since: Date(), showsSheets: false)
+    appLog = DeviceValues.AppLog(bundleID: store.configuration.bundleID)
     do {
-      try store.queue.commitDeviceValues([DeviceValues.register(process)])
+      // Entries of processes that ended without removing theirs (a SIGKILL) go, with their logs.
+      try store.queue.commitDeviceValues(DeviceValues.leftBehind(in: store.queue.deviceValues) + [DeviceValues.register(process)])
     } catch {
       report("registering with the storefront data directory \(store.configuration.dataDirectory?.path ?? "") failed: \(describe(error))")
       return
@@ -36,6 +39,17 @@ extension StoreKitEnvironment {
       try? store.queue.commitDeviceValues([DeviceValues.unregister(session: session)])
       attachedSession = nil
     }
+  }
+
+  /// The callbacks' lines as the storefront's Log pane shows its own app's.
+  static let logFormatter = EventFormatter(json: false)
+
+  /// Adds what an attached app just heard to its log in the ledger, which a storefront's Log pane
+  /// shows (lock held). A log that cannot be written is not worth failing the step for.
+  func writeAppLog(_ lines: [String], in store: OpenStore) {
+    guard let session = attachedSession else { return }
+    appLog = appLog.appending(lines)
+    try? store.queue.commitDeviceValues([DeviceValues.log(appLog, session: session)])
   }
 
   /// An attached app asked for products its store does not sell: they are invalid identifiers, as

@@ -11,8 +11,11 @@ extension StoreKitEnvironment {
     guard !events.isEmpty else { return }
     let account = store.queue.currentAccount
     var callbacks: [QueueCallback] = []
+    var logged: [String] = []
+    defer { if !logged.isEmpty { writeAppLog(logged, in: store) } }
     for event in events {
       guard let heard = event.heard(by: account) else { continue }
+      if store.configuration.attachment != nil { logged += Self.logFormatter.lines(for: heard, at: store.queue.now) }
       if let routes = store.view.routes(for: heard, lookup: { try? store.queue.transaction($0) }) {
         for route in routes { deliver(route, from: store) }
       }

@@ -46,6 +46,8 @@ package final class StoreKitEnvironment: @unchecked Sendable {
   package internal(set) var sheetWaitersStarted = 0
   /// How many times a sheet waiter looked at the ledger.
   package internal(set) var sheetWaiterLooks = 0
+  /// What this attached app heard, as written to the ledger for the storefront's Log pane.
+  var appLog = DeviceValues.AppLog(bundleID: "")
   /// The sets of unsold product ids an attached app was told of.
   var toldUnsold: Set<String> = []
   /// The open store, if any (lock held).
@@ -86,10 +88,11 @@ package final class StoreKitEnvironment: @unchecked Sendable {
     store = opened
     storeGeneration += 1
     _ = opened.collector.drain()
+    // Registered first, so that the storefront's Log pane shows what the launch delivers.
+    register(opened)
     // The app starts: its unfinished transactions are delivered again.
     do { try opened.queue.launch() } catch { report("launching the app on the new store failed: \(error)") }
     deliver(opened.collector.drain(), from: opened)
-    register(opened)
     // A purchase the app's previous process left on the sheet is back: it waits for an answer again.
     attendSheet(opened)
   }

@@ -128,7 +128,7 @@ extension AppReducer {
     }
   }
 
-  private static func appendLog(_ lines: [String], _ storeKit2Lines: [String], _ state: inout AppState) {
+  static func appendLog(_ lines: [String], _ storeKit2Lines: [String], _ state: inout AppState) {
     state.log.append(lines)
     state.storeKit2Log.append(storeKit2Lines)
     guard !(state.logAPI == .storeKit2 ? storeKit2Lines : lines).isEmpty else { return }

@@ -67,6 +67,9 @@ public func reduce(into state: inout AppState, action: AppAction) -> [AppCommand
       state.notice = Notice("\(sheet.app ?? "An app") asks to buy \(sheet.productName).")
     }
     return []
+  case .attachedAppLogged(let lines):
+    AppReducer.appendLog(lines, [], &state)
+    return []
   case .attachedSheetWithdrawn(let id):
     if case .purchase(let sheet) = state.sheet, sheet.app != nil, sheet.transaction == id { state.sheet = nil }
     return []

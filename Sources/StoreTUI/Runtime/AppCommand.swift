@@ -135,6 +135,8 @@ public enum AppAction: Equatable, Sendable {
   case attachedAppsRead([AttachedProcess])
   /// An attached app's purchase sheet waits for an answer: shown when no other sheet is up.
   case attachedSheetPresented(PurchaseSheet)
+  /// Callback lines attached apps heard, each marked with the app's bundle id, for the Log pane.
+  case attachedAppLogged([String])
   /// An attached app's sheet no longer waits (answered elsewhere, cancelled, the app gone).
   case attachedSheetWithdrawn(PaymentTransaction.ID)
 }

@@ -11,6 +11,8 @@ extension AppRuntime {
     let entry = AttachedProcess(
       session: queue.machine.environment.session.id, role: .storefront, bundleID: queue.bundleID, since: Date(),
       showsSheets: queue.controls.dialogsEnabled, catalog: catalogPath)
+    // What apps heard before this storefront started is not news on its Log pane.
+    appLogSeen = DeviceValues.logs(in: queue.deviceValues).mapValues(\.count)
     do {
       try queue.commitDeviceValues([DeviceValues.register(entry)])
       storefrontEntry = entry
@@ -37,6 +39,7 @@ extension AppRuntime {
     }
     let apps = queue.attachedProcesses.filter { $0.role == .app }
     if apps != state.attachedApps { send(.attachedAppsRead(apps)) }
+    readAppLogs()
     let bundles = Dictionary(apps.map { ($0.session, $0.bundleID) }, uniquingKeysWith: { first, _ in first })
     let answers = queue.sheetAnswers
     let waiting = queue.machine.purchasingTransactions.filter { transaction in
@@ -58,6 +61,19 @@ extension AppRuntime {
     send(.attachedSheetPresented(PurchaseSheet(
       transaction: next.id, product: next.productID, productName: state.displayName(of: next.productID),
       quantity: next.quantity, price: price, alreadyOwned: false, app: app)))
+  }
+
+  /// Each attached app's callbacks since the last look go to the Log pane, marked with its bundle id.
+  /// Also an app that quit since: its last callbacks are shown all the same.
+  private func readAppLogs() {
+    var lines: [String] = []
+    for (session, log) in DeviceValues.logs(in: queue.deviceValues).sorted(by: { $0.key < $1.key }) {
+      let seen = appLogSeen[session] ?? 0
+      guard log.count > seen else { continue }
+      appLogSeen[session] = log.count
+      lines += log.lines(after: seen).map { "[\(log.bundleID)] \($0)" }
+    }
+    if !lines.isEmpty { send(.attachedAppLogged(lines)) }
   }
 
   /// Writes the storefront's answer to an attached app's sheet.

@@ -32,6 +32,8 @@ public final class AppRuntime {
   var storefrontEntry: AttachedProcess?
   /// Attached apps' sheets this storefront answered: not shown again.
   var settledSheets: Set<PaymentTransaction.ID> = []
+  /// How many lines of each attached app's callback log the Log pane shows already, by session.
+  var appLogSeen: [String: Int] = [:]
   /// The attached app's sheet on screen, if any.
   var shownAttachedSheet: PaymentTransaction.ID?
 
