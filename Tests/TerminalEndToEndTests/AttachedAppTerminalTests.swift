@@ -158,6 +158,30 @@ final class AttachedAppTerminalTests: XCTestCase {
     XCTAssertEqual(stored.map { $0["state"] as? String }, ["purchased"], "one purchase, charged once")
   }
 
+  /// The storefront's Settings pane is the device's: Ask to Buy turned on there defers the attached
+  /// app's purchase after its sheet, as on a device.
+  func testTheAppFollowsTheStorefrontsSandboxSettings() throws {
+    let session = try TmuxSession()
+    try session.launch("--account mina")
+    try session.waitFor("Restore Purchases")
+    try session.send("3")
+    try session.send("Down")
+    try session.send("Down")
+    try session.send("Enter")
+    try session.waitUntil("Ask to Buy is on", timeout: 10) {
+      try session.screen().split(separator: "\n").contains { $0.contains("Ask to Buy") && $0.contains("on") && !$0.contains("off") }
+    }
+    let app = try startApp(session)
+    try session.waitFor("For storekit-attached-app")
+    try session.send("Enter")
+    try session.waitUntil("the app's purchase is deferred", timeout: 10) {
+      try session.ledger().contains { $0["productId"] as? String == Self.coins && $0["state"] as? String == "deferred" }
+    }
+    app.process.terminate()
+    let result = try finish(app)
+    XCTAssertTrue(result.output.contains("updated \(Self.coins) deferred"), result.output + result.errors)
+  }
+
   /// Bad input, each a clear message and nothing written: a data directory a newer schema wrote, a
   /// second process with the same bundle id, products the storefront's catalog does not sell.
   func testBadAttachmentsAreRefusedWithAMessage() throws {

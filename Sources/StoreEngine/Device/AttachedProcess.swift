@@ -25,6 +25,8 @@ public struct AttachedProcess: Codable, Sendable, Equatable {
   public var showsSheets: Bool
   /// A storefront's `.storekit` file (nil: its built-in catalog): an app without its own uses it.
   public var catalog: String?
+  /// A storefront's sandbox settings, which attached apps follow (nil for an app).
+  public var settings: DeviceSettings?
 
   public init(
     session: String, role: Role, bundleID: String, pid: Int32 = ProcessInfo.processInfo.processIdentifier,

@@ -46,7 +46,7 @@ public struct SandboxControls: Sendable, Equatable {
 }
 
 /// An error to inject into one API, optionally only some of the time (seeded).
-public struct SimulatedFailure: Sendable, Equatable {
+public struct SimulatedFailure: Sendable, Equatable, Codable {
   public var error: StoreKitError
   /// Probability in 0...1 that a call fails; 1 = always.
   public var chance: Double

@@ -41,6 +41,20 @@ extension StoreKitEnvironment {
     }
   }
 
+  /// Before a step of an attached app (lock held): what the newest storefront changed in its
+  /// Settings pane since the last step applies to this app too, as on a device.
+  func followDeviceSettings(_ store: OpenStore) {
+    guard store.configuration.attachment != nil,
+      let settings = store.queue.attachedProcesses.last(where: { $0.role == .storefront && $0.settings != nil })?.settings,
+      settings != followedSettings
+    else { return }
+    for change in settings.changes(since: followedSettings, in: store.queue.controls) {
+      do { try store.queue.perform(.setControl(change)) } catch { report("following the storefront's setting failed: \(describe(error))") }
+    }
+    followedSettings = settings
+    deliver(store.collector.drain(), from: store)
+  }
+
   /// The callbacks' lines as the storefront's Log pane shows its own app's.
   static let logFormatter = EventFormatter(json: false)
 

@@ -46,6 +46,8 @@ package final class StoreKitEnvironment: @unchecked Sendable {
   package internal(set) var sheetWaitersStarted = 0
   /// How many times a sheet waiter looked at the ledger.
   package internal(set) var sheetWaiterLooks = 0
+  /// The storefront's sandbox settings this attached app last followed.
+  var followedSettings: DeviceSettings?
   /// What this attached app heard, as written to the ledger for the storefront's Log pane.
   var appLog = DeviceValues.AppLog(bundleID: "")
   /// The sets of unsold product ids an attached app was told of.
@@ -87,6 +89,7 @@ package final class StoreKitEnvironment: @unchecked Sendable {
     paymentTransactions = [:]
     store = opened
     storeGeneration += 1
+    followedSettings = nil
     _ = opened.collector.drain()
     // Registered first, so that the storefront's Log pane shows what the launch delivers.
     register(opened)
@@ -108,6 +111,7 @@ package final class StoreKitEnvironment: @unchecked Sendable {
     defer { lock.unlock() }
     let store: OpenStore
     do { store = try openStore() } catch { throw .open(error) }
+    followDeviceSettings(store)
     before?(store)
     let step: StoreEngine.StoreStep
     do {

@@ -8,9 +8,10 @@ extension AppRuntime {
   /// Registers this storefront on its store: attached apps then wait for its answers (while its
   /// dialogs are on) and sell what `catalogPath` sells (nil: the built-in catalog).
   public func registerAsStorefront(catalogPath: String?) {
-    let entry = AttachedProcess(
+    var entry = AttachedProcess(
       session: queue.machine.environment.session.id, role: .storefront, bundleID: queue.bundleID, since: Date(),
       showsSheets: queue.controls.dialogsEnabled, catalog: catalogPath)
+    entry.settings = DeviceSettings(queue.controls)
     // What apps heard before this storefront started is not news on its Log pane.
     appLogSeen = DeviceValues.logs(in: queue.deviceValues).mapValues(\.count)
     do {
@@ -33,8 +34,10 @@ extension AppRuntime {
   /// it, and the next attached app's sheet that waits.
   func attendAttachedApps() {
     guard var entry = storefrontEntry else { return }
-    if entry.showsSheets != queue.controls.dialogsEnabled {
+    // The apps follow this storefront's Settings pane: its dialogs and its sandbox settings.
+    if entry.showsSheets != queue.controls.dialogsEnabled || entry.settings != DeviceSettings(queue.controls) {
       entry.showsSheets = queue.controls.dialogsEnabled
+      entry.settings = DeviceSettings(queue.controls)
       if (try? queue.commitDeviceValues([DeviceValues.register(entry)])) != nil { storefrontEntry = entry }
     }
     let apps = queue.attachedProcesses.filter { $0.role == .app }
