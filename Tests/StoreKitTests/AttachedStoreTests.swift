@@ -20,7 +20,7 @@ final class AttachedStoreTests: StoreKitTestCase {
     if let directory { try? FileManager.default.removeItem(at: directory) }
   }
 
-  func testOneWaiterLooksWhileTheSheetWaitsAndTheStorefrontsAnswerCompletesThePurchase() throws {
+  func testOneFollowerWatchesWhileTheSheetWaitsAndTheStorefrontsAnswerCompletesThePurchase() throws {
     let ledger = try SQLiteLedgerStore(directory: directory)
     // Our parent process stands for the storefront: alive for the whole test, and not us.
     let storefront = AttachedProcess(
@@ -30,9 +30,11 @@ final class AttachedStoreTests: StoreKitTestCase {
     let environment = [
       "STOREFRONT_DATA_DIR": directory.path, "STOREFRONT_BUNDLE_ID": "com.example.attached", "HOME": directory.path,
     ]
+    let followersBefore = StoreKitEnvironment.shared.locked { StoreKitEnvironment.shared.followersStarted }
     try StoreKitEnvironment.shared.replace(with: .processDefault(environment: environment))
-    let waitersBefore = StoreKitEnvironment.shared.locked { StoreKitEnvironment.shared.sheetWaitersStarted }
-    let looksBefore = StoreKitEnvironment.shared.locked { StoreKitEnvironment.shared.sheetWaiterLooks }
+    // One thread follows the attached store's ledger.
+    XCTAssertEqual(StoreKitEnvironment.shared.locked { StoreKitEnvironment.shared.followersStarted }, followersBefore + 1)
+    let wakesBefore = StoreKitEnvironment.shared.locked { StoreKitEnvironment.shared.followerWakes }
     observer.finishes = true
     SKPaymentQueue.default().add(SKPayment(product: try loadProduct(IDs.coins100)))
     drainMainQueue()
@@ -41,13 +43,13 @@ final class AttachedStoreTests: StoreKitTestCase {
     // The sheet waits for the storefront: the app's transaction is purchasing, owned by this process.
     let waiting = try XCTUnwrap(ledger.allTransactions().first { $0.state == .purchasing })
     XCTAssertEqual(waiting.ownerSession, ProcessSession().current().id)
-    // Many looks at the ledger go by (each 20 ms) before the answer: still one waiter thread.
+    // Several wakes go by before the answer (the liveness look every 0.5 s): still one thread.
     let looking = Date().addingTimeInterval(10)
-    while StoreKitEnvironment.shared.locked({ StoreKitEnvironment.shared.sheetWaiterLooks }) < looksBefore + 10, Date() < looking {
+    while StoreKitEnvironment.shared.locked({ StoreKitEnvironment.shared.followerWakes }) < wakesBefore + 3, Date() < looking {
       _ = RunLoop.main.run(mode: .default, before: Date().addingTimeInterval(0.005))
     }
-    XCTAssertGreaterThanOrEqual(StoreKitEnvironment.shared.locked { StoreKitEnvironment.shared.sheetWaiterLooks }, looksBefore + 10)
-    XCTAssertEqual(StoreKitEnvironment.shared.locked { StoreKitEnvironment.shared.sheetWaitersStarted }, waitersBefore + 1)
+    XCTAssertGreaterThanOrEqual(StoreKitEnvironment.shared.locked { StoreKitEnvironment.shared.followerWakes }, wakesBefore + 3)
+    XCTAssertEqual(StoreKitEnvironment.shared.locked { StoreKitEnvironment.shared.followersStarted }, followersBefore + 1)
 
     try ledger.commit([DeviceValues.answer(waiting.id, .confirm)])
     let deadline = Date().addingTimeInterval(10)
@@ -60,6 +62,6 @@ final class AttachedStoreTests: StoreKitTestCase {
     XCTAssertTrue(stored.isFinished)
     // The answer was carried out, so it is taken back.
     XCTAssertNil(DeviceValues.answers(in: try ledger.load().deviceValues)[waiting.id])
-    XCTAssertEqual(StoreKitEnvironment.shared.locked { StoreKitEnvironment.shared.sheetWaitersStarted }, waitersBefore + 1)
+    XCTAssertEqual(StoreKitEnvironment.shared.locked { StoreKitEnvironment.shared.followersStarted }, followersBefore + 1)
   }
 }

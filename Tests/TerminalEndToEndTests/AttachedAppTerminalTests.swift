@@ -159,7 +159,8 @@ final class AttachedAppTerminalTests: XCTestCase {
   }
 
   /// The storefront's Settings pane is the device's: Ask to Buy turned on there defers the attached
-  /// app's purchase after its sheet, as on a device.
+  /// app's purchase after its sheet, as on a device; approved in the storefront's Transactions pane,
+  /// the app hears it purchased without doing anything.
   func testTheAppFollowsTheStorefrontsSandboxSettings() throws {
     let session = try TmuxSession()
     try session.launch("--account mina")
@@ -177,9 +178,14 @@ final class AttachedAppTerminalTests: XCTestCase {
     try session.waitUntil("the app's purchase is deferred", timeout: 10) {
       try session.ledger().contains { $0["productId"] as? String == Self.coins && $0["state"] as? String == "deferred" }
     }
-    app.process.terminate()
+    // The parent approves in the storefront: the app, which is only waiting, hears it is purchased.
+    try session.send("2")
+    try session.waitFor("deferred")
+    try session.send("a")
     let result = try finish(app)
-    XCTAssertTrue(result.output.contains("updated \(Self.coins) deferred"), result.output + result.errors)
+    XCTAssertEqual(result.status, 0, result.output + result.errors)
+    XCTAssertEqual(
+      Self.updates(result.output), ["updated \(Self.coins) purchasing", "updated \(Self.coins) deferred", "updated \(Self.coins) purchased"])
   }
 
   /// Bad input, each a clear message and nothing written: a data directory a newer schema wrote, a

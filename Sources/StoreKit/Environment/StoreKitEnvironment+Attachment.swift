@@ -107,7 +107,6 @@ extension StoreKitEnvironment {
     let storefronts = store.queue.attachedProcesses.filter { $0.role == .storefront }
     if storefronts.contains(where: \.showsSheets) {
       sheetDeadline = nil
-      startSheetWaiter()
       return
     }
     if !storefronts.isEmpty || attachment.answersItself {
@@ -124,14 +123,11 @@ extension StoreKitEnvironment {
         "StoreKit: the purchase sheet for \(product.rawValue) waits for a storefront on \(directory); start one with "
           + "`storefront --data-dir \(directory)` (or set STOREFRONT_DIALOGS=off); it is cancelled in "
           + "\(Int(attachment.timeout)) s\n").utf8))
-      startSheetWaiter()
       return
     }
     if now >= deadline.date {
       sheetDeadline = nil
       carryOut(.cancel, for: id, in: store)
-    } else {
-      startSheetWaiter()
     }
   }
 
@@ -146,39 +142,32 @@ extension StoreKitEnvironment {
     }
   }
 
-  /// One thread at a time looks at the ledger while a sheet waits, then ends.
-  private func startSheetWaiter() {
-    guard !sheetWaiterRunning else { return }
-    sheetWaiterRunning = true
-    sheetWaitersStarted += 1
+  /// One thread per attached store follows the ledger for as long as the store is open: it blocks
+  /// on the store's ``LedgerWatch`` and, when another process committed (or the liveness interval
+  /// passed), takes the commits in and tells the app: a storefront's answer to its sheet, an
+  /// Ask to Buy approval, a renewal another process's clock made. Then it attends the open sheet
+  /// (its deadline when no storefront answers). It ends when another store replaces this one.
+  func startFollower(_ store: OpenStore) {
+    guard store.configuration.attachment != nil, let watch = store.watch else { return }
+    let generation = storeGeneration
+    followersStarted += 1
     let thread = Thread { [weak self] in
       while let self {
-        // Blocks outside the lock until another process committed, or it is time to look anyway
-        // (who is attached, the deadline); nil when the store has no watch.
-        let watch = self.locked { self.currentStore?.watch }
-        let worthALook = watch?.wait() ?? { Thread.sleep(forTimeInterval: Self.sheetPollInterval); return true }()
-        let waiting: Bool = self.locked {
-          guard let store = self.currentStore, store.configuration.attachment != nil,
-            case .confirm? = store.queue.prompt
-          else {
-            self.sheetWaiterRunning = false
-            return false
-          }
-          self.sheetWaiterLooks += 1
-          if !worthALook { return true }
-          do { try store.queue.refresh() } catch { self.report("reading the storefront's answer failed: \(self.describe(error))") }
+        // Blocks outside the lock until another process committed, or it is time to look anyway.
+        let worthALook = watch.wait()
+        let goOn: Bool = self.locked {
+          guard self.storeGeneration == generation, let store = self.currentStore else { return false }
+          self.followerWakes += 1
+          guard worthALook else { return true }
+          do { try store.queue.refresh() } catch { self.report("reading the ledger's changes failed: \(self.describe(error))") }
           self.deliver(store.collector.drain(), from: store)
-          // Still marked running, so that attending does not start a second waiter: this one goes on.
           self.attendSheet(store)
-          let open: Bool
-          if case .confirm? = store.queue.prompt { open = true } else { open = false }
-          if !open { self.sheetWaiterRunning = false }
-          return open
+          return true
         }
-        if !waiting { return }
+        if !goOn { return }
       }
     }
-    thread.name = "StoreKit sheet waiter"
+    thread.name = "StoreKit ledger follower"
     thread.start()
   }
 }

@@ -35,17 +35,17 @@ package final class StoreKitEnvironment: @unchecked Sendable {
   private var reported: [String] = []
   /// Counts the stores opened: callbacks a replaced store scheduled are dropped, not delivered to
   /// the next session's observers (the app they were meant for is gone).
-  private var storeGeneration: UInt64 = 0
+  private(set) var storeGeneration: UInt64 = 0
   /// An attached app's session, once registered (removed at exit).
   var attachedSession: String?
   /// The open sheet waiting with no storefront attached, and when it is cancelled.
   var sheetDeadline: (id: StoreEngine.PaymentTransaction.ID, date: Date)?
-  /// Whether a thread watches the ledger for a storefront's answer.
-  var sheetWaiterRunning = false
-  /// How many sheet waiter threads were started (tests: one per waiting sheet, not one per look).
-  package internal(set) var sheetWaitersStarted = 0
-  /// How many times a sheet waiter looked at the ledger.
-  package internal(set) var sheetWaiterLooks = 0
+  /// How many ledger follower threads were started (tests: one per attached store, not one per look).
+  package internal(set) var followersStarted = 0
+  /// How many times a ledger follower woke (looked, or found nothing committed).
+  package internal(set) var followerWakes = 0
+  /// The state each transaction was last delivered to the app in (an attached app's news test).
+  var heardStates: [StoreEngine.PaymentTransaction.ID: StoreEngine.TransactionState] = [:]
   /// The storefront's sandbox settings this attached app last followed.
   var followedSettings: DeviceSettings?
   /// What this attached app heard, as written to the ledger for the storefront's Log pane.
@@ -90,6 +90,7 @@ package final class StoreKitEnvironment: @unchecked Sendable {
     store = opened
     storeGeneration += 1
     followedSettings = nil
+    heardStates = [:]
     _ = opened.collector.drain()
     // Registered first, so that the storefront's Log pane shows what the launch delivers.
     register(opened)
@@ -98,6 +99,7 @@ package final class StoreKitEnvironment: @unchecked Sendable {
     deliver(opened.collector.drain(), from: opened)
     // A purchase the app's previous process left on the sheet is back: it waits for an answer again.
     attendSheet(opened)
+    startFollower(opened)
   }
 
   /// Performs `command` as one engine step and translates its events; returns the step.
