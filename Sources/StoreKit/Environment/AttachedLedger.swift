@@ -123,6 +123,8 @@ final class LedgerWatch: @unchecked Sendable {
   /// The waits (ms) of those looks: the commit is visible microseconds after its last write.
   static let hotPolls: [Int32] = [1, 2, 5, 10, 20]
   static var hotRounds: Int { hotPolls.count }
+  /// How long a follower with no sheet open blocks at most (then it wakes without looking).
+  static let quietInterval: TimeInterval = 5
 
   init(watching directory: URL) throws(LedgerError) {
     let watcher = try SQLiteLedgerStore(directory: directory, options: .init(readOnly: true, checkAtOpen: false))
@@ -150,9 +152,10 @@ final class LedgerWatch: @unchecked Sendable {
     if notify >= 0 { close(notify) }
   }
 
-  /// Blocks until another process may have committed, or for up to the liveness interval.
-  func wait() -> Bool {
-    let liveness = Duration.milliseconds(Int(StoreKitEnvironment.livenessInterval * 1000))
+  /// Blocks until another process may have committed, or (`lookingAnyway`) for up to the liveness
+  /// interval; without it, up to ``quietInterval`` before checking again that the store is current.
+  func wait(lookingAnyway: Bool) -> Bool {
+    let liveness = Duration.milliseconds(Int((lookingAnyway ? StoreKitEnvironment.livenessInterval : Self.quietInterval) * 1000))
     if let listener {
       // A notification can be missed while reconnecting: the time-out is a look too.
       _ = try? listener.wait(timeout: liveness)

@@ -153,8 +153,13 @@ extension StoreKitEnvironment {
     followersStarted += 1
     let thread = Thread { [weak self] in
       while let self {
-        // Blocks outside the lock until another process committed, or it is time to look anyway.
-        let worthALook = watch.wait()
+        // Blocks outside the lock until another process committed, or, while a sheet waits, until
+        // it is time to look anyway (a storefront that died, the wait's deadline).
+        let sheetOpen: Bool = self.locked {
+          if case .confirm? = self.currentStore?.queue.prompt { return true }
+          return false
+        }
+        let worthALook = watch.wait(lookingAnyway: sheetOpen)
         let goOn: Bool = self.locked {
           guard self.storeGeneration == generation, let store = self.currentStore else { return false }
           self.followerWakes += 1
