@@ -2,13 +2,13 @@ import Foundation
 internal import StoreEngine
 internal import StoreScenario
 
-/// An attached app (no `SKTestSession`, DECISIONS §37): it registers itself in the store's device
-/// values, and a purchase sheet it opens waits for a storefront TUI on the same data directory to
+/// An attached app (no `SKTestSession`, DECISIONS §37, §38): it registers itself in the store's
+/// device values, and a purchase sheet it opens waits for a storefront TUI on the same store to
 /// answer it. The app's own engine carries the answer out (its session owns the sheet, its bundle
 /// id is signed in), so the storefront is only the device's UI.
 extension StoreKitEnvironment {
-  /// How often a waiting sheet looks at the ledger: the TUI's own tick, so waiting costs no more
-  /// than a storefront watching the same ledger.
+  /// How often the follower reads SQLite's `data_version` where inotify is not available: the
+  /// TUI's own wake interval, so following costs no more than a storefront watching the same ledger.
   static let sheetPollInterval: TimeInterval = 0.02
   /// How often a waiting sheet reads the ledger even when nothing was committed: a storefront that
   /// died and the wait's deadline are noticed within it.
