@@ -79,7 +79,7 @@ final class AttachedAppTerminalTests: XCTestCase {
 
   func testEscapeInTheTUIGivesTheAppPaymentCancelled() throws {
     let session = try TmuxSession()
-    try session.launch()
+    try session.launch("--account mina")
     try session.waitFor("Restore Purchases")
     let app = try startApp(session)
     try session.waitFor("For storekit-attached-app")
@@ -156,6 +156,30 @@ final class AttachedAppTerminalTests: XCTestCase {
       ["updated \(Self.coins) purchasing", "updated \(Self.coins) purchased"])
     let stored = try session.ledger().filter { $0["productId"] as? String == Self.coins }
     XCTAssertEqual(stored.map { $0["state"] as? String }, ["purchased"], "one purchase, charged once")
+  }
+
+  /// A signed-out device: the app's purchase asks the storefront to sign in ("For <app>"), the
+  /// storefront signs the device in, and the purchase sheet follows; the app buys as that account.
+  func testASignedOutStorefrontSignsInForTheApp() throws {
+    let session = try TmuxSession()
+    try session.launch()
+    try session.waitFor("Not signed in")
+    let app = try startApp(session)
+    try session.waitFor("Sign in with your sandbox Apple Account to buy.")
+    XCTAssertTrue(try session.screen().contains("For storekit-attached-app"))
+    try session.type("mina")
+    try session.send("Enter")
+    try session.send("Enter")
+    try session.waitFor("Do you want to buy one 100 Coins for $0.99?")
+    XCTAssertTrue(try session.screen().contains("For storekit-attached-app"))
+    try session.send("Enter")
+    let result = try finish(app)
+    XCTAssertEqual(result.status, 0, result.output + result.errors)
+    XCTAssertEqual(Self.updates(result.output), ["updated \(Self.coins) purchasing", "updated \(Self.coins) purchased"])
+    let stored = try session.ledger().filter { $0["productId"] as? String == Self.coins }
+    XCTAssertEqual(stored.first?["account"] as? String, "mina", "\(stored)")
+    // The storefront is signed in as the account it signed in for the app.
+    try session.waitFor(" mina ")
   }
 
   /// The storefront's Settings pane is the device's: Ask to Buy turned on there defers the attached

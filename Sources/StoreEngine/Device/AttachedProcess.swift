@@ -69,6 +69,7 @@ public enum DeviceValues {
   static let processPrefix = "process."
   static let answerPrefix = "sheet-answer."
   static let logPrefix = "app-log."
+  static let signInPrefix = "sign-in."
   /// How many of an app's newest callback lines its log entry keeps.
   public static let logLines = 40
 
@@ -139,6 +140,21 @@ public enum DeviceValues {
     .setDeviceValue(key: answerPrefix + String(id.rawValue), value: answer?.rawValue)
   }
 
+  /// The change that tells the app whose purchase `id` asked to sign in that the storefront signed
+  /// the device in as `account` (nil: the app took it in).
+  public static func signedIn(_ id: PaymentTransaction.ID, account: String?) -> LedgerChange {
+    .setDeviceValue(key: signInPrefix + String(id.rawValue), value: account)
+  }
+
+  /// The storefronts' sign-ins for attached apps' purchases, by transaction.
+  public static func signIns(in values: [String: String]) -> [PaymentTransaction.ID: String] {
+    var found: [PaymentTransaction.ID: String] = [:]
+    for (key, value) in values where key.hasPrefix(signInPrefix) {
+      if let raw = UInt64(key.dropFirst(signInPrefix.count)) { found[PaymentTransaction.ID(raw)] = value }
+    }
+    return found
+  }
+
   /// Every registered process in `values`, oldest first (entries that do not decode are skipped).
   public static func processes(in values: [String: String]) -> [AttachedProcess] {
     let decoder = JSONDecoder()
@@ -166,6 +182,9 @@ extension PaymentQueue {
   public var attachedProcesses: [AttachedProcess] {
     DeviceValues.processes(in: deviceValues).filter(\.mayBeAlive)
   }
+
+  /// The storefronts' sign-ins for attached apps' signed-out purchases, by transaction, as last read.
+  public var sheetSignIns: [PaymentTransaction.ID: String] { DeviceValues.signIns(in: deviceValues) }
 
   /// The storefronts' answers to attached apps' sheets, by transaction, as last read.
   public var sheetAnswers: [PaymentTransaction.ID: SheetAnswer] { DeviceValues.answers(in: deviceValues) }

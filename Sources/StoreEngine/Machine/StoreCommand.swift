@@ -6,6 +6,9 @@ public enum StoreCommand: Sendable, Equatable {
   /// Sign a sandbox tester in, creating the account on first use (an empty password means none).
   case signIn(String, password: String?)
   case signOut
+  /// An attached app takes the account its device (a storefront) just signed in with, whose
+  /// password the storefront checked: no password is asked, and no account record is written.
+  case adoptAccount(String)
   /// Family Sharing: these accounts (created when new) form one family, the first its organizer.
   /// An empty list, or one name, takes that account out of its family.
   case setFamily([String])

@@ -31,6 +31,18 @@ extension StoreMachine {
     try continueAfterSignIn(account: name)
   }
 
+  /// The device's account, signed in by a storefront that checked its password (DECISIONS §38):
+  /// the record is the storefront's, so it is not written again (that would drop its password).
+  mutating func adoptAccount(_ name: String) throws(EngineError) {
+    if case .confirm(let id, _, _, _, _, _) = prompt, name != currentAccount { throw .sheetIsShowing(id) }
+    if accounts[name] == nil { accounts[name] = SandboxAccount(name: name) }
+    step.changes.append(.setCurrentAccount(name))
+    let previous = currentAccount
+    currentAccount = name
+    if previous != name { step.emit(.accountChanged(name)) }
+    try continueAfterSignIn(account: name)
+  }
+
   /// Signs the current tester out. Their unfinished transactions stay, and come back when they return.
   mutating func signOut() {
     step.changes.append(.setCurrentAccount(nil))

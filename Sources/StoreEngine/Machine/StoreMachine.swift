@@ -145,6 +145,7 @@ public struct StoreMachine: Sendable {
     switch command {
     case .signIn(let name, let password): try signIn(name, password: password)
     case .signOut: signOut()
+    case .adoptAccount(let name): try adoptAccount(name)
     case .setFamily(let members): setFamily(members)
     case .requestProducts(let identifiers): requestProducts(identifiers)
     case .buy(let payment): step.createdTransaction = try add(payment)

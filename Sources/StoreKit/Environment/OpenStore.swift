@@ -69,9 +69,13 @@ package final class OpenStore {
       passwordHasher: PBKDF2PasswordHasher(), start: start, session: session)
     do {
       queue = try PaymentQueue(catalog: configuration.catalog, ledger: ledger, environment: environment)
-      // An attached app buys as whoever the device (the storefront) is signed in as.
+      // An attached app buys as whoever the device (the storefront) is signed in as; with nobody
+      // signed in and a storefront showing sheets, its first purchase asks the storefront to sign in.
       let keepsDevicesAccount = configuration.attachment != nil && queue.currentAccount != nil
-      if !keepsDevicesAccount, queue.currentAccount != configuration.account { try queue.signIn(configuration.account) }
+      let asksTheDevice =
+        configuration.attachment != nil && queue.currentAccount == nil
+        && queue.attachedProcesses.contains { $0.role == .storefront && $0.showsSheets }
+      if !keepsDevicesAccount, !asksTheDevice, queue.currentAccount != configuration.account { try queue.signIn(configuration.account) }
     } catch {
       throw .engine(String(describing: error))
     }

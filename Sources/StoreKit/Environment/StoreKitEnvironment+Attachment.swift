@@ -95,13 +95,41 @@ extension StoreKitEnvironment {
   /// storefront is attached.
   func attendSheet(_ store: OpenStore) {
     guard let attachment = store.configuration.attachment else { return }
-    guard case .confirm(let id, let product, _, _, _, _)? = store.queue.prompt else {
+    let id: StoreEngine.PaymentTransaction.ID
+    let product: String
+    var signingIn = false
+    switch store.queue.prompt {
+    case .confirm(let sheet, let productID, _, _, _, _)?:
+      id = sheet
+      product = productID.rawValue
+    case .signIn(.purchase(let sheet))?:
+      // Signed out: the device signs in first, in the storefront's sign-in sheet.
+      id = sheet
+      product = (try? store.queue.transaction(sheet))??.productID.rawValue ?? "a product"
+      signingIn = true
+      if let account = store.queue.sheetSignIns[sheet] {
+        sheetDeadline = nil
+        do { try perform(.adoptAccount(account)) } catch { report("signing in as the device's \(account) failed: \(describe(error))") }
+        try? store.queue.commitDeviceValues([DeviceValues.signedIn(sheet, account: nil)])
+        return
+      }
+    case .signIn(.restore)?:
+      // A restore asks nobody here: the app takes the account it would buy as.
+      do { try perform(.signIn(store.configuration.account, password: nil)) } catch { report("signing in to restore failed: \(describe(error))") }
+      return
+    case nil:
       sheetDeadline = nil
       return
     }
     if let answer = store.queue.sheetAnswers[id] {
       sheetDeadline = nil
-      carryOut(answer, for: id, in: store)
+      if signingIn, answer == .confirm {
+        // Confirmed without a sign-in (a storefront that asks none): the app's own account.
+        do { try perform(.signIn(store.configuration.account, password: nil)) } catch { report("signing in failed: \(describe(error))") }
+        try? store.queue.commitDeviceValues([DeviceValues.answer(id, nil)])
+      } else {
+        carryOut(answer, for: id, in: store)
+      }
       return
     }
     let storefronts = store.queue.attachedProcesses.filter { $0.role == .storefront }
@@ -112,7 +140,11 @@ extension StoreKitEnvironment {
     if !storefronts.isEmpty || attachment.answersItself {
       // Dialogs off: the store answers by itself, as the simulator does.
       sheetDeadline = nil
-      carryOut(.confirm, for: id, in: store)
+      if signingIn {
+        do { try perform(.signIn(store.configuration.account, password: nil)) } catch { report("signing in failed: \(describe(error))") }
+      } else {
+        carryOut(.confirm, for: id, in: store)
+      }
       return
     }
     let now = Date()
@@ -120,7 +152,7 @@ extension StoreKitEnvironment {
       sheetDeadline = (id, now.addingTimeInterval(attachment.timeout))
       let directory = store.configuration.dataDirectory?.path ?? ""
       FileHandle.standardError.write(Data((
-        "StoreKit: the purchase sheet for \(product.rawValue) waits for a storefront on \(directory); start one with "
+        "StoreKit: the \(signingIn ? "sign-in" : "purchase") sheet for \(product) waits for a storefront on \(directory); start one with "
           + "`storefront --data-dir \(directory)` (or set STOREFRONT_DIALOGS=off); it is cancelled in "
           + "\(Int(attachment.timeout)) s\n").utf8))
       return
@@ -155,10 +187,7 @@ extension StoreKitEnvironment {
       while let self {
         // Blocks outside the lock until another process committed, or, while a sheet waits, until
         // it is time to look anyway (a storefront that died, the wait's deadline).
-        let sheetOpen: Bool = self.locked {
-          if case .confirm? = self.currentStore?.queue.prompt { return true }
-          return false
-        }
+        let sheetOpen: Bool = self.locked { self.currentStore?.queue.prompt != nil }
         let worthALook = watch.wait(lookingAnyway: sheetOpen)
         let goOn: Bool = self.locked {
           guard self.storeGeneration == generation, let store = self.currentStore else { return false }

@@ -99,7 +99,13 @@ public struct SheetLayout: Equatable {
   private static let environment = ContentLine(text: "[Environment: Sandbox]", style: .muted)
 
   private static func content(_ sheet: Sheet) -> Content {
-    guard case .purchase(let purchase) = sheet, let app = purchase.app else { return ownContent(sheet) }
+    let attached: String? =
+      switch sheet {
+      case .purchase(let purchase): purchase.app
+      case .signIn(let form): form.app
+      default: nil
+      }
+    guard let app = attached else { return ownContent(sheet) }
     // An attached app's sheet says whose it is, above the environment line.
     var content = ownContent(sheet)
     content.lines.insert(ContentLine(text: "For \(app)", style: .muted), at: max(0, content.lines.count - 1))

@@ -155,6 +155,7 @@ extension AppReducer {
     switch intent {
     case .cancel:
       state.sheet = nil
+      if case .purchase(let id)? = form.purpose, form.app != nil { return [.answerSheet(id, .cancel)] }
       return form.purpose == nil ? [] : [.cancel]
     case .confirm:
       let name = form.account.trimmingCharacters(in: .whitespaces)
@@ -172,6 +173,11 @@ extension AppReducer {
       }
       form.error = nil
       state.sheet = .signIn(form)
+      if case .purchase(let id)? = form.purpose, form.app != nil {
+        // The device signs in here (the password is checked here); the app takes the account.
+        state.sheet = nil
+        return [.signInForAttachedApp(id, name: name, password: form.password)]
+      }
       return [.signIn(name: name, password: form.password)]
     case .nextField:
       form.field = form.field == .account ? .password : .account

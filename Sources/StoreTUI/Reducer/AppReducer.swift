@@ -67,11 +67,18 @@ public func reduce(into state: inout AppState, action: AppAction) -> [AppCommand
       state.notice = Notice("\(sheet.app ?? "An app") asks to buy \(sheet.productName).")
     }
     return []
+  case .attachedSignInPresented(let form):
+    if state.sheet == nil {
+      state.sheet = .signIn(form)
+      state.notice = Notice("\(form.app ?? "An app") asks you to sign in to buy.")
+    }
+    return []
   case .attachedAppLogged(let lines):
     AppReducer.appendLog(lines, [], &state)
     return []
   case .attachedSheetWithdrawn(let id):
     if case .purchase(let sheet) = state.sheet, sheet.app != nil, sheet.transaction == id { state.sheet = nil }
+    if case .signIn(let form) = state.sheet, form.app != nil, form.purpose == .purchase(id) { state.sheet = nil }
     return []
   case .historyRead(let window):
     state.show(window)

@@ -62,6 +62,8 @@ public enum AppCommand: Equatable, Sendable {
   case exportReceipt(path: String)
   /// Answers an attached app's purchase sheet (the app carries the answer out).
   case answerSheet(PaymentTransaction.ID, SheetAnswer)
+  /// Signs the device in for an attached app's signed-out purchase; the app takes the account.
+  case signInForAttachedApp(PaymentTransaction.ID, name: String, password: String)
 
   /// The store command this asks for; nil for the TUI's own work (export, quit).
   public func storeCommand(now: Date) -> StoreCommand? {
@@ -87,7 +89,7 @@ public enum AppCommand: Equatable, Sendable {
     case .setControl(let change): .setControl(change)
     case .advance(let seconds): .advance(to: now.addingTimeInterval(max(0, seconds)))
     case .clearHistory: .clearHistory(account: nil)
-    case .exportJWS, .quit, .redeliver, .setNotificationURL, .setServerFault, .callAppServer, .showReceipt, .exportReceipt, .answerSheet: nil
+    case .exportJWS, .quit, .redeliver, .setNotificationURL, .setServerFault, .callAppServer, .showReceipt, .exportReceipt, .answerSheet, .signInForAttachedApp: nil
     }
   }
 }
@@ -137,6 +139,8 @@ public enum AppAction: Equatable, Sendable {
   case attachedSheetPresented(PurchaseSheet)
   /// Callback lines attached apps heard, each marked with the app's bundle id, for the Log pane.
   case attachedAppLogged([String])
+  /// An attached app's signed-out purchase asks the device to sign in: shown when no other sheet is up.
+  case attachedSignInPresented(SignInSheet)
   /// An attached app's sheet no longer waits (answered elsewhere, cancelled, the app gone).
   case attachedSheetWithdrawn(PaymentTransaction.ID)
 }

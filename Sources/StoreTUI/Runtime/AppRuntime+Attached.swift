@@ -45,8 +45,11 @@ extension AppRuntime {
     readAppLogs()
     let bundles = Dictionary(apps.map { ($0.session, $0.bundleID) }, uniquingKeysWith: { first, _ in first })
     let answers = queue.sheetAnswers
+    let signIns = queue.sheetSignIns
     let waiting = queue.machine.purchasingTransactions.filter { transaction in
       guard let owner = transaction.ownerSession, bundles[owner] != nil else { return false }
+      // A signed-out purchase whose sign-in was answered waits for the app to take the account.
+      if transaction.account.isEmpty, signIns[transaction.id] != nil || signedInSheets.contains(transaction.id) { return false }
       return answers[transaction.id] == nil && !settledSheets.contains(transaction.id)
     }
     if let shown = shownAttachedSheet, !waiting.contains(where: { $0.id == shown }) {
@@ -58,6 +61,11 @@ extension AppRuntime {
       let owner = next.ownerSession, let app = bundles[owner]
     else { return }
     shownAttachedSheet = next.id
+    if next.account.isEmpty {
+      send(.attachedSignInPresented(SignInSheet(
+        purpose: .purchase(next.id), account: state.account ?? state.knownAccounts.first ?? "", app: app)))
+      return
+    }
     let price = queue.catalog.product(next.productID).map { product in
       state.price(product.price * Decimal(next.quantity))
     } ?? ""
@@ -77,6 +85,17 @@ extension AppRuntime {
       lines += log.lines(after: seen).map { "[\(log.bundleID)] \($0)" }
     }
     if !lines.isEmpty { send(.attachedAppLogged(lines)) }
+  }
+
+  /// Signs this storefront (the device) in, checking the password, and tells the app whose
+  /// signed-out purchase asked to take the account; its purchase sheet follows.
+  func signInForAttachedApp(_ id: PaymentTransaction.ID, name: String, password: String) throws -> String {
+    shownAttachedSheet = nil
+    try queue.refresh()
+    try queue.signIn(name, password: password)
+    signedInSheets.insert(id)
+    try queue.commitDeviceValues([DeviceValues.signedIn(id, account: name)])
+    return "Signed in as \(name) for the app; its purchase sheet follows."
   }
 
   /// Writes the storefront's answer to an attached app's sheet.

@@ -60,6 +60,8 @@ extension AppRuntime {
       return "Asking the app's server about transaction \(request.transactionID)…"
     case .answerSheet(let id, let answer):
       return try answerAttachedSheet(id, answer)
+    case .signInForAttachedApp(let id, let name, let password):
+      return try signInForAttachedApp(id, name: name, password: password)
     case .redeliver(let sequence):
       guard let outbox = queue.ledger as? any NotificationOutbox else { return "This store keeps no outbox." }
       try outbox.redeliver(sequence, at: queue.now)

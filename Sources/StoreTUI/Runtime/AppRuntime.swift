@@ -34,6 +34,8 @@ public final class AppRuntime {
   var settledSheets: Set<PaymentTransaction.ID> = []
   /// How many lines of each attached app's callback log the Log pane shows already, by session.
   var appLogSeen: [String: Int] = [:]
+  /// Attached apps' signed-out purchases this storefront signed the device in for.
+  var signedInSheets: Set<PaymentTransaction.ID> = []
   /// The attached app's sheet on screen, if any.
   var shownAttachedSheet: PaymentTransaction.ID?
 

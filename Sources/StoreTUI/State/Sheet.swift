@@ -76,16 +76,19 @@ public struct SignInSheet: Equatable, Sendable {
   public var field: Field
   /// The last sign-in error, shown in the sheet.
   public var error: String?
+  /// The attached app whose purchase asked the device to sign in (nil: the simulated app).
+  public var app: String?
 
   public init(
     purpose: PurchasePrompt.SignInPurpose?, account: String = "", password: String = "",
-    field: Field = .account, error: String? = nil
+    field: Field = .account, error: String? = nil, app: String? = nil
   ) {
     self.purpose = purpose
     self.account = account
     self.password = password
     self.field = field
     self.error = error
+    self.app = app
   }
 }
 
