@@ -94,7 +94,7 @@ let package = Package(
       name: "StoreKitTests",
       dependencies: [
         "StoreKit", "StoreKitTest", "StoreEngine", "StoreScenario", "SandboxSigning", "SQLiteLedger", "StorefrontTestSupport",
-        "StorefrontProcessTestSupport",
+        "StorefrontProcessTestSupport", "AppReceipt",
       ],
       resources: [.copy("Resources/Products.storekit")]
     ),

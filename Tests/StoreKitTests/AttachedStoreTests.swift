@@ -1,5 +1,7 @@
+import AppReceipt
 import Foundation
 import SQLiteLedger
+import SandboxSigning
 import StoreEngine
 import StoreKit
 import StorefrontTestSupport
@@ -64,4 +66,49 @@ final class AttachedStoreTests: StoreKitTestCase {
     XCTAssertNil(DeviceValues.answers(in: try ledger.load().deviceValues)[waiting.id])
     XCTAssertEqual(StoreKitEnvironment.shared.locked { StoreKitEnvironment.shared.followersStarted }, followersBefore + 1)
   }
+
+  /// Two apps on one data directory, one after the other: each has its own receipt, at its own
+  /// `appStoreReceiptURL`, listing only its own purchases.
+  func testEachAttachedAppHasItsOwnReceipt() throws {
+    func attach(_ bundleID: String) throws {
+      try StoreKitEnvironment.shared.replace(with: .processDefault(environment: [
+        "STOREFRONT_DATA_DIR": directory.path, "STOREFRONT_BUNDLE_ID": bundleID, "HOME": directory.path,
+        "STOREKIT_CONFIGURATION": try Self.catalogURL.path, "STOREFRONT_DIALOGS": "off",
+      ]))
+    }
+    func buy(_ product: String) throws {
+      observer.lines = []
+      SKPaymentQueue.default().add(SKPayment(product: try loadProduct(product)))
+      let deadline = Date().addingTimeInterval(10)
+      while !observer.lines.contains("removed \(product)"), Date() < deadline {
+        _ = RunLoop.main.run(mode: .default, before: Date().addingTimeInterval(0.005))
+      }
+      XCTAssertTrue(observer.lines.contains("removed \(product)"), "\(observer.lines)")
+    }
+    func receipt() throws -> (url: URL, contents: AppReceiptContents) {
+      let done = expectation(description: "refreshed")
+      let delegate = RecordingRequestDelegate(done)
+      let refresh = SKReceiptRefreshRequest()
+      refresh.delegate = delegate
+      refresh.start()
+      wait(for: [done], timeout: 10)
+      let url = try XCTUnwrap(receiptURLAsAnAppReadsIt())
+      let authority = try SandboxCertificateAuthority.open(
+        in: directory.appendingPathComponent("ca", isDirectory: true), validFrom: SandboxCertificateAuthority.defaultValidFrom(now: Date()))
+      return (url, try AppReceiptDecoder(trustedRoots: [authority.root]).decode(der: try Data(contentsOf: url), at: Date()))
+    }
+    observer.finishes = true
+    try attach("com.example.first")
+    try buy(IDs.shopping)
+    let first = try receipt()
+    try attach("com.example.second")
+    try buy(IDs.seasonPass)
+    let second = try receipt()
+    XCTAssertNotEqual(first.url, second.url)
+    XCTAssertEqual(first.contents.bundleID, "com.example.first")
+    XCTAssertEqual(second.contents.bundleID, "com.example.second")
+    XCTAssertEqual(first.contents.inAppPurchases.map(\.productID), [IDs.shopping])
+    XCTAssertEqual(second.contents.inAppPurchases.map(\.productID), [IDs.seasonPass], "not the first app's purchase")
+  }
 }
+

@@ -38,7 +38,12 @@ package final class OpenStore {
     var storage: (any SecretStorage)?
     if let directory = configuration.dataDirectory {
       caDirectory = directory.appendingPathComponent("ca", isDirectory: true)
-      receiptURL = directory.appendingPathComponent("receipts", isDirectory: true).appendingPathComponent("receipt")
+      // Each attached app has its own receipt, as each app on a device has.
+      let receipts = directory.appendingPathComponent("receipts", isDirectory: true)
+      receiptURL =
+        configuration.attachment == nil
+        ? receipts.appendingPathComponent("receipt")
+        : receipts.appendingPathComponent(Self.fileName(for: configuration.bundleID), isDirectory: true).appendingPathComponent("receipt")
       let opened = try AttachedLedger.open(&configuration, directory: directory)
       ledger = opened.ledger
       watch = opened.watch
@@ -96,13 +101,28 @@ package final class OpenStore {
     try authority.exportRoot(format: .der)
   }
 
+  /// A bundle id as one path component (it may hold anything an environment variable can).
+  static func fileName(for bundleID: String) -> String {
+    let safe = bundleID.unicodeScalars.map { CharacterSet.alphanumerics.contains($0) || $0 == "." || $0 == "-" ? Character($0) : "_" }
+    let name = String(safe)
+    return name.isEmpty || name.hasPrefix(".") ? "_" + name : name
+  }
+
   /// Writes the signed-in account's app receipt where ``receiptURL`` points; returns that URL.
   @discardableResult
   func writeReceipt() throws -> URL {
     let now = queue.now
     let builder = AppReceiptBuilder(
       ledger: queue.ledger, authority: authority, bundleID: configuration.bundleID, environment: "Sandbox", now: { now })
-    let data = try builder.receipt(account: queue.currentAccount ?? configuration.account)
+    let account = queue.currentAccount ?? configuration.account
+    let data: Data
+    if configuration.attachment != nil {
+      // Only this app's purchases: another attached app's are in its own receipt.
+      let history = try queue.history(account: account).filter { $0.appBundleID == nil || $0.appBundleID == configuration.bundleID }
+      data = try builder.sign(builder.contents(account: account, history: history))
+    } else {
+      data = try builder.receipt(account: account)
+    }
     try FileManager.default.createDirectory(at: receiptURL.deletingLastPathComponent(), withIntermediateDirectories: true)
     try data.write(to: receiptURL, options: .atomic)
     return receiptURL
