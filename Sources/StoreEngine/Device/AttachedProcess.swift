@@ -178,9 +178,15 @@ public enum DeviceValues {
 
 extension PaymentQueue {
   /// The processes attached to this store that may still run, oldest first (this one included
-  /// once it registered).
+  /// once it registered). One on this host is asked `/proc`; one on another host this process's
+  /// session (on a shared ledger, the session advisory lock the other process holds while it runs,
+  /// so a storefront SIGKILLed on another machine drops out once its database session ends).
   public var attachedProcesses: [AttachedProcess] {
-    DeviceValues.processes(in: deviceValues).filter(\.mayBeAlive)
+    let here = AttachedProcess.thisHost()
+    let session = machine.environment.session
+    return DeviceValues.processes(in: deviceValues).filter { entry in
+      entry.host == here ? entry.mayBeAlive : session.isAlive(entry.session)
+    }
   }
 
   /// The storefronts' sign-ins for attached apps' signed-out purchases, by transaction, as last read.
