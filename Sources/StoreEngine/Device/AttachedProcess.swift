@@ -99,9 +99,12 @@ public enum DeviceValues {
   }
 
   /// The changes that remove what processes no longer running left: their entries and their logs.
-  public static func leftBehind(in values: [String: String]) -> [LedgerChange] {
+  /// `isRunning` tells (default: ``AttachedProcess/mayBeAlive``).
+  public static func leftBehind(
+    in values: [String: String], isRunning: (AttachedProcess) -> Bool = \.mayBeAlive
+  ) -> [LedgerChange] {
     let entries = processes(in: values)
-    let alive = Set(entries.filter(\.mayBeAlive).map(\.session))
+    let alive = Set(entries.filter(isRunning).map(\.session))
     let dead = entries.filter { !alive.contains($0.session) }.map { unregister(session: $0.session) }
     let logs = values.keys.filter { $0.hasPrefix(logPrefix) && !alive.contains(String($0.dropFirst(logPrefix.count))) }
       .sorted().map { LedgerChange.setDeviceValue(key: $0, value: nil) }
@@ -182,11 +185,12 @@ extension PaymentQueue {
   /// session (on a shared ledger, the session advisory lock the other process holds while it runs,
   /// so a storefront SIGKILLed on another machine drops out once its database session ends).
   public var attachedProcesses: [AttachedProcess] {
-    let here = AttachedProcess.thisHost()
-    let session = machine.environment.session
-    return DeviceValues.processes(in: deviceValues).filter { entry in
-      entry.host == here ? entry.mayBeAlive : session.isAlive(entry.session)
-    }
+    DeviceValues.processes(in: deviceValues).filter(isRunning)
+  }
+
+  /// Whether the process of `entry` runs, as ``attachedProcesses`` asks.
+  public func isRunning(_ entry: AttachedProcess) -> Bool {
+    entry.host == AttachedProcess.thisHost() ? entry.mayBeAlive : machine.environment.session.isAlive(entry.session)
   }
 
   /// The storefronts' sign-ins for attached apps' signed-out purchases, by transaction, as last read.

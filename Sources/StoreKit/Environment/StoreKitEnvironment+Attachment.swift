@@ -23,7 +23,7 @@ extension StoreKitEnvironment {
     appLog = DeviceValues.AppLog(bundleID: store.configuration.bundleID)
     do {
       // Entries of processes that ended without removing theirs (a SIGKILL) go, with their logs.
-      try store.queue.commitDeviceValues(DeviceValues.leftBehind(in: store.queue.deviceValues) + [DeviceValues.register(process)])
+      try store.queue.commitDeviceValues(DeviceValues.leftBehind(in: store.queue.deviceValues, isRunning: store.queue.isRunning) + [DeviceValues.register(process)])
     } catch {
       report("registering with the storefront data directory \(store.configuration.dataDirectory?.path ?? "") failed: \(describe(error))")
       return
