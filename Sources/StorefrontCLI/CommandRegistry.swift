@@ -6,6 +6,7 @@ enum CommandRegistry {
     InteractiveCommand.descriptor,
     CatalogCheckCommand.descriptor,
     CatalogShowCommand.descriptor,
+    CatalogSetCommand.descriptor,
     RunCommand.descriptor,
     TransactionsCommand.descriptor,
     VerifyCommand.descriptor,

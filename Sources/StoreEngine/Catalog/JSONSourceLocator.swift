@@ -81,11 +81,33 @@ struct JSONSourceLocator {
 
   // MARK: - Scanning
 
+  /// The bytes of every value (from its first byte to just past its last), keyed by its path; the
+  /// first of duplicate keys wins. An editor replaces a value's bytes and leaves the rest alone.
+  func valueRanges() -> [JSONPath: Range<Int>] {
+    var offsets: [JSONPath: Int] = [:]
+    var ends: [JSONPath: Int] = [:]
+    // A byte order mark is not JSON; Foundation skips it, and so does this.
+    var index = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+    scanValue(at: &index, path: [], into: &offsets, ends: &ends)
+    var ranges: [JSONPath: Range<Int>] = [:]
+    for (path, start) in offsets { if let end = ends[path], end >= start { ranges[path] = start..<end } }
+    return ranges
+  }
+
   private func scanValue(at index: inout Int, path: [JSONPath.Component], into offsets: inout [JSONPath: Int]) {
+    var ends: [JSONPath: Int] = [:]
+    scanValue(at: &index, path: path, into: &offsets, ends: &ends)
+  }
+
+  private func scanValue(
+    at index: inout Int, path: [JSONPath.Component], into offsets: inout [JSONPath: Int], ends: inout [JSONPath: Int]
+  ) {
     skipWhitespace(&index)
     guard index < bytes.count else { return }
     let key = JSONPath(path)
-    if offsets[key] == nil { offsets[key] = index }
+    let first = offsets[key] == nil
+    if first { offsets[key] = index }
+    defer { if first { ends[key] = index } }
     switch bytes[index] {
     case UInt8(ascii: "{"):
       index += 1
@@ -107,7 +129,7 @@ struct JSONSourceLocator {
         skipWhitespace(&index)
         guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { return }
         index += 1
-        scanValue(at: &index, path: path + [.key(key)], into: &offsets)
+        scanValue(at: &index, path: path + [.key(key)], into: &offsets, ends: &ends)
       }
     case UInt8(ascii: "["):
       index += 1
@@ -124,7 +146,7 @@ struct JSONSourceLocator {
           continue
         }
         let before = index
-        scanValue(at: &index, path: path + [.index(element)], into: &offsets)
+        scanValue(at: &index, path: path + [.index(element)], into: &offsets, ends: &ends)
         element += 1
         if index == before { return }
       }
