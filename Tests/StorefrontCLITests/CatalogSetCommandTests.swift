@@ -46,4 +46,22 @@ final class CatalogSetCommandTests: XCTestCase {
     XCTAssertEqual(missing.code, 66, missing.errorOutput)
     XCTAssertFalse(FileManager.default.fileExists(atPath: path + ".bak"), "no edit, no backup")
   }
+
+  func testALocalizedNameAndDescriptionAreSetForTheirLocale() throws {
+    let path = try copy()
+    let before = try String(contentsOfFile: path, encoding: .utf8)
+    let run = CLIRun(["catalog", "set", path, "fixture.v63.coins", "name@ko=동전 \"100\"", "description=Coins/for you"])
+    XCTAssertEqual(run.code, 0, run.errorOutput)
+    let after = try String(contentsOfFile: path, encoding: .utf8)
+    let changed = zip(before.split(separator: "\n", omittingEmptySubsequences: false), after.split(separator: "\n", omittingEmptySubsequences: false))
+      .filter { $0 != $1 }.map(\.1)
+    XCTAssertEqual(changed.count, 2, "\(changed)")
+    XCTAssertTrue(changed.contains { $0.contains(#""displayName" : "동전 \"100\"""#) }, "\(changed)")
+    XCTAssertTrue(changed.contains { $0.contains(#""description" : "Coins/for you""#) }, "\(changed)")
+    let show = CLIRun(["catalog", "show", path, "--locale", "ko"])
+    XCTAssertTrue(show.output.contains("동전 \"100\""), show.output)
+    let missing = CLIRun(["catalog", "set", path, "fixture.v63.coins", "name@fr=Pièces"])
+    XCTAssertEqual(missing.code, 65)
+    XCTAssertTrue(missing.errorOutput.contains("has no localization 'fr'; it has 'en_US', 'ko'"), missing.errorOutput)
+  }
 }

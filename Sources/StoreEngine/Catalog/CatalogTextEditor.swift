@@ -10,6 +10,8 @@ public struct CatalogTextEditor: Sendable {
     case unknownProduct(String, known: [String])
     case invalidPrice(String)
     case noPrice(String)
+    /// The product has no localization for the locale (`known`: those it has).
+    case noLocalization(product: String, locale: String, known: [String])
 
     public var description: String {
       switch self {
@@ -20,6 +22,9 @@ public struct CatalogTextEditor: Sendable {
         return "price '\(text)' is not a price: write a number of at least 0 with a point for decimals, such as 0.99"
       case .noPrice(let id):
         return "product '\(id)' has no displayPrice to change"
+      case .noLocalization(let id, let locale, let known):
+        return "product '\(id)' has no localization '\(locale)'"
+          + (known.isEmpty ? "" : "; it has \(known.map { "'\($0)'" }.joined(separator: ", "))")
       }
     }
   }
@@ -48,6 +53,54 @@ public struct CatalogTextEditor: Sendable {
       return Array(bytes[..<priceRange.lowerBound]) + Array("\"\(trimmed)\"".utf8) + Array(bytes[priceRange.upperBound...])
     }
     throw .unknownProduct(product, known: known.sorted())
+  }
+
+  /// Which text of a localization ``setting(_:to:locale:of:)`` sets.
+  public enum LocalizedText: String, Sendable {
+    case name = "displayName"
+    case description
+  }
+
+  /// The file with `product`'s localized `text` for `locale` (nil: the first localization) set to
+  /// `value`, written as a JSON string (escaped as JSONSerialization escapes it).
+  public func setting(_ text: LocalizedText, to value: String, locale: String?, of product: String) throws(Failure) -> [UInt8] {
+    let ranges = JSONSourceLocator(bytes).valueRanges()
+    guard let productPath = path(of: product, in: ranges) else {
+      throw .unknownProduct(product, known: productIDs(in: ranges))
+    }
+    var locales: [(index: Int, locale: String)] = []
+    var index = 0
+    while let range = ranges[JSONPath(productPath.components + [.key("localizations"), .index(index), .key("locale")])] {
+      locales.append((index, Self.string(Array(bytes[range])) ?? ""))
+      index += 1
+    }
+    guard let chosen = locale.map({ wanted in locales.first { $0.locale == wanted } }) ?? locales.first else {
+      throw .noLocalization(product: product, locale: locale ?? "(any)", known: locales.map(\.locale))
+    }
+    let textPath = JSONPath(productPath.components + [.key("localizations"), .index(chosen.index), .key(text.rawValue)])
+    guard let range = ranges[textPath] else {
+      throw .noLocalization(product: product, locale: chosen.locale, known: locales.map(\.locale))
+    }
+    let literal = Self.literal(value)
+    return Array(bytes[..<range.lowerBound]) + literal + Array(bytes[range.upperBound...])
+  }
+
+  /// The path of the product object whose `productID` is `product`.
+  private func path(of product: String, in ranges: [JSONPath: Range<Int>]) -> JSONPath? {
+    for (path, range) in ranges where path.components.last == .key("productID") && Self.string(Array(bytes[range])) == product {
+      return JSONPath(Array(path.components.dropLast()))
+    }
+    return nil
+  }
+
+  private func productIDs(in ranges: [JSONPath: Range<Int>]) -> [String] {
+    ranges.compactMap { path, range in path.components.last == .key("productID") ? Self.string(Array(bytes[range])) : nil }.sorted()
+  }
+
+  /// `value` as a JSON string literal; slashes are left unescaped, as Xcode writes them.
+  static func literal(_ value: String) -> [UInt8] {
+    let data = (try? JSONSerialization.data(withJSONObject: [value], options: [.withoutEscapingSlashes])) ?? Data("[\"\"]".utf8)
+    return Array(data.dropFirst().dropLast())
   }
 
   /// The string a JSON string literal's bytes spell, nil for another value.

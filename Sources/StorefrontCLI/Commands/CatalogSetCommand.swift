@@ -9,7 +9,9 @@ enum CatalogSetCommand {
     arguments: "FILE PRODUCT_ID key=value...",
     summary: "Change a product in a .storekit file, leaving every other byte as it was.",
     discussion: """
-      Keys: price (a decimal number of at least 0, such as 1.99; the product's displayPrice). Only the \
+      Keys: price (a decimal number of at least 0, such as 1.99; the product's displayPrice); \
+      name[@locale] and description[@locale] (the localization of that locale, else the first one's \
+      displayName and description). Only the \
       value's own bytes change: key order, spacing, line endings and unknown keys stay as the file had them. \
       The edited file must load as a catalog before it replaces the old one; the old one is kept as FILE.bak. \
       Exit 65 for a bad value or an unknown product (nothing is written), 66 when FILE cannot be read, 73 when \
@@ -31,8 +33,9 @@ enum CatalogSetCommand {
         throw invocation.usageError("'\(pair)' is not key=value; write, for example, price=1.99.", for: descriptor)
       }
       let key = String(pair[..<equals])
-      guard key == "price" else {
-        throw CLIFailure("\(path): unknown key '\(key)'; catalog set knows: price", .dataError)
+      let base = key.split(separator: "@", maxSplits: 1).first.map(String.init) ?? key
+      guard base == "price" ? key == "price" : ["name", "description"].contains(base) else {
+        throw CLIFailure("\(path): unknown key '\(key)'; catalog set knows: price, name[@locale], description[@locale]", .dataError)
       }
       edits.append((key, String(pair[pair.index(after: equals)...])))
     }
@@ -46,7 +49,13 @@ enum CatalogSetCommand {
     var edited = original
     for edit in edits {
       do throws(CatalogTextEditor.Failure) {
-        edited = try CatalogTextEditor(bytes: edited).settingPrice(edit.value, of: product)
+        let editor = CatalogTextEditor(bytes: edited)
+        let parts = edit.key.split(separator: "@", maxSplits: 1).map(String.init)
+        switch parts[0] {
+        case "price": edited = try editor.settingPrice(edit.value, of: product)
+        case "name": edited = try editor.setting(.name, to: edit.value, locale: parts.dropFirst().first, of: product)
+        default: edited = try editor.setting(.description, to: edit.value, locale: parts.dropFirst().first, of: product)
+        }
       } catch {
         throw CLIFailure("\(path): \(error.description); nothing was written", .dataError)
       }
