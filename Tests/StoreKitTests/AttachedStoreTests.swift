@@ -86,12 +86,7 @@ final class AttachedStoreTests: StoreKitTestCase {
       XCTAssertTrue(observer.lines.contains("removed \(product)"), "\(observer.lines)")
     }
     func receipt() throws -> (url: URL, contents: AppReceiptContents) {
-      let done = expectation(description: "refreshed")
-      let delegate = RecordingRequestDelegate(done)
-      let refresh = SKReceiptRefreshRequest()
-      refresh.delegate = delegate
-      refresh.start()
-      wait(for: [done], timeout: 10)
+      XCTAssertTrue(refreshReceipt())
       let url = try XCTUnwrap(receiptURLAsAnAppReadsIt())
       let authority = try SandboxCertificateAuthority.open(
         in: directory.appendingPathComponent("ca", isDirectory: true), validFrom: SandboxCertificateAuthority.defaultValidFrom(now: Date()))

@@ -53,6 +53,17 @@ class StoreKitTestCase: XCTestCase {
     return try XCTUnwrap(delegate.response?.products.first)
   }
 
+  /// Runs an `SKReceiptRefreshRequest` to its end; whether the delegate heard it finish.
+  func refreshReceipt() -> Bool {
+    let done = expectation(description: "refreshed")
+    let delegate = RecordingRequestDelegate(done)
+    let refresh = SKReceiptRefreshRequest()
+    refresh.delegate = delegate
+    refresh.start()
+    wait(for: [done], timeout: 10)
+    return delegate.finished
+  }
+
   /// Runs the main queue until every callback scheduled so far (and those they schedule, `rounds`
   /// deep) has run: StoreKit's callbacks are main-queue blocks, so this is a bounded wait for a
   /// condition, never a sleep.

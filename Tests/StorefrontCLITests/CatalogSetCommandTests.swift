@@ -42,6 +42,12 @@ final class CatalogSetCommandTests: XCTestCase {
       XCTAssertTrue(run.errorOutput.contains(message), "\(arguments): \(run.errorOutput)")
       XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), before, "\(arguments)")
     }
+    let broken = try CLIFiles.temporaryDirectory(self).appendingPathComponent("Broken.storekit")
+    try Data(#"{ "products": [ { "productID": "a", "displayPrice": "1" "#.utf8).write(to: broken)
+    let malformed = CLIRun(["catalog", "set", broken.path, "a", "price=2"])
+    XCTAssertEqual(malformed.code, 65, malformed.errorOutput)
+    XCTAssertTrue(malformed.errorOutput.contains("\(broken.path):1:"), malformed.errorOutput)
+    XCTAssertTrue(malformed.errorOutput.contains("does not load as it is, so it was not edited"), malformed.errorOutput)
     let missing = CLIRun(["catalog", "set", path + ".missing", "x", "price=1"])
     XCTAssertEqual(missing.code, 66, missing.errorOutput)
     XCTAssertFalse(FileManager.default.fileExists(atPath: path + ".bak"), "no edit, no backup")

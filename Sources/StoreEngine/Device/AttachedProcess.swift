@@ -49,6 +49,13 @@ public struct AttachedProcess: Codable, Sendable, Equatable {
     return ProcessSession().isAlive(session)
   }
 
+  /// Whether the process runs, as `session` (the asking process's) can tell: one on this host by
+  /// `/proc`; one on another host by `session` (on a shared ledger, the session advisory lock the
+  /// other process holds while it runs, so one SIGKILLed there drops out once its database session ends).
+  public func isRunning(askedBy session: AppSession) -> Bool {
+    host == Self.thisHost() ? mayBeAlive : session.isAlive(self.session)
+  }
+
   /// This machine's host name.
   public static func thisHost() -> String {
     var buffer = [CChar](repeating: 0, count: 256)
@@ -181,17 +188,13 @@ public enum DeviceValues {
 
 extension PaymentQueue {
   /// The processes attached to this store that may still run, oldest first (this one included
-  /// once it registered). One on this host is asked `/proc`; one on another host this process's
-  /// session (on a shared ledger, the session advisory lock the other process holds while it runs,
-  /// so a storefront SIGKILLed on another machine drops out once its database session ends).
+  /// once it registered), as this process's session tells (``AttachedProcess/isRunning(askedBy:)``).
   public var attachedProcesses: [AttachedProcess] {
     DeviceValues.processes(in: deviceValues).filter(isRunning)
   }
 
   /// Whether the process of `entry` runs, as ``attachedProcesses`` asks.
-  public func isRunning(_ entry: AttachedProcess) -> Bool {
-    entry.host == AttachedProcess.thisHost() ? entry.mayBeAlive : machine.environment.session.isAlive(entry.session)
-  }
+  public func isRunning(_ entry: AttachedProcess) -> Bool { entry.isRunning(askedBy: machine.environment.session) }
 
   /// The storefronts' sign-ins for attached apps' signed-out purchases, by transaction, as last read.
   public var sheetSignIns: [PaymentTransaction.ID: String] { DeviceValues.signIns(in: deviceValues) }

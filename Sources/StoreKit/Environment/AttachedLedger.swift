@@ -65,12 +65,8 @@ struct AttachedLedger {
         try opened.ledger.commit([.setClock(opened.start)])
       }
       if configuration.attachment != nil {
-        // Another host's process runs while its session does (on a shared ledger, its session lock).
-        let here = AttachedProcess.thisHost()
         let session = opened.session
-        let attached = DeviceValues.processes(in: try opened.ledger.load().deviceValues).filter { entry in
-          entry.host == here ? entry.mayBeAlive : session.isAlive(entry.session)
-        }
+        let attached = DeviceValues.processes(in: try opened.ledger.load().deviceValues).filter { $0.isRunning(askedBy: session) }
         // One process per app on a device: a second would answer the first one's sheets and queue.
         if let other = attached.first(where: { $0.role == .app && $0.bundleID == configuration.bundleID && $0.session != opened.session.id }) {
           throw StoreOpenError.bundleInUse(name, other)

@@ -46,6 +46,12 @@ enum CatalogSetCommand {
     } catch {
       throw CLIFailure("\(path): cannot be read: \(error.localizedDescription)", .noInput)
     }
+    // A file that does not load is not edited: its own problems come first, located.
+    do {
+      _ = try CatalogDecoder().decode(Data(original), path: path)
+    } catch {
+      throw CLIFailure("\(error)\n\(path) does not load as it is, so it was not edited; fix it (storefront catalog check \(path)) and run catalog set again", .dataError)
+    }
     var edited = original
     for edit in edits {
       do throws(CatalogTextEditor.Failure) {
