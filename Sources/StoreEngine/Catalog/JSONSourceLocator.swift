@@ -83,24 +83,31 @@ struct JSONSourceLocator {
 
   /// The bytes of every value (from its first byte to just past its last), keyed by its path; the
   /// first of duplicate keys wins. An editor replaces a value's bytes and leaves the rest alone.
-  func valueRanges() -> [JSONPath: Range<Int>] {
+  func valueRanges() -> [JSONPath: Range<Int>] { textMap().ranges }
+
+  /// Where every value and every member's key is: what an editor needs to replace, insert and
+  /// remove members and elements in place.
+  func textMap() -> JSONTextMap {
     var offsets: [JSONPath: Int] = [:]
     var ends: [JSONPath: Int] = [:]
+    var keyStarts: [JSONPath: Int] = [:]
     // A byte order mark is not JSON; Foundation skips it, and so does this.
     var index = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
-    scanValue(at: &index, path: [], into: &offsets, ends: &ends)
+    scanValue(at: &index, path: [], into: &offsets, ends: &ends, keyStarts: &keyStarts)
     var ranges: [JSONPath: Range<Int>] = [:]
     for (path, start) in offsets { if let end = ends[path], end >= start { ranges[path] = start..<end } }
-    return ranges
+    return JSONTextMap(ranges: ranges, keyStarts: keyStarts.filter { ranges[$0.key] != nil })
   }
 
   private func scanValue(at index: inout Int, path: [JSONPath.Component], into offsets: inout [JSONPath: Int]) {
     var ends: [JSONPath: Int] = [:]
-    scanValue(at: &index, path: path, into: &offsets, ends: &ends)
+    var keyStarts: [JSONPath: Int] = [:]
+    scanValue(at: &index, path: path, into: &offsets, ends: &ends, keyStarts: &keyStarts)
   }
 
   private func scanValue(
-    at index: inout Int, path: [JSONPath.Component], into offsets: inout [JSONPath: Int], ends: inout [JSONPath: Int]
+    at index: inout Int, path: [JSONPath.Component], into offsets: inout [JSONPath: Int], ends: inout [JSONPath: Int],
+    keyStarts: inout [JSONPath: Int]
   ) {
     skipWhitespace(&index)
     guard index < bytes.count else { return }
@@ -129,7 +136,9 @@ struct JSONSourceLocator {
         skipWhitespace(&index)
         guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { return }
         index += 1
-        scanValue(at: &index, path: path + [.key(key)], into: &offsets, ends: &ends)
+        let memberPath = JSONPath(path + [.key(key)])
+        if keyStarts[memberPath] == nil, offsets[memberPath] == nil { keyStarts[memberPath] = keyStart }
+        scanValue(at: &index, path: path + [.key(key)], into: &offsets, ends: &ends, keyStarts: &keyStarts)
       }
     case UInt8(ascii: "["):
       index += 1
@@ -146,7 +155,7 @@ struct JSONSourceLocator {
           continue
         }
         let before = index
-        scanValue(at: &index, path: path + [.index(element)], into: &offsets, ends: &ends)
+        scanValue(at: &index, path: path + [.index(element)], into: &offsets, ends: &ends, keyStarts: &keyStarts)
         element += 1
         if index == before { return }
       }
