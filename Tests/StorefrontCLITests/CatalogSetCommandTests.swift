@@ -34,6 +34,8 @@ final class CatalogSetCommandTests: XCTestCase {
       (["fixture.v63.bundle.monthly", "price=abc"], 65, "price 'abc' is not a price"),
       (["fixture.nope", "price=1"], 65, "no product 'fixture.nope' in the catalog"),
       (["fixture.v63.bundle.monthly", "colour=red"], 65, "unknown key 'colour'"),
+      (["fixture.v63.coins", "period=P1M"], 65, "period is for auto-renewable subscriptions"),
+      (["fixture.v63.coins", "family-shareable=maybe"], 65, "write true or false"),
       (["fixture.v63.bundle.monthly", "price"], 64, "is not key=value"),
     ]
     for (arguments, code, message) in cases {
@@ -66,8 +68,11 @@ final class CatalogSetCommandTests: XCTestCase {
     XCTAssertTrue(changed.contains { $0.contains(#""description" : "Coins/for you""#) }, "\(changed)")
     let show = CLIRun(["catalog", "show", path, "--locale", "ko"])
     XCTAssertTrue(show.output.contains("동전 \"100\""), show.output)
-    let missing = CLIRun(["catalog", "set", path, "fixture.v63.coins", "name@fr=Pièces"])
-    XCTAssertEqual(missing.code, 65)
-    XCTAssertTrue(missing.errorOutput.contains("has no localization 'fr'; it has 'en_US', 'ko'"), missing.errorOutput)
+    let added = CLIRun(["catalog", "set", path, "fixture.v63.coins", "name@fr=Pièces"])
+    XCTAssertEqual(added.code, 0, added.errorOutput)
+    XCTAssertTrue(CLIRun(["catalog", "show", path, "--locale", "fr"]).output.contains("Pièces"), "a new locale adds a localization")
+    let unknown = CLIRun(["catalog", "set", path, "fixture.v63.coins", "name@xx_QQ=a"])
+    XCTAssertEqual(unknown.code, 65)
+    XCTAssertTrue(unknown.errorOutput.contains("'xx_QQ' is not a locale"), unknown.errorOutput)
   }
 }

@@ -10,22 +10,22 @@ enum CatalogNewCommand {
     discussion: """
       Format 4.0 (which Xcode 16 and later open) with every top-level key, the whole settings block and a new \
       identifier. Add products with catalog add, or in the TUI's Catalog pane (storefront FILE). An existing \
-      FILE is never replaced (exit 73). Exit 65 for a storefront or locale that does not exist.
+      FILE is never replaced (exit 73). The global --storefront (default USA) and --locale (default en_US) set the \
+      catalog's; exit 65 for a locale that does not exist.
       """,
-    options: [
-      OptionSpec("--storefront", value: "code", help: "The catalog's storefront, an ISO 3166-1 alpha-3 code (default USA)."),
-      OptionSpec("--locale", value: "code", help: "The catalog's locale, such as en_US or ko_KR (default en_US)."),
-    ],
+    options: [],
     run: run)
 
   static func run(_ invocation: Invocation) throws(CLIFailure) -> ExitCode {
     guard invocation.operands.count == 1, let path = invocation.operands.first else {
       throw invocation.usageError("catalog new needs FILE, such as Store.storekit.", for: descriptor)
     }
+    let storefront = invocation.global.storefront ?? "USA"
+    let locale = invocation.global.locale ?? "en_US"
     let bytes: [UInt8]
     do {
       bytes = try CatalogTextEditor.newCatalog(
-        storefront: invocation.arguments.value("--storefront") ?? "USA", locale: invocation.arguments.value("--locale") ?? "en_US",
+        storefront: storefront, locale: locale,
         seed: UInt64.random(in: .min ... .max))
     } catch {
       throw CLIFailure("\(path): \(error.description); nothing was written", .dataError)
@@ -34,7 +34,7 @@ enum CatalogNewCommand {
       throw CLIFailure("\(path) already exists; catalog new never replaces a file. Choose another name, or edit this one with catalog add and catalog set.", .cannotCreate)
     }
     do { try CatalogFile.create(bytes, at: path) } catch { throw CLIFailure(error.description, .cannotCreate) }
-    invocation.io.line("\(path): new catalog (storefront \(invocation.arguments.value("--storefront")?.uppercased() ?? "USA"), locale \(invocation.arguments.value("--locale") ?? "en_US")); add products with: storefront catalog add \(path) consumable PRODUCT_ID")
+    invocation.io.line("\(path): new catalog (storefront \(storefront), locale \(locale)); add products with: storefront catalog add \(path) consumable PRODUCT_ID")
     return .success
   }
 }

@@ -235,3 +235,10 @@ public enum CatalogLocale {
   private static let languages: Set<String> = Set(Locale.LanguageCode.isoLanguageCodes.map(\.identifier))
   private static let regions: Set<String> = Set(Locale.Region.isoRegions.map(\.identifier))
 }
+
+extension CatalogEdit {
+  /// An offer from its key-language text (`free:P1W`), nil for `none` or a text that is not one.
+  public static func offer(_ text: String) -> CatalogOfferSpec? {
+    try? CatalogOfferSpec.parse(text, key: "offer")
+  }
+}
