@@ -15,7 +15,7 @@ import Foundation
 /// every subscription that has not ended, the subscription records) plus what this process touched,
 /// less the consumables it finished. History queries go to the ledger.
 public struct StoreMachine: Sendable {
-  public let catalog: Catalog
+  public internal(set) var catalog: Catalog
   public internal(set) var environment: StoreEnvironment
   /// The sandbox switches, seeded from the catalog's settings and changed at run time.
   public internal(set) var controls: SandboxControls

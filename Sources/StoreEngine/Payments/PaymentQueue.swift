@@ -15,7 +15,7 @@ public final class PaymentQueue {
   public let bus: EventBus
   public let ledger: any LedgerStore
   /// The store's state as of the last committed step.
-  public private(set) var machine: StoreMachine
+  public internal(set) var machine: StoreMachine
   private var observers: [(id: ObjectIdentifier, observer: any PaymentTransactionObserver)] = []
   private var productCallbacks: [Int: (Result<ProductsResponse, StoreKitError>) -> Void] = [:]
   /// How far this process has read the ledger's change feed.

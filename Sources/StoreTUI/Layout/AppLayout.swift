@@ -63,6 +63,7 @@ public struct AppLayout: Equatable, Sendable {
     case .settings: 1
     case .log: 1
     case .server: 2
+    case .catalog: 2
     }
   }
 

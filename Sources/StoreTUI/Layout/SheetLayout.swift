@@ -214,6 +214,17 @@ public struct SheetLayout: Equatable {
           ContentLine(text: ""), field("URL", sheet.url, focused: true),
         ],
         buttons: [("Cancel", .cancel), ("Save", .confirm)])
+    case .catalogForm(let form):
+      var lines = [ContentLine(text: form.intro, style: .muted), ContentLine(text: "")]
+      for (index, field) in form.fields.enumerated() {
+        let focused = index == form.field
+        let value = field.choices == nil ? field.text + (focused ? "_" : "") : "‹ \(field.text) ›"
+        lines.append(ContentLine(text: (focused ? "▸ " : "  ") + field.label.padded(toWidth: 28) + value, style: focused ? .underline : .plain, wrap: false))
+      }
+      lines.append(ContentLine(text: ""))
+      lines.append(form.problem.map { ContentLine(text: $0, style: .error) } ?? ContentLine(text: "OK: Enter saves to the file.", style: .muted))
+      // The form scrolls to keep its focused field in view.
+      return Content(title: form.title, lines: lines, buttons: [("Cancel", .cancel), ("Save", .confirm)], scrollsFrom: max(0, form.field - 8))
     case .notificationURL(let sheet):
       return Content(
         title: "App Store Server Notifications",

@@ -62,7 +62,9 @@ extension AppReducer {
     case .openRequest: openRequest(&state)
     case .toggleNotifications: toggleNotifications(&state)
     case .redeliver: return redeliver(&state)
-    case .confirm, .cancel, .dismiss, .close, .nextField, .erase, .type:
+    case .editCatalogEntry, .addProduct, .duplicateProduct, .deleteProduct, .moveLevel, .reloadCatalog:
+      return catalogIntent(intent, &state)
+    case .confirm, .cancel, .dismiss, .close, .nextField, .previousField, .erase, .type:
       // Sheet intents: only bound while a sheet is up, and then ``sheetKey(_:_:_:)`` has the key.
       break
     }

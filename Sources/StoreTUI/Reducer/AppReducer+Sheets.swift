@@ -51,6 +51,8 @@ extension AppReducer {
       return exportIntent(intent, &export, &state)
     case .notificationURL(var sheet):
       return urlIntent(intent, &sheet, &state)
+    case .catalogForm(var form):
+      return catalogFormIntent(intent, &form, &state)
     case .help(let first):
       if intent == .close {
         state.sheet = nil

@@ -9,6 +9,15 @@ import StoreEngine
 /// ```
 public func reduce(into state: inout AppState, action: AppAction) -> [AppCommand] {
   switch action {
+  case .catalogLoaded(let bytes, let catalog):
+    AppReducer.catalogLoaded(bytes, catalog, &state)
+    return []
+  case .catalogOpened(let editor):
+    state.catalogEditor = editor
+    return []
+  case .catalogChangedOnDisk(let changed):
+    AppReducer.catalogChangedOnDisk(changed, &state)
+    return []
   case .key(let key):
     let commands = AppReducer.key(key, &state)
     // The StoreKit 2 view must know which purchases the app started (they return to purchase()).
@@ -89,6 +98,7 @@ public func reduce(into state: inout AppState, action: AppAction) -> [AppCommand
     return []
   case .commandSucceeded(let command, let message):
     if case .signIn = command, case .signIn = state.sheet { state.sheet = nil }
+    if case .saveCatalog = command, case .catalogForm = state.sheet { state.sheet = nil }
     if let message { state.notice = Notice(message, kind: .success) }
     return []
   case .commandFailed(let command, let message):
@@ -102,6 +112,11 @@ public func reduce(into state: inout AppState, action: AppAction) -> [AppCommand
       }
     case .restore:
       state.isRestoring = false
+    case .saveCatalog:
+      if case .catalogForm(var form) = state.sheet {
+        form.problem = message
+        state.sheet = .catalogForm(form)
+      }
     default:
       break
     }
@@ -131,6 +146,7 @@ enum AppReducer {
     case .settings: SettingsItem.all.count
     case .log: state.shownLog.count
     case .server: (state.server?.showsNotifications ?? false ? state.server?.notifications.count : state.server?.requests.count) ?? 0
+    case .catalog: state.catalogEditor.rows.count
     }
   }
 

@@ -43,6 +43,13 @@ extension KeyBindings {
       ]
     case .pane(.server):
       return [move, Hint([[.openRequest]], "open"), Hint([[.toggleNotifications]], "notifications"), Hint([[.redeliver]], "redeliver"), pane, help, quit]
+    case .pane(.catalog):
+      return [
+        move, Hint([[.editCatalogEntry]], "edit"), Hint([[.addProduct]], "add"), Hint([[.duplicateProduct]], "duplicate"),
+        Hint([[.deleteProduct]], "delete"), Hint([[.moveLevel(-1), .moveLevel(1)]], "level"), Hint([[.reloadCatalog]], "reload"), help,
+      ]
+    case .sheet(.editor):
+      return [Hint([], "Type to edit"), Hint([[.nextField]], "next field"), Hint([[.nextValue]], "pick"), Hint([[.confirm]], "save"), Hint([[.cancel]], "cancel")]
     case .sheet(.question):
       return [Hint([[.confirm]], "confirm"), Hint([[.cancel]], "cancel")]
     case .sheet(.form):

@@ -89,6 +89,14 @@ public enum KeyBindings {
     KeyBinding(.pane(.server), [.enter], or: [.char("v")], .openRequest, help: "open the request or notification, decoded"),
     KeyBinding(.pane(.server), [.char("n")], .toggleNotifications, help: "list the requests / the notifications"),
     KeyBinding(.pane(.server), [.char("D")], .redeliver, help: "deliver the notification again"),
+
+    KeyBinding(.pane(.catalog), [.enter], or: [.char("e")], .editCatalogEntry, help: "edit the product, group or settings"),
+    KeyBinding(.pane(.catalog), [.char("a")], .addProduct, help: "add a product"),
+    KeyBinding(.pane(.catalog), [.char("d")], .duplicateProduct, help: "duplicate the product"),
+    KeyBinding(.pane(.catalog), [.char("x")], or: [.delete], .deleteProduct, help: "delete the product (asks first)"),
+    KeyBinding(.pane(.catalog), [.char("<")], .moveLevel(-1), help: "subscription level up / down"),
+    KeyBinding(.pane(.catalog), [.char(">")], .moveLevel(1), help: "subscription level up / down"),
+    KeyBinding(.pane(.catalog), [.char("R")], .reloadCatalog, help: "reload the file from disk"),
   ]
 
   private static let sheets: [KeyBinding] = [
@@ -100,6 +108,14 @@ public enum KeyBindings {
     KeyBinding(.sheet(.form), [.escape], .cancel, help: "cancel"),
     KeyBinding(.sheet(.form), [.tab], or: [.backTab, .up, .down], .nextField, help: "next field"),
     KeyBinding(.sheet(.form), [.backspace], or: [.delete], .erase, help: "delete the last character"),
+
+    KeyBinding(.sheet(.editor), [.enter], .confirm, help: "save the form to the file"),
+    KeyBinding(.sheet(.editor), [.escape], .cancel, help: "cancel"),
+    KeyBinding(.sheet(.editor), [.tab], or: [.down], .nextField, help: "next / previous field"),
+    KeyBinding(.sheet(.editor), [.backTab], or: [.up], .previousField, help: "next / previous field"),
+    KeyBinding(.sheet(.editor), [.right], .nextValue, help: "pick a choice field's value"),
+    KeyBinding(.sheet(.editor), [.left], .previousValue, help: "pick a choice field's value"),
+    KeyBinding(.sheet(.editor), [.backspace], or: [.delete], .erase, help: "delete the last character"),
 
     KeyBinding(.sheet(.reader), [.up], or: [.char("k")], .moveUp, help: "scroll a line"),
     KeyBinding(.sheet(.reader), [.down], or: [.char("j")], .moveDown, help: "scroll a line"),

@@ -98,6 +98,21 @@ public enum KeyIntent: Hashable, Sendable {
   /// Deliver the selected notification again.
   case redeliver
 
+  // MARK: Catalog pane
+
+  /// Edit the selected product, group or the settings.
+  case editCatalogEntry
+  /// Add a product.
+  case addProduct
+  /// Duplicate the selected product.
+  case duplicateProduct
+  /// Delete the selected product (asks first).
+  case deleteProduct
+  /// Move the selected subscription one level up (toward 1) or down in its group.
+  case moveLevel(Int)
+  /// Read the file again from disk.
+  case reloadCatalog
+
   // MARK: Sheets
 
   /// Answer yes, or submit a form.
@@ -110,6 +125,8 @@ public enum KeyIntent: Hashable, Sendable {
   case close
   /// Move to the form's other field.
   case nextField
+  /// Move to the form's previous field.
+  case previousField
   /// Delete the character before the cursor.
   case erase
   /// Type this character into the focused field.

@@ -51,6 +51,8 @@ public enum SheetKind: CaseIterable, Hashable, Sendable {
   case form
   /// Text to read and scroll: the help overlay, the decoded JWS and a server request.
   case reader
+  /// The Catalog pane's forms: many fields, some picked with ←/→.
+  case editor
 
   /// The kind of `sheet`.
   public init(_ sheet: Sheet) {
@@ -58,11 +60,12 @@ public enum SheetKind: CaseIterable, Hashable, Sendable {
     case .purchase, .askToBuy, .confirm: self = .question
     case .signIn, .export, .notificationURL: self = .form
     case .help, .jws, .request: self = .reader
+    case .catalogForm: self = .editor
     }
   }
 
   /// Whether printable keys the table does not bind are typed into a field.
-  public var acceptsText: Bool { self == .form }
+  public var acceptsText: Bool { self == .form || self == .editor }
 
   /// The help overlay's section title.
   public var title: String {
@@ -70,6 +73,7 @@ public enum SheetKind: CaseIterable, Hashable, Sendable {
     case .question: "Sheets: purchase and other questions"
     case .form: "Sheets: sign-in and export fields"
     case .reader: "Sheets: help, signed transactions and requests"
+    case .editor: "Sheets: the catalog editor's forms"
     }
   }
 }

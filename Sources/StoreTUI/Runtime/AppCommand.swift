@@ -62,6 +62,10 @@ public enum AppCommand: Equatable, Sendable {
   case exportReceipt(path: String)
   /// Answers an attached app's purchase sheet (the app carries the answer out).
   case answerSheet(PaymentTransaction.ID, SheetAnswer)
+  /// Write the Catalog pane's edited file (atomically, with a `.bak`) and sell what it says.
+  case saveCatalog(bytes: [UInt8], summary: String)
+  /// Read the catalog file again (it changed on disk).
+  case reloadCatalog
   /// Signs the device in for an attached app's signed-out purchase; the app takes the account.
   case signInForAttachedApp(PaymentTransaction.ID, name: String, password: String)
 
@@ -89,7 +93,7 @@ public enum AppCommand: Equatable, Sendable {
     case .setControl(let change): .setControl(change)
     case .advance(let seconds): .advance(to: now.addingTimeInterval(max(0, seconds)))
     case .clearHistory: .clearHistory(account: nil)
-    case .exportJWS, .quit, .redeliver, .setNotificationURL, .setServerFault, .callAppServer, .showReceipt, .exportReceipt, .answerSheet, .signInForAttachedApp: nil
+    case .exportJWS, .quit, .redeliver, .setNotificationURL, .setServerFault, .callAppServer, .showReceipt, .exportReceipt, .answerSheet, .signInForAttachedApp, .saveCatalog, .reloadCatalog: nil
     }
   }
 }
@@ -97,6 +101,12 @@ public enum AppCommand: Equatable, Sendable {
 /// What happened, for the reducer: input, time, engine events and the results of commands.
 public enum AppAction: Equatable, Sendable {
   case key(Key)
+  /// The Catalog pane's document at launch (its file, or the built-in catalog).
+  case catalogOpened(CatalogEditor)
+  /// The catalog file as read or saved (the Catalog pane's document and the Store pane's products).
+  case catalogLoaded(bytes: [UInt8], catalog: Catalog)
+  /// Whether the catalog file on disk differs from what the storefront last read or wrote.
+  case catalogChangedOnDisk(Bool)
   case resized(Size)
   /// A real-time tick (spinner, notice expiry).
   case tick(Date)

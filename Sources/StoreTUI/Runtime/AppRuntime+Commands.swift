@@ -30,6 +30,10 @@ extension AppRuntime {
     case .quit:
       wantsQuit = true
       return nil
+    case .saveCatalog(let bytes, let summary):
+      return try saveCatalog(bytes, summary: summary)
+    case .reloadCatalog:
+      return try reloadCatalog()
     case .showReceipt:
       guard let receipts, let account = queue.currentAccount else { return "No app receipt: sign in with a data directory first." }
       let decoded = try receipts.decoded(account)

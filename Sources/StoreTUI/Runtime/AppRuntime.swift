@@ -30,6 +30,10 @@ public final class AppRuntime {
 
   /// This storefront's entry among the store's attached processes, once registered.
   var storefrontEntry: AttachedProcess?
+  /// The catalog file the Catalog pane edits, as last read or saved; nil for the built-in catalog.
+  var catalogFile: CatalogFile?
+  /// The file's modification date and size when last looked at, so a tick reads it only after a change.
+  var catalogStamp: (Date?, Int?)?
   /// Attached apps' sheets this storefront answered: not shown again.
   var settledSheets: Set<PaymentTransaction.ID> = []
   /// How many lines of each attached app's callback log the Log pane shows already, by session.
@@ -138,6 +142,7 @@ public final class AppRuntime {
     }
     readNotifications()
     attendAttachedApps()
+    watchCatalogFile()
     let url = queue.notificationURLs[notificationEnvironment]
     if url != state.notificationURL { send(.notificationURLRead(url)) }
     // A timer tick lands a hair under a whole second after the last one as often as over it: with

@@ -83,6 +83,8 @@ public struct AppState: Equatable {
   public var appServerURL: String?
   /// The data directory's server fault; nil when there is no control for it.
   public var serverFault: ServerFaultSetting?
+  /// The Catalog pane's document: the catalog file's text and what it decodes to.
+  public var catalogEditor: CatalogEditor
 
   /// The initial state for `catalog` and what the engine knows about the account.
   public init(
@@ -97,6 +99,7 @@ public struct AppState: Equatable {
       index[product.id] = offset
     }
     self.rowIndex = index
+    self.catalogEditor = CatalogEditor(path: nil, bytes: [], catalog: catalog, seed: 0)
     self.controls = snapshot.controls
     self.clock = snapshot.clock
     self.log = LogBuffer(capacity: logCapacity)
@@ -292,6 +295,19 @@ public struct AppState: Equatable {
     lastRefreshedRows = refresh(products)
     lastTouched = touched
     return touched
+  }
+
+  /// Sells `catalog` from now on (the Catalog pane saved or reloaded the file): the Store pane's
+  /// rows are its products, each status derived afresh.
+  mutating func replaceProducts(with catalog: Catalog) {
+    products = catalog.products
+    var index: [Product.ID: Int] = [:]
+    for (offset, product) in catalog.products.enumerated() where index[product.id] == nil {
+      index[product.id] = offset
+    }
+    rowIndex = index
+    statuses = [:]
+    lastRefreshedRows = refresh(catalog.products.map(\.id))
   }
 
   /// Re-derives the statuses of `products`; returns the rows that were refreshed, sorted.

@@ -7,9 +7,11 @@ public enum Pane: Int, CaseIterable, Hashable, Sendable {
   case log
   /// The in-process App Store Server API's requests; only with `--serve` (``AppState/panes``).
   case server
+  /// The `.storekit` file as a tree, edited in place (issue 26).
+  case catalog
 
   /// The panes every session has (the Server pane needs `--serve`).
-  public static let standard: [Pane] = [.store, .transactions, .settings, .log]
+  public static let standard: [Pane] = [.store, .transactions, .settings, .log, .catalog]
 
   /// The tab title.
   public var title: String {
@@ -19,6 +21,7 @@ public enum Pane: Int, CaseIterable, Hashable, Sendable {
     case .settings: "Settings"
     case .log: "Log"
     case .server: "Server"
+    case .catalog: "Catalog"
     }
   }
 
@@ -30,6 +33,7 @@ public enum Pane: Int, CaseIterable, Hashable, Sendable {
     case .settings: "3"
     case .log: "4"
     case .server: "5"
+    case .catalog: "6"
     }
   }
 

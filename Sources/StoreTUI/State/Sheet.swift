@@ -20,6 +20,8 @@ public enum Sheet: Equatable, Sendable {
   case request(RequestSheet)
   /// The app's server's notification URL (editable; empty turns notifications off).
   case notificationURL(URLSheet)
+  /// A Catalog pane form (edit or add a product, a group, the settings).
+  case catalogForm(CatalogForm)
 
   /// Whether the engine put this sheet up (it goes away on the engine's `promptDismissed`).
   var isEnginePrompt: Bool {

@@ -35,6 +35,7 @@ package func render(_ state: AppState, prices: PriceMemo = PriceMemo(), probe: R
     case .settings: SettingsView.draw(state, layout: layout, in: &canvas)
     case .log: LogView.draw(state, layout: layout, in: &canvas)
     case .server: ServerView.draw(state, layout: layout, in: &canvas)
+    case .catalog: CatalogView.draw(state, layout: layout, in: &canvas)
     }
   }
   buffer.draw(in: layout.status) { StatusLineView.notice(state, in: &$0) }

@@ -9,7 +9,7 @@ enum CatalogNewCommand {
     summary: "Create an empty .storekit file, laid out as the current Xcode writes one.",
     discussion: """
       Format 4.0 (which Xcode 16 and later open) with every top-level key, the whole settings block and a new \
-      identifier. Add products with catalog add, or in the TUI's Catalog pane (storefront FILE). An existing \
+      identifier. Add products with catalog add, or in the TUI's Catalog pane (storefront --catalog FILE). An existing \
       FILE is never replaced (exit 73). The global --storefront (default USA) and --locale (default en_US) set the \
       catalog's; exit 65 for a locale that does not exist.
       """,

@@ -143,6 +143,8 @@ enum InteractiveCommand {
   ) -> Result<Int32, TerminalError> {
     let runtime = AppRuntime(queue: store.queue, snapshot: snapshot, size: loop.terminal.size, executor: .queue(.main))
     if let serverURL { runtime.send(.serverListening(url: serverURL)) }
+    // The Catalog pane edits the file the store sells from (issue 26).
+    runtime.openCatalog(path: catalogPath, seed: UInt64.random(in: .min ... .max))
     // Set before the launch below, so the redelivered transactions meet the app's policy.
     runtime.send(.appFinishModeSet(finishMode))
     let worker = AppServerWorker()

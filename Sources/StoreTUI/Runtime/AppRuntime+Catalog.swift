@@ -1,0 +1,77 @@
+import Foundation
+import StoreEngine
+
+/// The Catalog pane's file: opened at launch, saved atomically, watched for other writers, and
+/// sold from at once after every save or reload.
+extension AppRuntime {
+  /// Makes `path` (the `.storekit` file the store sells from; nil: the built-in catalog) the
+  /// Catalog pane's document. `seed` seeds new `internalID`s.
+  public func openCatalog(path: String?, seed: UInt64) {
+    var editor = CatalogEditor(path: nil, bytes: [], catalog: queue.catalog, seed: seed)
+    if let path, let file = try? CatalogFile.open(path: path) {
+      catalogFile = file
+      catalogStamp = Self.stamp(path)
+      editor = CatalogEditor(path: path, bytes: file.bytes, catalog: queue.catalog, seed: seed)
+    }
+    send(.catalogOpened(editor))
+  }
+
+  func saveCatalog(_ bytes: [UInt8], summary: String) throws -> String {
+    guard var file = catalogFile else { throw SettingError(message: "The built-in catalog is not a file; nothing was saved.") }
+    let catalog: Catalog
+    do {
+      catalog = try CatalogDecoder().decode(Data(bytes), path: file.path)
+    } catch {
+      throw SettingError(message: "The edit would leave a catalog that does not load; nothing was saved: \(error)")
+    }
+    do {
+      try file.save(bytes)
+    } catch {
+      if case .changedOnDisk = error { send(.catalogChangedOnDisk(true)) }
+      throw SettingError(message: error.description)
+    }
+    catalogFile = file
+    catalogStamp = Self.stamp(file.path)
+    try sell(catalog, bytes: bytes)
+    let name = URL(fileURLWithPath: file.path).lastPathComponent
+    return "Saved \(name): \(summary) (previous version: \(name).bak)."
+  }
+
+  func reloadCatalog() throws -> String {
+    guard let path = catalogFile?.path else { throw SettingError(message: "The built-in catalog has no file to reload.") }
+    let file: CatalogFile
+    let catalog: Catalog
+    do {
+      file = try CatalogFile.open(path: path)
+      catalog = try CatalogDecoder().decode(Data(file.bytes), path: path)
+    } catch {
+      throw SettingError(message: "\(error) — the store keeps selling the catalog it had; fix the file (storefront catalog check \(path)) and press R again.")
+    }
+    catalogFile = file
+    catalogStamp = Self.stamp(path)
+    try sell(catalog, bytes: file.bytes)
+    return "Reloaded \(URL(fileURLWithPath: path).lastPathComponent): \(catalog.products.count) products."
+  }
+
+  /// The store sells `catalog` now; its settings that changed become the sandbox's.
+  private func sell(_ catalog: Catalog, bytes: [UInt8]) throws {
+    let changes = queue.replaceCatalog(catalog)
+    send(.catalogLoaded(bytes: bytes, catalog: catalog))
+    for change in changes { try queue.perform(.setControl(change)) }
+  }
+
+  /// Tells the pane whether the file on disk still has what it last read or wrote; reads the file
+  /// only when its modification date or size moved.
+  func watchCatalogFile() {
+    guard let file = catalogFile else { return }
+    let stamp = Self.stamp(file.path)
+    if let last = catalogStamp, last.0 == stamp.0, last.1 == stamp.1 { return }
+    catalogStamp = stamp
+    send(.catalogChangedOnDisk(file.changedOnDisk))
+  }
+
+  private static func stamp(_ path: String) -> (Date?, Int?) {
+    let attributes = try? FileManager.default.attributesOfItem(atPath: path)
+    return (attributes?[.modificationDate] as? Date, (attributes?[.size] as? NSNumber)?.intValue)
+  }
+}
