@@ -27,8 +27,13 @@ extension AppRuntime {
     do {
       try file.save(bytes)
     } catch {
-      if case .changedOnDisk = error { send(.catalogChangedOnDisk(true)) }
-      throw SettingError(message: error.description)
+      // The form names the file as the pane does, so the message fits the sheet.
+      let name = URL(fileURLWithPath: file.path).lastPathComponent
+      if case .changedOnDisk = error {
+        send(.catalogChangedOnDisk(true))
+        throw SettingError(message: "\(name) changed on disk since it was opened; nothing was written. Press Esc, then R to reload it, and make the edit again.")
+      }
+      throw SettingError(message: error.description.replacingOccurrences(of: file.path, with: name))
     }
     catalogFile = file
     catalogStamp = Self.stamp(file.path)
