@@ -28,10 +28,10 @@ if arguments.first == RSSProbe.flag {
   exit(RSSProbe.main(Array(arguments.dropFirst())))
 }
 let usage =
-  "usage: storefront-bench [--json] [--quick] [--only catalog,engine,ledger,bus,frames,render,process,launch,advance,serve,serve_history,notify,receipt,pgledger,history,present,storekit,attached]"
+  "usage: storefront-bench [--json] [--quick] [--only catalog,engine,ledger,bus,frames,render,process,launch,advance,serve,serve_history,notify,receipt,pgledger,history,present,storekit,attached,catalog_edit]"
 let suites = [
   "catalog", "engine", "ledger", "bus", "frames", "render", "process", "launch", "advance", "serve", "serve_history", "notify", "receipt",
-  "pgledger", "history", "present", "storekit", "attached",
+  "pgledger", "history", "present", "storekit", "attached", "catalog_edit",
 ]
 var json = false
 var quick = false
@@ -125,6 +125,9 @@ do {
 
   attempt("catalog", ["catalog_load_10k_ms", "catalog_load_vs_jsonserialization"]) {
     try CatalogBenchmark.run(catalogData, repeats: plan.repeats + 2, into: report)
+  }
+  attempt("catalog_edit", CatalogEditBenchmark.keys) {
+    try CatalogEditBenchmark.run(repeats: plan.repeats + 2, scratch: scratch.appendingPathComponent("catalog-edit"), into: report)
   }
   attempt("engine", ["engine_cycles_per_s"]) {
     try EngineBenchmark.run(catalog: catalog, cycles: plan.engineCycles, repeats: plan.repeats, into: report)

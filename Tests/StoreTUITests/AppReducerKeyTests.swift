@@ -34,7 +34,7 @@ import Testing
     send(&state, .key(.tab))
     #expect(state.focus == .transactions)
     send(&state, .key(.backTab), .key(.backTab))
-    #expect(state.focus == .log)
+    #expect(state.focus == .catalog)
     send(&state, .key(.char("3")))
     #expect(state.focus == .settings)
     send(&state, .key(.char("1")))

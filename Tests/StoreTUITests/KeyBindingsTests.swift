@@ -47,8 +47,8 @@ import Testing
 
   @Test func paneDigitsAndTheirHelpComeFromThePanes() {
     let digits = Pane.allCases.map { String($0.shortcut) }.joined(separator: " ")
-    let titles = Pane.allCases.map(\.title).joined(separator: ", ")
-    #expect(KeyBindings.helpLines.contains { $0.hasPrefix("  \(digits) ") && $0.hasSuffix(titles) })
+    // Six titles no longer fit the help sheet's 80 columns; the tabs name the panes.
+    #expect(KeyBindings.helpLines.contains { $0.hasPrefix("  \(digits) ") && $0.hasSuffix("switch to that pane (5 needs --serve)") })
     for pane in Pane.allCases {
       #expect(KeyBindings.intent(for: .char(pane.shortcut), in: .pane(.log)) == .focus(pane))
     }

@@ -40,7 +40,7 @@ import Testing
     #expect(state.focus == .store)
     #expect(state.notice?.text.contains("--serve") == true)
     send(&state, .key(.backTab))
-    #expect(state.focus == .log, "Shift-Tab wraps to the last standard pane")
+    #expect(state.focus == .catalog, "Shift-Tab wraps to the last standard pane")
   }
 
   @Test func servingAddsTheTabAndTheURLInTheHeader() {
@@ -50,6 +50,8 @@ import Testing
     #expect(screen.split(separator: "\n").first?.contains("Server \(Self.url)") == true)
     send(&state, .key(.char("4")), .key(.tab))
     #expect(state.focus == .server)
+    send(&state, .key(.tab))
+    #expect(state.focus == .catalog)
     send(&state, .key(.tab))
     #expect(state.focus == .store)
     send(&state, .key(.char("5")))

@@ -50,7 +50,7 @@ public enum KeyBindings {
     KeyBinding(.global, [.tab], .nextPane, help: "next / previous pane"),
     KeyBinding(.global, [.backTab], .previousPane, help: "next / previous pane"),
   ] + Pane.allCases.map { pane in
-    KeyBinding(.global, [.char(pane.shortcut)], .focus(pane), help: Pane.allCases.map(\.title).joined(separator: ", "))
+    KeyBinding(.global, [.char(pane.shortcut)], .focus(pane), help: "switch to that pane (5 needs --serve)")
   } + [
     KeyBinding(.global, [.char("r")], .restore, help: "restore purchases"),
     KeyBinding(.global, [.char("i")], .signIn, help: "sign in / switch sandbox account"),

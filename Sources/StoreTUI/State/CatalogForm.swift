@@ -78,7 +78,7 @@ public struct CatalogForm: Equatable, Sendable {
     fields[field].text = choices[(index + step + choices.count) % choices.count]
   }
 
-  func text(_ key: String) -> String { fields.first { $0.key == key }?.text ?? "" }
+  public func text(_ key: String) -> String { fields.first { $0.key == key }?.text ?? "" }
 }
 
 extension CatalogForm {
