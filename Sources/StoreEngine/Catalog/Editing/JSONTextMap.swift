@@ -16,6 +16,21 @@ struct JSONTextMap {
       children[JSONPath(Array(path.components.dropLast())), default: []].append((keyStarts[path] ?? range.lowerBound, last))
     }
     self.children = children.mapValues { $0.sorted { $0.offset < $1.offset }.map(\.component) }
+    // Objects by the kind of place they are in, first in the file first: what laying out a new
+    // value asks for every object it writes.
+    var shapes: [[String?]: [(offset: Int, path: JSONPath)]] = [:]
+    for (path, components) in self.children where components.first.map({ if case .key = $0 { true } else { false } }) ?? false {
+      shapes[Self.shape(of: path), default: []].append((ranges[path]?.lowerBound ?? 0, path))
+    }
+    self.shapes = shapes.mapValues { $0.sorted { $0.offset < $1.offset }.map(\.path) }
+  }
+
+  /// Objects (with at least one member) by ``shape(of:)``, in file order.
+  private let shapes: [[String?]: [JSONPath]]
+
+  /// A path's kind of place: its keys, with every index the same.
+  static func shape(of path: JSONPath) -> [String?] {
+    path.components.map { if case .key(let key) = $0 { key } else { nil } }
   }
 
   /// The keys of the object at `path`, in file order.
@@ -38,20 +53,11 @@ struct JSONTextMap {
   /// The keys of the first object (in file order) in the same kind of place as `path` (the same
   /// keys, any indices) that has `key`, if given: how the file orders such an object's members.
   func keysOfObject(shapedLike path: JSONPath, having key: String? = nil) -> [String]? {
-    var best: (offset: Int, keys: [String])?
-    for (candidate, range) in ranges where candidate.components.count == path.components.count && candidate != path {
-      guard zip(candidate.components, path.components).allSatisfy({ lhs, rhs in
-        switch (lhs, rhs) {
-        case (.index, .index): true
-        case (.key(let left), .key(let right)): left == right
-        default: false
-        }
-      }) else { continue }
-      if let best, best.offset < range.lowerBound { continue }
+    for candidate in shapes[Self.shape(of: path)] ?? [] where candidate != path {
       let keys = self.keys(of: candidate)
-      guard !keys.isEmpty, key.map(keys.contains) ?? true else { continue }
-      best = (range.lowerBound, keys)
+      if key.map(keys.contains) ?? true { return keys }
     }
-    return best?.keys
+    return nil
   }
+
 }
