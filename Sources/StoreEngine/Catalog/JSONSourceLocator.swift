@@ -83,31 +83,24 @@ struct JSONSourceLocator {
 
   /// The bytes of every value (from its first byte to just past its last), keyed by its path; the
   /// first of duplicate keys wins. An editor replaces a value's bytes and leaves the rest alone.
-  func valueRanges() -> [JSONPath: Range<Int>] { textMap().ranges }
-
-  /// Where every value and every member's key is: what an editor needs to replace, insert and
-  /// remove members and elements in place.
-  func textMap() -> JSONTextMap {
+  func valueRanges() -> [JSONPath: Range<Int>] {
     var offsets: [JSONPath: Int] = [:]
     var ends: [JSONPath: Int] = [:]
-    var keyStarts: [JSONPath: Int] = [:]
     // A byte order mark is not JSON; Foundation skips it, and so does this.
     var index = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
-    scanValue(at: &index, path: [], into: &offsets, ends: &ends, keyStarts: &keyStarts)
+    scanValue(at: &index, path: [], into: &offsets, ends: &ends)
     var ranges: [JSONPath: Range<Int>] = [:]
     for (path, start) in offsets { if let end = ends[path], end >= start { ranges[path] = start..<end } }
-    return JSONTextMap(ranges: ranges, keyStarts: keyStarts.filter { ranges[$0.key] != nil })
+    return ranges
   }
 
   private func scanValue(at index: inout Int, path: [JSONPath.Component], into offsets: inout [JSONPath: Int]) {
     var ends: [JSONPath: Int] = [:]
-    var keyStarts: [JSONPath: Int] = [:]
-    scanValue(at: &index, path: path, into: &offsets, ends: &ends, keyStarts: &keyStarts)
+    scanValue(at: &index, path: path, into: &offsets, ends: &ends)
   }
 
   private func scanValue(
-    at index: inout Int, path: [JSONPath.Component], into offsets: inout [JSONPath: Int], ends: inout [JSONPath: Int],
-    keyStarts: inout [JSONPath: Int]
+    at index: inout Int, path: [JSONPath.Component], into offsets: inout [JSONPath: Int], ends: inout [JSONPath: Int]
   ) {
     skipWhitespace(&index)
     guard index < bytes.count else { return }
@@ -136,9 +129,7 @@ struct JSONSourceLocator {
         skipWhitespace(&index)
         guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { return }
         index += 1
-        let memberPath = JSONPath(path + [.key(key)])
-        if keyStarts[memberPath] == nil, offsets[memberPath] == nil { keyStarts[memberPath] = keyStart }
-        scanValue(at: &index, path: path + [.key(key)], into: &offsets, ends: &ends, keyStarts: &keyStarts)
+        scanValue(at: &index, path: path + [.key(key)], into: &offsets, ends: &ends)
       }
     case UInt8(ascii: "["):
       index += 1
@@ -155,7 +146,7 @@ struct JSONSourceLocator {
           continue
         }
         let before = index
-        scanValue(at: &index, path: path + [.index(element)], into: &offsets, ends: &ends, keyStarts: &keyStarts)
+        scanValue(at: &index, path: path + [.index(element)], into: &offsets, ends: &ends)
         element += 1
         if index == before { return }
       }

@@ -82,7 +82,7 @@ extension CatalogTextEditor {
     try copy.set(added.appending("productID"), .string(newID))
     let name = copy.text.string(at: added.appending("referenceName")) ?? product
     try copy.set(added.appending("referenceName"), .string(name + " copy"))
-    let internalIDs = copy.text.map.ranges.keys.filter { $0.components.starts(with: added.components) && $0.components.last == .key("internalID") }
+    let internalIDs = copy.text.map.members(named: "internalID", under: added).map(\.path)
     for internalPath in internalIDs { try copy.set(internalPath, .string(copy.newInternalID())) }
     self = copy
   }

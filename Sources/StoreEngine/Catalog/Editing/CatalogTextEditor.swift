@@ -59,12 +59,10 @@ public struct CatalogTextEditor: Sendable {
 
   /// Every product's id and the path of its object, in file order.
   func products() -> [(id: String, path: JSONPath)] {
-    text.map.ranges.compactMap { path, range -> (id: String, path: JSONPath, offset: Int)? in
-      guard path.components.last == .key("productID"), path.components.count >= 3,
-        let id = Self.string(Array(text.bytes[range]))
-      else { return nil }
-      return (id, JSONPath(Array(path.components.dropLast())), range.lowerBound)
-    }.sorted { $0.offset < $1.offset }.map { ($0.id, $0.path) }
+    text.map.members(named: "productID").compactMap { path, range in
+      guard path.components.count >= 3, let id = Self.string(Array(text.bytes[range])) else { return nil }
+      return (id, JSONPath(Array(path.components.dropLast())))
+    }
   }
 
   func path(of product: String) throws(Failure) -> JSONPath {

@@ -62,6 +62,13 @@ indirect enum JSONText: Equatable, Sendable {
     }
   }
 
+  var isContainer: Bool {
+    switch self {
+    case .object, .array: true
+    default: false
+    }
+  }
+
   /// The keys of an object value.
   var keys: [String] {
     if case .object(let members) = self { members.map(\.key) } else { [] }

@@ -15,13 +15,13 @@ struct JSONTextEditor {
 
   init(bytes: [UInt8]) {
     self.bytes = bytes
-    map = JSONSourceLocator(bytes).textMap()
+    map = JSONTextMap(bytes)
     style = JSONTextStyle.of(bytes, map: map)
   }
 
   /// The bytes of the value at `path`.
   func text(at path: JSONPath) -> [UInt8]? {
-    map.ranges[path].map { Array(bytes[$0]) }
+    map.range(of: path).map { Array(bytes[$0]) }
   }
 
   /// The string at `path`, nil when it is not a string.
@@ -29,14 +29,22 @@ struct JSONTextEditor {
     text(at: path).flatMap(CatalogTextEditor.string)
   }
 
-  func exists(_ path: JSONPath) -> Bool { map.ranges[path] != nil }
+  func exists(_ path: JSONPath) -> Bool { map.range(of: path) != nil }
 
   /// Replaces the value at `path` with `value`, or adds the member when the object at the path's
   /// parent lacks it (`template`: the key order to put it by, when the file has no object like it).
   mutating func set(_ path: JSONPath, to value: JSONText, template: [String] = []) throws(Missing) {
-    if let range = map.ranges[path] {
+    if let node = map.node(at: path) {
+      let range = map.nodes[node].start..<map.nodes[node].end
       let indent = Self.indentation(ofLineAt: range.lowerBound, in: bytes)
-      replace(range, with: Array(laidOut(value, at: path).written(in: style, indent: indent).utf8))
+      let text = Array(laidOut(value, at: path).written(in: style, indent: indent).utf8)
+      // A scalar over a scalar moves what follows and changes nothing else: no need to read the text again.
+      if !value.isContainer, bytes[range.lowerBound] != UInt8(ascii: "{"), bytes[range.lowerBound] != UInt8(ascii: "[") {
+        bytes.replaceSubrange(range, with: text)
+        map.replacedScalar(node, with: text.count)
+        return
+      }
+      replace(range, with: text)
       return
     }
     guard case .key(let key)? = path.components.last else { throw Missing(path: path) }
@@ -45,7 +53,7 @@ struct JSONTextEditor {
 
   /// Adds `key : value` to the object at `path`, where the object's key order puts it.
   mutating func insertMember(_ key: String, _ value: JSONText, into path: JSONPath, template: [String] = []) throws(Missing) {
-    guard let object = map.ranges[path], bytes[object.lowerBound] == UInt8(ascii: "{") else { throw Missing(path: path) }
+    guard let object = map.range(of: path), bytes[object.lowerBound] == UInt8(ascii: "{") else { throw Missing(path: path) }
     let keys = map.keys(of: path)
     let indent = childIndentation(of: path, range: object)
     let member = Array((String(decoding: CatalogTextEditor.literal(key), as: UTF8.self) + style.colon
@@ -56,38 +64,38 @@ struct JSONTextEditor {
       replace((object.lowerBound + 1)..<(object.upperBound - 1), with: Array((style.newline + indent).utf8) + member + Array((style.newline + closing).utf8))
       return
     }
-    if let before = keys.first(where: { follows($0, key, keys: keys, template: template) }), let start = map.keyStarts[path.appending(before)] {
+    if let before = keys.first(where: { follows($0, key, keys: keys, template: template) }), let start = map.keyStart(of: path.appending(before)) {
       replace(start..<start, with: member + Array(("," + style.newline + indent).utf8))
-    } else if let last = keys.last, let end = map.ranges[path.appending(last)]?.upperBound {
+    } else if let last = keys.last, let end = map.range(of: path.appending(last))?.upperBound {
       replace(end..<end, with: Array(("," + style.newline + indent).utf8) + member)
     }
   }
 
   /// Adds `value` to the array at `path`, before element `index` (nil: at the end).
   mutating func insertElement(_ value: JSONText, into path: JSONPath, at index: Int? = nil) throws(Missing) {
-    guard let array = map.ranges[path], bytes[array.lowerBound] == UInt8(ascii: "[") else { throw Missing(path: path) }
+    guard let array = map.range(of: path), bytes[array.lowerBound] == UInt8(ascii: "[") else { throw Missing(path: path) }
     let count = map.count(of: path)
     let indent = childIndentation(of: path, range: array)
     let element = Array(laidOut(value, at: path.appending(index ?? count)).written(in: style, indent: indent).utf8)
     if count == 0 {
       let closing = Self.indentation(ofLineAt: array.lowerBound, in: bytes)
       replace((array.lowerBound + 1)..<(array.upperBound - 1), with: Array((style.newline + indent).utf8) + element + Array((style.newline + closing).utf8))
-    } else if let index, index < count, let start = map.ranges[path.appending(index)]?.lowerBound {
+    } else if let index, index < count, let start = map.range(of: path.appending(index))?.lowerBound {
       replace(start..<start, with: element + Array(("," + style.newline + indent).utf8))
-    } else if let end = map.ranges[path.appending(count - 1)]?.upperBound {
+    } else if let end = map.range(of: path.appending(count - 1))?.upperBound {
       replace(end..<end, with: Array(("," + style.newline + indent).utf8) + element)
     }
   }
 
   /// Adds `bytes` (a value's text as the file had it elsewhere, at the same depth) to the array at `path`.
   mutating func insertElementText(_ text: [UInt8], into path: JSONPath) throws(Missing) {
-    guard let array = map.ranges[path], bytes[array.lowerBound] == UInt8(ascii: "[") else { throw Missing(path: path) }
+    guard let array = map.range(of: path), bytes[array.lowerBound] == UInt8(ascii: "[") else { throw Missing(path: path) }
     let count = map.count(of: path)
     let indent = childIndentation(of: path, range: array)
     if count == 0 {
       let closing = Self.indentation(ofLineAt: array.lowerBound, in: bytes)
       replace((array.lowerBound + 1)..<(array.upperBound - 1), with: Array((style.newline + indent).utf8) + text + Array((style.newline + closing).utf8))
-    } else if let end = map.ranges[path.appending(count - 1)]?.upperBound {
+    } else if let end = map.range(of: path.appending(count - 1))?.upperBound {
       replace(end..<end, with: Array(("," + style.newline + indent).utf8) + text)
     }
   }
@@ -95,15 +103,15 @@ struct JSONTextEditor {
   /// Removes element `index` of the array at `path` with its comma and the space before it; an
   /// array left empty is written as the file writes empty arrays.
   mutating func removeElement(_ index: Int, of path: JSONPath) throws(Missing) {
-    guard let array = map.ranges[path], let element = map.ranges[path.appending(index)] else { throw Missing(path: path.appending(index)) }
+    guard let array = map.range(of: path), let element = map.range(of: path.appending(index)) else { throw Missing(path: path.appending(index)) }
     let count = map.count(of: path)
     if count == 1 {
       let closing = Self.indentation(ofLineAt: array.lowerBound, in: bytes)
       let empty = Array(style.emptyArray(indent: closing).utf8)
       replace(array, with: empty)
-    } else if index > 0, let previous = map.ranges[path.appending(index - 1)] {
+    } else if index > 0, let previous = map.range(of: path.appending(index - 1)) {
       replace(previous.upperBound..<element.upperBound, with: [])
-    } else if let next = map.ranges[path.appending(index + 1)] {
+    } else if let next = map.range(of: path.appending(index + 1)) {
       replace(element.lowerBound..<next.lowerBound, with: [])
     }
   }
@@ -113,11 +121,11 @@ struct JSONTextEditor {
     guard let member = map.memberRange(key, of: path) else { throw Missing(path: path.appending(key)) }
     let keys = map.keys(of: path)
     guard let position = keys.firstIndex(of: key) else { throw Missing(path: path.appending(key)) }
-    if keys.count == 1, let object = map.ranges[path] {
+    if keys.count == 1, let object = map.range(of: path) {
       replace((object.lowerBound + 1)..<(object.upperBound - 1), with: Array((style.newline + style.newline + Self.indentation(ofLineAt: object.lowerBound, in: bytes)).utf8))
-    } else if position > 0, let previous = map.ranges[path.appending(keys[position - 1])] {
+    } else if position > 0, let previous = map.range(of: path.appending(keys[position - 1])) {
       replace(previous.upperBound..<member.upperBound, with: [])
-    } else if let next = map.keyStarts[path.appending(keys[position + 1])] {
+    } else if let next = map.keyStart(of: path.appending(keys[position + 1])) {
       replace(member.lowerBound..<next, with: [])
     }
   }
@@ -140,10 +148,10 @@ struct JSONTextEditor {
   /// The indentation of the container's children: that of its first child's line, else one unit
   /// more than the container's own line.
   private func childIndentation(of path: JSONPath, range: Range<Int>) -> String {
-    if let first = map.keys(of: path).first, let start = map.keyStarts[path.appending(first)] {
+    if let first = map.keys(of: path).first, let start = map.keyStart(of: path.appending(first)) {
       return Self.indentation(ofLineAt: start, in: bytes, onlyIfFirst: start)
     }
-    if map.count(of: path) > 0, let start = map.ranges[path.appending(0)]?.lowerBound {
+    if map.count(of: path) > 0, let start = map.range(of: path.appending(0))?.lowerBound {
       return Self.indentation(ofLineAt: start, in: bytes, onlyIfFirst: start)
     }
     return style.newline.isEmpty ? "" : Self.indentation(ofLineAt: range.lowerBound, in: bytes) + style.unit
@@ -162,6 +170,6 @@ struct JSONTextEditor {
 
   private mutating func replace(_ range: Range<Int>, with replacement: [UInt8]) {
     bytes.replaceSubrange(range, with: replacement)
-    map = JSONSourceLocator(bytes).textMap()
+    map = JSONTextMap(bytes)
   }
 }

@@ -31,7 +31,7 @@ struct JSONTextStyle: Equatable, Sendable {
   static func of(_ bytes: [UInt8], map: JSONTextMap) -> JSONTextStyle {
     var style = JSONTextStyle.xcode
     // A text is on one line when no line break is inside its top-level value (a trailing one does not count).
-    let root = map.ranges[.root] ?? 0..<bytes.count
+    let root = map.range(of: .root) ?? 0..<bytes.count
     guard let lineFeed = bytes[root].firstIndex(of: 0x0A) else {
       style.newline = ""
       style.unit = ""
@@ -41,22 +41,22 @@ struct JSONTextStyle: Equatable, Sendable {
       return style
     }
     style.newline = lineFeed > 0 && bytes[lineFeed - 1] == 0x0D ? "\r\n" : "\n"
-    if let first = map.keys(of: .root).first, let start = map.keyStarts[JSONPath.root.appending(first)] {
+    if let first = map.keys(of: .root).first, let start = map.keyStart(of: JSONPath.root.appending(first)) {
       let indent = JSONTextEditor.indentation(ofLineAt: start, in: bytes)
       if !indent.isEmpty { style.unit = indent }
     }
     style.colon = colonOf(bytes, map: map) ?? style.colon
     style.sortsKeys = keysAreSorted(map)
     // The first empty array says how the file writes them; with none, Xcode's way.
-    let empty = map.ranges.filter { bytes[$0.value.lowerBound] == UInt8(ascii: "[") && map.count(of: $0.key) == 0 }
-      .min { $0.value.lowerBound < $1.value.lowerBound }
-    if let range = empty?.value { style.blankLineInEmptyArrays = bytes[range].filter { $0 == 0x0A }.count >= 2 }
+    if let empty = map.nodes.first(where: { $0.kind == UInt8(ascii: "[") && $0.children.isEmpty }) {
+      style.blankLineInEmptyArrays = bytes[empty.start..<empty.end].filter { $0 == 0x0A }.count >= 2
+    }
     return style
   }
 
   private static func colonOf(_ bytes: [UInt8], map: JSONTextMap) -> String? {
-    guard let first = map.keys(of: .root).first, let start = map.keyStarts[JSONPath.root.appending(first)],
-      let value = map.ranges[JSONPath.root.appending(first)]
+    guard let first = map.keys(of: .root).first, let start = map.keyStart(of: JSONPath.root.appending(first)),
+      let value = map.range(of: JSONPath.root.appending(first))
     else { return nil }
     // The key's closing quote is the last quote before the colon.
     var index = value.lowerBound - 1
@@ -66,9 +66,8 @@ struct JSONTextStyle: Equatable, Sendable {
 
   /// Whether every object with two or more keys has them in Xcode's order.
   private static func keysAreSorted(_ map: JSONTextMap) -> Bool {
-    for (path, _) in map.ranges {
-      let keys = map.keys(of: path)
-      guard keys.count >= 2 else { continue }
+    for index in map.nodes.indices where map.nodes[index].children.count >= 2 {
+      let keys = map.keys(ofNode: index)
       for (lhs, rhs) in zip(keys, keys.dropFirst()) where !xcodeOrder(lhs, rhs) { return false }
     }
     return true
