@@ -19,6 +19,7 @@ final class CatalogTextEditorTests: XCTestCase {
       let catalog = try CatalogDecoder().decode(Data(bytes), path: name)
       guard let product = catalog.products.first else { continue }
       let editor = CatalogTextEditor(bytes: bytes)
+      CatalogEditingCorpus.assertSameBytes(editor.bytes, bytes, "\(name): opened and not edited")
       let changed = try editor.settingPrice("12.34", of: product.id.rawValue)
       let before = Self.lines(bytes)
       let after = Self.lines(changed)

@@ -86,6 +86,9 @@ import Testing
     for _ in 0..<coins { _ = reduce(into: &state, action: .key(.down)) }
     _ = reduce(into: &state, action: .key(.enter))
     #expect(form(state)?.title == "Edit com.example.coins")
+    // Saving a form with nothing changed writes nothing: the file stays byte for byte.
+    #expect(reduce(into: &state, action: .key(.enter)).isEmpty)
+    #expect(form(state)?.problem == "Nothing changed.")
     _ = reduce(into: &state, action: .key(.tab))
     _ = reduce(into: &state, action: .key(.tab))
     type("1.29", &state)
