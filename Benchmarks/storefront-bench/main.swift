@@ -109,6 +109,9 @@ func progress(_ text: String) {
 @MainActor func attempt(_ suite: String, _ keys: [String], _ body: () throws -> Void) {
   guard only.contains(suite) else { return }
   progress(suite)
+  let started = Stopwatch.nanoseconds()
+  // Each suite's wall time, so a slow CI step can be traced to its suite.
+  defer { progress("\(suite): \(Int(Double(Stopwatch.nanoseconds() - started) / 1e9)) s") }
   do {
     try body()
   } catch {
