@@ -1,8 +1,8 @@
 /// Changes JSON text in place, one value, member or element at a time, in the text's own
 /// ``JSONTextStyle``; every byte outside what an operation touches stays as it was.
 ///
-/// Paths are those of ``JSONSourceLocator``; after each change the text is mapped again, so paths
-/// always refer to the current text.
+/// After each change the text's ``JSONTextMap`` is brought up to date (moved, for a scalar replaced by a
+/// scalar; read again otherwise), so paths always refer to the current text.
 struct JSONTextEditor {
   /// Why an operation could not be done (the path is not there, or is not that kind of value).
   struct Missing: Error, Equatable {

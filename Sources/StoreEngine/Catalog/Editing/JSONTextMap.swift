@@ -129,7 +129,7 @@ struct JSONTextMap {
 
   // MARK: - Changing
 
-  /// After the bytes `old` were replaced by `count` bytes of a scalar (no brackets): the node
+  /// After the scalar value of `node` was replaced by `count` bytes of another scalar: the node
   /// there keeps its place and everything after it moves, without reading the text again.
   mutating func replacedScalar(_ node: Int, with count: Int) {
     let old = nodes[node].end
