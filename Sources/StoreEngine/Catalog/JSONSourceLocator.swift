@@ -43,10 +43,7 @@ struct JSONSourceLocator {
   ///
   /// Expects text that Foundation accepted. The first of duplicate keys wins, as in `JSONDecoder`.
   func valueOffsets() -> [JSONPath: Int] {
-    var offsets: [JSONPath: Int] = [:]
-    var index = 0
-    scanValue(at: &index, path: [], into: &offsets)
-    return offsets
+    valueRanges().mapValues(\.lowerBound)
   }
 
   /// The first byte that is not valid UTF-8 (RFC 3629: no overlong forms, no surrogates), if any.
@@ -81,107 +78,10 @@ struct JSONSourceLocator {
 
   // MARK: - Scanning
 
-  /// The bytes of every value (from its first byte to just past its last), keyed by its path; the
-  /// first of duplicate keys wins. An editor replaces a value's bytes and leaves the rest alone.
+  /// The bytes of every value (from its first byte to just past its last), keyed by its path: the
+  /// editor's ``JSONTextMap`` of the text, flattened.
   func valueRanges() -> [JSONPath: Range<Int>] {
-    var offsets: [JSONPath: Int] = [:]
-    var ends: [JSONPath: Int] = [:]
-    // A byte order mark is not JSON; Foundation skips it, and so does this.
-    var index = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
-    scanValue(at: &index, path: [], into: &offsets, ends: &ends)
-    var ranges: [JSONPath: Range<Int>] = [:]
-    for (path, start) in offsets { if let end = ends[path], end >= start { ranges[path] = start..<end } }
-    return ranges
-  }
-
-  private func scanValue(at index: inout Int, path: [JSONPath.Component], into offsets: inout [JSONPath: Int]) {
-    var ends: [JSONPath: Int] = [:]
-    scanValue(at: &index, path: path, into: &offsets, ends: &ends)
-  }
-
-  private func scanValue(
-    at index: inout Int, path: [JSONPath.Component], into offsets: inout [JSONPath: Int], ends: inout [JSONPath: Int]
-  ) {
-    skipWhitespace(&index)
-    guard index < bytes.count else { return }
-    let key = JSONPath(path)
-    let first = offsets[key] == nil
-    if first { offsets[key] = index }
-    defer { if first { ends[key] = index } }
-    switch bytes[index] {
-    case UInt8(ascii: "{"):
-      index += 1
-      while index < bytes.count {
-        skipWhitespace(&index)
-        guard index < bytes.count else { return }
-        if bytes[index] == UInt8(ascii: "}") {
-          index += 1
-          return
-        }
-        if bytes[index] == UInt8(ascii: ",") {
-          index += 1
-          continue
-        }
-        guard bytes[index] == UInt8(ascii: "\"") else { return }
-        let keyStart = index
-        skipString(&index)
-        let key = decodeKey(keyStart..<index)
-        skipWhitespace(&index)
-        guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { return }
-        index += 1
-        scanValue(at: &index, path: path + [.key(key)], into: &offsets, ends: &ends)
-      }
-    case UInt8(ascii: "["):
-      index += 1
-      var element = 0
-      while index < bytes.count {
-        skipWhitespace(&index)
-        guard index < bytes.count else { return }
-        if bytes[index] == UInt8(ascii: "]") {
-          index += 1
-          return
-        }
-        if bytes[index] == UInt8(ascii: ",") {
-          index += 1
-          continue
-        }
-        let before = index
-        scanValue(at: &index, path: path + [.index(element)], into: &offsets, ends: &ends)
-        element += 1
-        if index == before { return }
-      }
-    case UInt8(ascii: "\""):
-      skipString(&index)
-    default:
-      while index < bytes.count, !Self.isDelimiter(bytes[index]) { index += 1 }
-    }
-  }
-
-  /// Moves past a string that starts at `index` (on its opening quote).
-  private func skipString(_ index: inout Int) {
-    index += 1
-    while index < bytes.count {
-      switch bytes[index] {
-      case UInt8(ascii: "\\"): index += 2
-      case UInt8(ascii: "\""):
-        index += 1
-        return
-      default: index += 1
-      }
-    }
-  }
-
-  private func decodeKey(_ range: Range<Int>) -> String {
-    let slice = bytes[range]
-    let inner = slice.dropFirst().dropLast()
-    if !inner.contains(UInt8(ascii: "\\")) { return String(decoding: inner, as: UTF8.self) }
-    // Escaped keys are rare; let Foundation decode them rather than decoding escapes here.
-    let decoded = try? JSONSerialization.jsonObject(with: Data(slice), options: [.fragmentsAllowed])
-    return decoded as? String ?? String(decoding: inner, as: UTF8.self)
-  }
-
-  private func skipWhitespace(_ index: inout Int) {
-    while index < bytes.count, Self.isWhitespace(bytes[index]) { index += 1 }
+    JSONTextMap(bytes).allRanges()
   }
 
   static func isWhitespace(_ byte: UInt8) -> Bool {

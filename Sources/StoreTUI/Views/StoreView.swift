@@ -8,7 +8,9 @@ enum StoreView {
     let (rows, widths) = StoreTable.formattedVisible(state, prices: prices, probe: probe)
     table.drawHeader(in: &canvas, y: 0, widths: widths, style: Style([.bold, .underline]))
     if state.products.isEmpty {
-      canvas.text("The catalog has no products. Start with --catalog PATH to load a .storekit file.", x: 1, y: 1, style: .muted)
+      let next = state.catalogEditor.path == nil
+        ? "Start with --catalog PATH to load a .storekit file." : "Add one in the Catalog pane (6, then a)."
+      canvas.text("The catalog has no products. " + next, x: 1, y: 1, style: .muted)
     }
     let selection = state.scroll(of: .store).selection
     let offsets = table.columnOffsets(widths: widths)

@@ -90,6 +90,21 @@ struct JSONTextMap {
     return JSONPath(components.reversed())
   }
 
+  /// Every value's bytes, keyed by its path.
+  func allRanges() -> [JSONPath: Range<Int>] {
+    guard !nodes.isEmpty else { return [:] }
+    var ranges: [JSONPath: Range<Int>] = [:]
+    ranges.reserveCapacity(nodes.count)
+    var stack: [(node: Int, path: [JSONPath.Component])] = [(0, [])]
+    while let (node, path) = stack.popLast() {
+      ranges[JSONPath(path)] = nodes[node].start..<nodes[node].end
+      for (index, child) in nodes[node].children.enumerated() {
+        stack.append((child, path + [nodes[child].key.map(JSONPath.Component.key) ?? .index(index)]))
+      }
+    }
+    return ranges
+  }
+
   /// Every member named `key` under `path` (all of the text for the root), in file order.
   func members(named key: String, under path: JSONPath = .root) -> [(path: JSONPath, range: Range<Int>)] {
     guard let top = node(at: path) else { return [] }
