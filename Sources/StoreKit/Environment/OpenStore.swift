@@ -19,6 +19,8 @@ package final class OpenStore {
   let receiptURL: URL
   /// Which `purchase()` calls wait, so their transactions go back to them and not to `updates`.
   var view = StoreKit2View()
+  /// The app's promoted-purchase settings (`SKProductStorePromotionController`), for this store only.
+  var storePromotion = StorePromotion()
   /// Events of the step being performed, in order (filled by the bus, drained after the step).
   let collector = EventCollector()
   /// What a waiting sheet blocks on between looks at the ledger; nil for an in-memory store.

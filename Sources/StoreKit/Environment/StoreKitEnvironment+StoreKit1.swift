@@ -44,15 +44,22 @@ extension StoreKitEnvironment {
     }
   }
 
-  func finish(_ transaction: SKPaymentTransaction, file: StaticString, line: UInt) {
+  /// Finishes `transaction`; a misuse StoreKit raises on is reported with what names the transaction
+  /// (the caller's file and line cannot be had: Apple's signature has no place for them).
+  func finish(_ transaction: SKPaymentTransaction) {
+    let product = transaction.payment.productIdentifier
+    guard let engineID = transaction.engineID else {
+      reportMisuse("finishTransaction(_:) was given a transaction this store did not make (\(type(of: transaction)) for '\(product)'); it does nothing.")
+      return
+    }
     do {
-      try perform(.finish(.init(transaction.engineID)))
+      try perform(.finish(.init(engineID)))
     } catch .engine(.cannotFinishPurchasing) {
-      report("Cannot finish a purchasing transaction (\(transaction.payment.productIdentifier)); StoreKit raises an exception here.", file: file, line: line)
+      reportMisuse("Cannot finish a purchasing transaction (\(product), queue id \(engineID)); StoreKit raises an exception here.")
     } catch .engine(.alreadyFinished) {
-      report("transaction \(transaction.transactionIdentifier ?? String(transaction.engineID)) is already finished; finishing it again does nothing.", file: file, line: line)
+      reportMisuse("transaction \(transaction.transactionIdentifier ?? String(engineID)) (\(product)) is already finished; finishing it again does nothing.")
     } catch {
-      report("finishing \(transaction.payment.productIdentifier) failed: \(describe(error))", file: file, line: line)
+      reportMisuse("finishing \(product) failed: \(describe(error))")
     }
   }
 
@@ -96,7 +103,7 @@ extension StoreKitEnvironment {
     }
     let box = RequestAnswer(request: request, response: response)
     DispatchQueue.main.async {
-      guard !box.request.isCancelled, let delegate = box.request.delegate else { return }
+      guard !box.request.isCancelled, let delegate = (box.request as SKRequest).delegate else { return }
       switch box.response {
       case .success(let response):
         (delegate as? any SKProductsRequestDelegate)?.productsRequest(box.request, didReceive: response)
@@ -114,7 +121,7 @@ extension StoreKitEnvironment {
       outcome = nil
     } catch {
       report("the app receipt could not be written: \(describe(error))")
-      outcome = SKError(.unknown)
+      outcome = SKError.reported(.unknown)
     }
     let box = ReceiptAnswer(request: request, error: outcome)
     DispatchQueue.main.async {
@@ -179,7 +186,7 @@ extension StoreKitEnvironment {
     guard error.domain == StoreEngine.StoreKitError.skErrorDomain else {
       return NSError(domain: error.domain, code: error.code, userInfo: [NSLocalizedDescriptionKey: "An unknown error occurred"])
     }
-    return SKError(SKError.Code(rawValue: error.code) ?? .unknown)
+    return SKError.reported(SKError.Code(rawValue: error.code) ?? .unknown)
   }
 
   func describe(_ error: any Error) -> String {

@@ -207,6 +207,14 @@ package final class StoreKitEnvironment: @unchecked Sendable {
     FileHandle.standardError.write(Data((text + "\n").utf8))
   }
 
+  /// Tells the developer about a misuse of an Apple API whose signature carries no caller location
+  /// (`finishTransaction(_:)`): as ``report(_:file:line:)``, prefixed `StoreKit:` only.
+  package func reportMisuse(_ message: String) {
+    let text = "StoreKit: \(message)"
+    locked { reported.append(text) }
+    FileHandle.standardError.write(Data((text + "\n").utf8))
+  }
+
   /// Every issue ``report(_:file:line:)`` told of, oldest first.
   package var reportedIssues: [String] { locked { reported } }
 

@@ -3,13 +3,27 @@ import Foundation
 /// The error domain of StoreKit's errors.
 public let SKErrorDomain: String = "SKErrorDomain"
 
-/// An error StoreKit 1 reports: an ``SKError/Code`` in ``SKErrorDomain``.
+/// An error StoreKit 1 reports: an ``SKError/Code`` in ``SKErrorDomain``, stored as the `NSError` it
+/// bridges to, as Swift imports Apple's (a `_BridgedStoredNSError`, like Foundation's `URLError`).
 ///
-/// `error as? SKError`, `(error as NSError).code` and `SKError.paymentCancelled.rawValue` work as
-/// with Apple's StoreKit.
-public struct SKError: Error, Hashable, CustomNSError, LocalizedError, Sendable {
+/// So `catch SKError.paymentCancelled`, `case SKError.paymentCancelled` on any `Error`,
+/// `SKError(_nsError:)`, `error as? SKError` and `(error as NSError).code` work as on Apple's
+/// platforms, and the `NSError` an app builds round-trips with its `userInfo`.
+public struct SKError: _BridgedStoredNSError, @unchecked Sendable {
+  /// The `NSError` this error is (domain ``SKErrorDomain``). Immutable once made.
+  public let _nsError: NSError
+
+  /// Wraps an `NSError` of ``SKErrorDomain`` (Apple's precondition; another domain reads as `unknown`).
+  public init(_nsError error: NSError) {
+    _nsError = error
+  }
+
+  public static var _nsErrorDomain: String { SKErrorDomain }
+
   /// The codes of `SKErrorDomain`, with Apple's raw values.
-  public enum Code: Int, Sendable, Hashable, CaseIterable {
+  public enum Code: Int, _ErrorCodeProtocol, Sendable, Hashable, CaseIterable {
+    public typealias _ErrorType = SKError
+
     case unknown = 0
     case clientInvalid = 1
     case paymentCancelled = 2
@@ -33,34 +47,8 @@ public struct SKError: Error, Hashable, CustomNSError, LocalizedError, Sendable 
     case overlayPresentedInBackgroundScene = 20
   }
 
-  public let code: Code
-  private let message: String?
-
-  public init(_ code: Code, message: String? = nil) {
-    self.code = code
-    self.message = message
-  }
-
-  public static var errorDomain: String { SKErrorDomain }
-  public var errorCode: Int { code.rawValue }
-  public var errorUserInfo: [String: Any] { [NSLocalizedDescriptionKey: localizedDescriptionText] }
-  public var errorDescription: String? { localizedDescriptionText }
-
-  private var localizedDescriptionText: String {
-    if let message { return message }
-    switch code {
-    case .paymentCancelled: return "Payment cancelled."
-    case .paymentInvalid: return "The payment is invalid."
-    case .paymentNotAllowed: return "This device is not allowed to make the payment."
-    case .storeProductNotAvailable: return "The product is not available in the current storefront."
-    case .cloudServiceNetworkConnectionFailed: return "Cannot connect to iTunes Store."
-    case .invalidOfferIdentifier: return "The offer identifier is invalid."
-    case .invalidSignature: return "The signature in a payment discount is invalid."
-    case .missingOfferParams: return "Parameters are missing in a payment discount."
-    case .ineligibleForOffer: return "The user is not eligible for the offer."
-    default: return "Cannot connect to iTunes Store."
-    }
-  }
+  /// The error's code; a code this library does not know (another domain's `NSError`) reads as `unknown`.
+  public var code: Code { Code(rawValue: _nsError.code) ?? .unknown }
 
   public static var unknown: Code { .unknown }
   public static var clientInvalid: Code { .clientInvalid }
@@ -83,7 +71,36 @@ public struct SKError: Error, Hashable, CustomNSError, LocalizedError, Sendable 
   public static var ineligibleForOffer: Code { .ineligibleForOffer }
   public static var unsupportedPlatform: Code { .unsupportedPlatform }
   public static var overlayPresentedInBackgroundScene: Code { .overlayPresentedInBackgroundScene }
+}
 
-  public static func == (lhs: SKError, rhs: SKError) -> Bool { lhs.code == rhs.code }
-  public func hash(into hasher: inout Hasher) { hasher.combine(code) }
+extension SKError {
+  /// An error the store reports, with StoreKit's text for it in `NSLocalizedDescriptionKey` (so
+  /// `localizedDescription` tells the user what happened, as the errors StoreKit makes do).
+  init(_ code: Code, message: String) {
+    self.init(code, userInfo: [NSLocalizedDescriptionKey: message])
+  }
+
+  /// An error the store reports, with StoreKit's text for its code.
+  static func reported(_ code: Code) -> SKError {
+    SKError(code, message: storeText(for: code))
+  }
+
+  /// The text StoreKit's own errors carry for `code`.
+  static func storeText(for code: Code) -> String {
+    switch code {
+    case .paymentCancelled: "Payment cancelled."
+    case .paymentInvalid: "The payment is invalid."
+    case .paymentNotAllowed: "This device is not allowed to make the payment."
+    case .storeProductNotAvailable: "The product is not available in the current storefront."
+    case .invalidOfferIdentifier: "The offer identifier is invalid."
+    case .invalidSignature: "The signature in a payment discount is invalid."
+    case .missingOfferParams: "Parameters are missing in a payment discount."
+    case .invalidOfferPrice: "The price of the offer is not valid."
+    case .ineligibleForOffer: "The user is not eligible for the offer."
+    case .clientInvalid: "The client is not allowed to issue the request."
+    case .unauthorizedRequestData: "The app is not entitled to use requestData."
+    case .privacyAcknowledgementRequired: "The user has not acknowledged Apple's privacy policy."
+    default: "Cannot connect to iTunes Store."
+    }
+  }
 }

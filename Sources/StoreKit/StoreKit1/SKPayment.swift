@@ -3,25 +3,42 @@ import Foundation
 /// A request to buy a product, added to the payment queue.
 ///
 /// Values are copied when the payment is added: a later change to an ``SKMutablePayment`` does not
-/// change a transaction already made from it.
+/// change a transaction already made from it. As Swift imports Apple's class, `SKPayment()` and
+/// `SKMutablePayment()` make an empty payment (a subclass calls `super.init()`).
 open class SKPayment: NSObject, NSCopying, NSMutableCopying, @unchecked Sendable {
   // Written only through SKMutablePayment's setters, before the payment is added.
-  var storedProductIdentifier: String
+  var storedProductIdentifier = ""
   var storedQuantity = 1
   var storedApplicationUsername: String?
   var storedRequestData: Data?
   var storedSimulatesAskToBuy = false
   var storedDiscount: SKPaymentDiscount?
 
-  /// A payment of one unit of `product`.
-  public init(product: SKProduct) {
-    storedProductIdentifier = product.productIdentifier
+  /// An empty payment (no product; quantity 1): what `SKMutablePayment()` starts from.
+  public override init() {
     super.init()
   }
 
-  init(productIdentifier: String) {
+  /// A payment of one unit of `product`.
+  public convenience init(product: SKProduct) {
+    self.init()
+    storedProductIdentifier = product.productIdentifier
+  }
+
+  convenience init(productIdentifier: String) {
+    self.init()
     storedProductIdentifier = productIdentifier
-    super.init()
+  }
+
+  /// A payment with `other`'s values.
+  convenience init(copying other: SKPayment) {
+    self.init()
+    storedProductIdentifier = other.productIdentifier
+    storedQuantity = other.quantity
+    storedApplicationUsername = other.applicationUsername
+    storedRequestData = other.requestData
+    storedSimulatesAskToBuy = other.simulatesAskToBuyInSandbox
+    storedDiscount = other.paymentDiscount
   }
 
   open var productIdentifier: String { storedProductIdentifier }
@@ -38,17 +55,6 @@ open class SKPayment: NSObject, NSCopying, NSMutableCopying, @unchecked Sendable
 
   open func copy(with zone: NSZone? = nil) -> Any { SKPayment(copying: self) }
   open func mutableCopy(with zone: NSZone? = nil) -> Any { SKMutablePayment(copying: self) }
-
-  /// A payment with `other`'s values.
-  init(copying other: SKPayment) {
-    storedProductIdentifier = other.storedProductIdentifier
-    storedQuantity = other.storedQuantity
-    storedApplicationUsername = other.storedApplicationUsername
-    storedRequestData = other.storedRequestData
-    storedSimulatesAskToBuy = other.storedSimulatesAskToBuy
-    storedDiscount = other.storedDiscount
-    super.init()
-  }
 }
 
 /// A payment whose fields can be set before it is added to the queue.

@@ -14,9 +14,34 @@ open class SKPaymentQueue: NSObject, @unchecked Sendable {
 
   private let observerLock = NSLock()
   private var observers: [WeakObserver] = []
+  private weak var storedDelegate: (any SKPaymentQueueDelegate)?
 
   /// The queue of the app (there is one).
-  open class func `default`() -> SKPaymentQueue { shared }
+  ///
+  /// Returns `Self` as Apple's does. Called on a subclass, Apple's returns the one `SKPaymentQueue`
+  /// typed as the subclass (an Objective-C `instancetype`), which Swift cannot express safely: that
+  /// call stops with a message here. A queue test double is made with its own initializer instead.
+  open class func `default`() -> Self {
+    guard let queue = shared as? Self else {
+      preconditionFailure("\(Self.self).default(): the app's queue is an SKPaymentQueue, not a \(Self.self); make the double with its initializer")
+    }
+    return queue
+  }
+
+  /// Asked on the main queue when the storefront changes during a transaction and before the
+  /// price-increase consent sheet shows. Not retained, as in StoreKit.
+  open var delegate: (any SKPaymentQueueDelegate)? {
+    get {
+      observerLock.lock()
+      defer { observerLock.unlock() }
+      return storedDelegate
+    }
+    set {
+      observerLock.lock()
+      defer { observerLock.unlock() }
+      storedDelegate = newValue
+    }
+  }
 
   /// Whether the user may make payments (the session's `canMakePayments` control).
   open class func canMakePayments() -> Bool {
@@ -64,10 +89,27 @@ open class SKPaymentQueue: NSObject, @unchecked Sendable {
   }
 
   /// Removes a transaction from the queue. Finishing a `purchasing` transaction is refused and
-  /// reported (StoreKit raises "Cannot finish a purchasing transaction").
-  open func finishTransaction(_ transaction: SKPaymentTransaction, file: StaticString = #fileID, line: UInt = #line) {
-    StoreKitEnvironment.shared.finish(transaction, file: file, line: line)
+  /// reported with the transaction's product (StoreKit raises "Cannot finish a purchasing
+  /// transaction"), on standard error and in the session's `reportedIssues`.
+  open func finishTransaction(_ transaction: SKPaymentTransaction) {
+    StoreKitEnvironment.shared.finish(transaction)
   }
+
+  /// Does nothing: the store has no hosted content, so no download is the queue's to start.
+  @available(*, deprecated, message: "Hosted content is no longer supported")
+  open func start(_ downloads: [SKDownload]) {}
+
+  /// Does nothing: the store has no hosted content.
+  @available(*, deprecated, message: "Hosted content is no longer supported")
+  open func pause(_ downloads: [SKDownload]) {}
+
+  /// Does nothing: the store has no hosted content.
+  @available(*, deprecated, message: "Hosted content is no longer supported")
+  open func resume(_ downloads: [SKDownload]) {}
+
+  /// Does nothing: the store has no hosted content.
+  @available(*, deprecated, message: "Hosted content is no longer supported")
+  open func cancel(_ downloads: [SKDownload]) {}
 
   /// Restores the account's completed purchases: each arrives as `restored`, then
   /// `paymentQueueRestoreCompletedTransactionsFinished(_:)`.

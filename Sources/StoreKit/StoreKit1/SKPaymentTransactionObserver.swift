@@ -15,6 +15,9 @@ public protocol SKPaymentTransactionObserver: NSObjectProtocol {
   func paymentQueue(_ queue: SKPaymentQueue, restoreCompletedTransactionsFailedWithError error: any Error)
   /// A restore delivered every restorable transaction (possibly none).
   func paymentQueueRestoreCompletedTransactionsFinished(_ queue: SKPaymentQueue)
+  /// Hosted content changed state: never called, as the store has no hosted content.
+  @available(*, deprecated, message: "Hosted content is no longer supported")
+  func paymentQueue(_ queue: SKPaymentQueue, updatedDownloads downloads: [SKDownload])
   /// A purchase started on the App Store page: true adds it to the queue now; false defers it (the
   /// app adds `payment` itself later) or cancels it.
   func paymentQueue(_ queue: SKPaymentQueue, shouldAddStorePayment payment: SKPayment, for product: SKProduct) -> Bool
@@ -28,6 +31,8 @@ extension SKPaymentTransactionObserver {
   public func paymentQueue(_ queue: SKPaymentQueue, removedTransactions transactions: [SKPaymentTransaction]) {}
   public func paymentQueue(_ queue: SKPaymentQueue, restoreCompletedTransactionsFailedWithError error: any Error) {}
   public func paymentQueueRestoreCompletedTransactionsFinished(_ queue: SKPaymentQueue) {}
+  @available(*, deprecated, message: "Hosted content is no longer supported")
+  public func paymentQueue(_ queue: SKPaymentQueue, updatedDownloads downloads: [SKDownload]) {}
   public func paymentQueue(_ queue: SKPaymentQueue, shouldAddStorePayment payment: SKPayment, for product: SKProduct) -> Bool {
     true
   }

@@ -3,6 +3,10 @@ internal import StoreEngine
 
 /// A product from the App Store, as a products request returns it: localized from the catalog's
 /// locale, priced in the storefront's currency.
+///
+/// As Swift imports Apple's class: `open`, with `init()` and `open var` properties, so a test double
+/// subclasses it (`super.init()`) and overrides what it needs (`override var price: NSDecimalNumber`).
+/// A product made with `init()` is empty (no identifier, a zero price).
 open class SKProduct: NSObject, @unchecked Sendable {
   /// How long a subscription period's unit is.
   public enum PeriodUnit: UInt, Sendable, Hashable {
@@ -12,103 +16,69 @@ open class SKProduct: NSObject, @unchecked Sendable {
     case year = 3
   }
 
-  public let productIdentifier: String
-  public let localizedTitle: String
-  public let localizedDescription: String
-  /// The price in the storefront's currency, rounded to its minor units (₩1 for a `0.99` catalog price).
-  public let price: NSDecimalNumber
-  /// The locale to format ``price`` with: the session's locale and the storefront's currency.
-  public let priceLocale: Locale
-  public let isFamilyShareable: Bool
-  /// Hosted content is not simulated.
-  public let isDownloadable = false
-  public let downloadContentLengths: [NSNumber] = []
-  public let contentVersion = ""
-  public let downloadContentVersion = ""
-  /// The period of an auto-renewable subscription.
-  public let subscriptionPeriod: SKProductSubscriptionPeriod?
-  /// The introductory offer of an auto-renewable subscription.
-  public let introductoryPrice: SKProductDiscount?
-  /// The subscription's group.
-  public let subscriptionGroupIdentifier: String?
-  /// The promotional offers of an auto-renewable subscription.
-  public let discounts: [SKProductDiscount]
+  // Set once, by the initializer that made the product.
+  private var storedIdentifier = ""
+  private var storedTitle = ""
+  private var storedDescription = ""
+  private var storedPrice = NSDecimalNumber.zero
+  private var storedPriceLocale = Locale(identifier: "en_US@currency=USD")
+  private var storedFamilyShareable = false
+  private var storedPeriod: SKProductSubscriptionPeriod?
+  private var storedIntroductoryPrice: SKProductDiscount?
+  private var storedGroupIdentifier: String?
+  private var storedDiscounts: [SKProductDiscount] = []
+
+  /// An empty product (Apple's inherited `NSObject` initializer), for a subclass to fill.
+  public override init() {
+    super.init()
+  }
 
   init(_ product: StoreEngine.Product, locale: String, storefront: String) {
     let currency = StoreEngine.Storefront.lookup(storefront)?.currencyCode ?? "USD"
     let priceLocale = Locale(identifier: "\(locale)@currency=\(currency)")
-    productIdentifier = product.id.rawValue
-    localizedTitle = product.displayName(locale: locale)
-    localizedDescription = product.displayDescription(locale: locale)
-    price = NSDecimalNumber(decimal: Money.rounded(product.price, currencyCode: currency))
-    self.priceLocale = priceLocale
-    isFamilyShareable = product.familyShareable
-    subscriptionPeriod = product.subscription.map { SKProductSubscriptionPeriod($0.period) }
-    introductoryPrice = product.subscription?.introductoryOffer.map {
+    storedIdentifier = product.id.rawValue
+    storedTitle = product.displayName(locale: locale)
+    storedDescription = product.displayDescription(locale: locale)
+    storedPrice = NSDecimalNumber(decimal: Money.rounded(product.price, currencyCode: currency))
+    storedPriceLocale = priceLocale
+    storedFamilyShareable = product.familyShareable
+    storedPeriod = product.subscription.map { SKProductSubscriptionPeriod($0.period) }
+    storedIntroductoryPrice = product.subscription?.introductoryOffer.map {
       SKProductDiscount($0, type: .introductory, currency: currency, priceLocale: priceLocale)
     }
-    subscriptionGroupIdentifier = product.subscription?.groupID
-    discounts = (product.subscription?.promotionalOffers ?? []).map {
+    storedGroupIdentifier = product.subscription?.groupID
+    storedDiscounts = (product.subscription?.promotionalOffers ?? []).map {
       SKProductDiscount($0, type: .subscription, currency: currency, priceLocale: priceLocale)
     }
     super.init()
   }
-}
 
-/// A subscription period: a number of units.
-open class SKProductSubscriptionPeriod: NSObject, @unchecked Sendable {
-  public let numberOfUnits: Int
-  public let unit: SKProduct.PeriodUnit
-
-  init(_ period: StoreEngine.SubscriptionPeriod) {
-    numberOfUnits = period.value
-    unit =
-      switch period.unit {
-      case .day: .day
-      case .week: .week
-      case .month: .month
-      case .year: .year
-      }
-    super.init()
-  }
-}
-
-/// An introductory or promotional offer of a subscription.
-open class SKProductDiscount: NSObject, @unchecked Sendable {
-  public enum PaymentMode: UInt, Sendable, Hashable {
-    case payAsYouGo = 0
-    case payUpFront = 1
-    case freeTrial = 2
-  }
-
-  public enum `Type`: UInt, Sendable, Hashable {
-    case introductory = 0
-    case subscription = 1
-  }
-
-  /// Per period (pay as you go) or for the whole offer (pay up front); zero for a free trial.
-  public let price: NSDecimalNumber
-  public let priceLocale: Locale
-  /// The promotional offer's identifier; nil for the introductory offer.
-  public let identifier: String?
-  public let subscriptionPeriod: SKProductSubscriptionPeriod
-  public let numberOfPeriods: Int
-  public let paymentMode: PaymentMode
-  public let type: `Type`
-
-  init(_ offer: SubscriptionOffer, type: `Type`, currency: String, priceLocale: Locale) {
-    price = NSDecimalNumber(decimal: Money.rounded(offer.price, currencyCode: currency))
-    self.priceLocale = priceLocale
-    identifier = type == .introductory ? nil : offer.id
-    subscriptionPeriod = SKProductSubscriptionPeriod(offer.period)
-    numberOfPeriods = offer.numberOfPeriods
-    paymentMode =
-      switch offer.paymentMode {
-      case .payAsYouGo: .payAsYouGo
-      case .payUpFront: .payUpFront
-      case .freeTrial: .freeTrial
-      }
-    self.type = type
-    super.init()
-  }
+  open var productIdentifier: String { storedIdentifier }
+  open var localizedTitle: String { storedTitle }
+  open var localizedDescription: String { storedDescription }
+  /// The price in the storefront's currency, rounded to its minor units (₩1 for a `0.99` catalog price).
+  open var price: NSDecimalNumber { storedPrice }
+  /// The locale to format ``price`` with: the session's locale and the storefront's currency.
+  open var priceLocale: Locale { storedPriceLocale }
+  open var isFamilyShareable: Bool { storedFamilyShareable }
+  /// False: `.storekit` files have no hosted content.
+  @available(*, deprecated, message: "Hosted content is no longer supported")
+  open var isDownloadable: Bool { false }
+  /// Empty: no hosted content.
+  @available(*, deprecated, message: "Hosted content is no longer supported")
+  open var downloadContentLengths: [NSNumber] { [] }
+  /// Empty: no hosted content.
+  @available(*, deprecated, message: "Hosted content is no longer supported")
+  open var contentVersion: String { "" }
+  /// Empty: no hosted content.
+  @available(*, deprecated, message: "Hosted content is no longer supported")
+  open var downloadContentVersion: String { "" }
+  /// The period of an auto-renewable subscription.
+  open var subscriptionPeriod: SKProductSubscriptionPeriod? { storedPeriod }
+  /// The introductory offer of an auto-renewable subscription.
+  open var introductoryPrice: SKProductDiscount? { storedIntroductoryPrice }
+  /// The subscription's group.
+  open var subscriptionGroupIdentifier: String? { storedGroupIdentifier }
+  /// The promotional offers of an auto-renewable subscription.
+  open var discounts: [SKProductDiscount] { storedDiscounts }
 }

@@ -15,6 +15,11 @@ extension SKRequestDelegate {
 
 /// A request to the App Store; its delegate hears the answer on the main queue.
 open class SKRequest: NSObject, @unchecked Sendable {
+  /// A request that sends nothing (a subclass's `super.init()`).
+  public override init() {
+    super.init()
+  }
+
   private let delegateLock = NSLock()
   private weak var storedDelegate: (any SKRequestDelegate)?
   private var cancelled = false
@@ -50,18 +55,27 @@ open class SKRequest: NSObject, @unchecked Sendable {
   }
 }
 
-/// The answer to a products request.
+/// The answer to a products request. `SKProductsResponse()` is an empty answer, for a test double.
 open class SKProductsResponse: NSObject, @unchecked Sendable {
-  /// The products the App Store sells, in the order of the request's identifiers' catalog order.
-  public let products: [SKProduct]
-  /// The requested identifiers the App Store does not know.
-  public let invalidProductIdentifiers: [String]
+  // Set once, by the initializer.
+  private var storedProducts: [SKProduct] = []
+  private var storedInvalid: [String] = []
 
-  init(products: [SKProduct], invalidProductIdentifiers: [String]) {
-    self.products = products
-    self.invalidProductIdentifiers = invalidProductIdentifiers
+  /// An empty response (Apple's inherited `NSObject` initializer), for a subclass to fill.
+  public override init() {
     super.init()
   }
+
+  init(products: [SKProduct], invalidProductIdentifiers: [String]) {
+    storedProducts = products
+    storedInvalid = invalidProductIdentifiers
+    super.init()
+  }
+
+  /// The products the App Store sells, in the order of the request's identifiers' catalog order.
+  open var products: [SKProduct] { storedProducts }
+  /// The requested identifiers the App Store does not know.
+  open var invalidProductIdentifiers: [String] { storedInvalid }
 }
 
 /// What a products request's delegate implements.
@@ -78,6 +92,13 @@ open class SKProductsRequest: SKRequest, @unchecked Sendable {
     super.init()
   }
 
+  /// The request's delegate, typed as Apple's (`request.delegate?.productsRequest(…)` compiles):
+  /// the same storage as ``SKRequest/delegate``, so either spelling sets it. Not retained.
+  @_nonoverride open var delegate: (any SKProductsRequestDelegate)? {
+    get { (self as SKRequest).delegate as? any SKProductsRequestDelegate }
+    set { (self as SKRequest).delegate = newValue }
+  }
+
   override open func start() {
     StoreKitEnvironment.shared.startProductsRequest(self)
   }
@@ -85,13 +106,17 @@ open class SKProductsRequest: SKRequest, @unchecked Sendable {
 
 /// Asks for a fresh app receipt, written where `Bundle.main.appStoreReceiptURL` points.
 open class SKReceiptRefreshRequest: SKRequest, @unchecked Sendable {
-  /// Ignored by the simulated store (the sandbox's test properties).
-  public let receiptProperties: [String: Any]?
+  private let storedProperties: [String: Any]?
 
+  /// A request for a new receipt; `properties` are the sandbox's test properties
+  /// (``SKReceiptPropertyIsExpired``…), which the simulated store keeps but does not apply.
   public init(receiptProperties properties: [String: Any]? = nil) {
-    receiptProperties = properties
+    storedProperties = properties
     super.init()
   }
+
+  /// The test properties the request was made with.
+  open var receiptProperties: [String: Any]? { storedProperties }
 
   override open func start() {
     StoreKitEnvironment.shared.refreshReceipt(self)
