@@ -47,6 +47,12 @@ import Testing
     #expect(send(&state, .key(.down), .key(.char("b"))) == [.buy(FixtureCatalog.coins)])
   }
 
+  @Test func pStartsAPurchaseFromTheAppStorePage() {
+    var state = makeState()
+    #expect(send(&state, .key(.down), .key(.char("p"))) == [.storePayment(FixtureCatalog.coins)])
+    #expect(AppCommand.storePayment(FixtureCatalog.coins).storeCommand(now: Date()) == .storePayment(FixtureCatalog.coins))
+  }
+
   @Test func restoreIsSentOnceUntilItFinishes() {
     var state = makeState()
     #expect(send(&state, .key(.char("r"))) == [.restore])

@@ -45,6 +45,9 @@ extension AppReducer {
       guard let product = state.selectedProduct else { return [] }
       return [.buy(product.id)]
     case .redeemCode: state.sheet = .notificationURL(URLSheet(url: "", purpose: .offerCode))
+    case .storePayment:
+      guard let product = state.selectedProduct else { return [] }
+      return [.storePayment(product.id)]
     case .finish, .approve, .decline, .resolve, .refund, .viewJWS, .exportJWS, .toggleAutoRenew, .expireNow,
       .renewNow:
       return transactionIntent(intent, &state)

@@ -65,6 +65,7 @@ public enum KeyBindings {
   private static let panes: [KeyBinding] = [
     KeyBinding(.pane(.store), [.enter], or: [.char("b")], .buy, help: "buy the selected product"),
     KeyBinding(.pane(.store), [.char("o")], .redeemCode, help: "redeem an offer code"),
+    KeyBinding(.pane(.store), [.char("p")], .storePayment, help: "buy from the App Store page"),
 
     KeyBinding(.pane(.transactions), [.char("f")], .finish, help: "finish the selected transaction"),
     KeyBinding(.pane(.transactions), [.char("a")], .approve, help: "approve / decline Ask to Buy"),

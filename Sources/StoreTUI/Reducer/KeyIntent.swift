@@ -45,6 +45,9 @@ public enum KeyIntent: Hashable, Sendable {
   case buy
   /// B50: open the App Store's offer-code redemption sheet (`presentCodeRedemptionSheet()`).
   case redeemCode
+  /// A purchase started on the App Store's page (a promoted in-app purchase): the app is asked
+  /// `paymentQueue(_:shouldAddStorePayment:for:)` (StoreKit 2: `PurchaseIntent.intents`).
+  case storePayment
 
   // MARK: Transactions pane
 

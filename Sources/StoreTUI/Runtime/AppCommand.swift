@@ -8,6 +8,8 @@ import StoreEngine
 public enum AppCommand: Equatable, Sendable {
   /// `SKPaymentQueue.add` a payment of one unit.
   case buy(Product.ID)
+  /// A purchase started on the App Store's page: the app's observer is asked whether to add it.
+  case storePayment(Product.ID)
   /// B50: an offer code redeemed in the App Store's sheet.
   case redeemOfferCode(String)
   /// `restoreCompletedTransactions()`.
@@ -73,6 +75,7 @@ public enum AppCommand: Equatable, Sendable {
   public func storeCommand(now: Date) -> StoreCommand? {
     switch self {
     case .buy(let product): .buy(Payment(productID: product))
+    case .storePayment(let product): .storePayment(product)
     case .redeemOfferCode(let code): .redeemOfferCode(code)
     case .restore: .restore
     case .confirm: .confirm
