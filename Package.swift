@@ -13,6 +13,11 @@ let package = Package(
     // and `import StoreKitTest` compile unchanged on Linux (Docs/storekit-library.md).
     .library(name: "StoreKit", targets: ["StoreKit"]),
     .library(name: "StoreKitTest", targets: ["StoreKitTest"]),
+    // What Apple's platforms give StoreKit code that Linux lacks (DECISIONS §40): `ObservableObject` and
+    // `@Published` (StoreKit re-exports them, as Foundation brings them on Apple's platforms), and the
+    // `os` module's `Logger` and `OSAllocatedUnfairLock` (`import os` compiles unchanged).
+    .library(name: "Combine", targets: ["Combine"]),
+    .library(name: "os", targets: ["os"]),
   ],
   targets: [
     // C system libraries: the only code that includes C headers.
@@ -24,6 +29,9 @@ let package = Package(
     .systemLibrary(name: "CCurl", path: "Sources/CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
     .systemLibrary(name: "CPostgreSQL", path: "Sources/CPostgreSQL", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
 
+    // Foundation only: the parts of Combine and os that StoreKit code uses on Apple's platforms.
+    .target(name: "Combine"),
+    .target(name: "os"),
     // Foundation only: catalog, store machine and payment queue, ledger protocol, event bus.
     .target(name: "StoreEngine"),
     // Foundation only: the simulated app's finishing policy (manually, at once, after its server answers)
@@ -69,7 +77,7 @@ let package = Package(
     // Apple declares them, driving `PaymentQueue` and translating its events into Apple's callbacks.
     .target(
       name: "StoreKit",
-      dependencies: ["StoreEngine", "StoreScenario", "SandboxSigning", "AppReceipt", "SQLiteLedger", "PostgreSQLLedger", "SharedLedgerSecrets"]
+      dependencies: ["Combine", "StoreEngine", "StoreScenario", "SandboxSigning", "AppReceipt", "SQLiteLedger", "PostgreSQLLedger", "SharedLedgerSecrets"]
     ),
     // `SKTestSession` and friends: the controls of the one test environment of the process.
     .target(name: "StoreKitTest", dependencies: ["StoreKit", "StoreEngine", "StoreScenario"]),
@@ -94,7 +102,7 @@ let package = Package(
       name: "StoreKitTests",
       dependencies: [
         "StoreKit", "StoreKitTest", "StoreEngine", "StoreScenario", "SandboxSigning", "SQLiteLedger", "StorefrontTestSupport",
-        "StorefrontProcessTestSupport", "AppReceipt",
+        "StorefrontProcessTestSupport", "AppReceipt", "os",
       ],
       resources: [.copy("Resources/Products.storekit")]
     ),

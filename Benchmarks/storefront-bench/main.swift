@@ -139,6 +139,9 @@ do {
     try StoreKitBenchmark.run(
       catalogURL: catalogURL, catalog: catalog, roundTrips: plan.storeKitRoundTrips, repeats: plan.repeats, into: report)
   }
+  attempt("storekit", SessionOpenBenchmark.keys) {
+    try SessionOpenBenchmark.run(scratch: scratch, repeats: plan.repeats, into: report)
+  }
   attempt("attached", AttachedBenchmark.keys) {
     try AttachedBenchmark.run(purchases: plan.attachedPurchases, scratch: scratch.appendingPathComponent("attached"), into: report)
   }

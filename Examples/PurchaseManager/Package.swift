@@ -41,5 +41,13 @@ let package = Package(
       resources: [.copy("Resources/Products.storekit")],
       swiftSettings: [.swiftLanguageMode(mode)]
     ),
+    // The repository's Apple-surface tests (a link to Tests/AppleSurfaceTests), built here in both
+    // language modes: Apple's declarations, named with Apple's signatures, compile in Swift 5 and 6.
+    .testTarget(
+      name: "AppleSurfaceTests",
+      dependencies: [.product(name: "StoreKit", package: storefront), .product(name: "StoreKitTest", package: storefront)],
+      exclude: ["declarations"],
+      swiftSettings: [.swiftLanguageMode(mode)]
+    ),
   ]
 )

@@ -2,94 +2,64 @@ import Foundation
 import StoreKit
 internal import StoreEngine
 
-/// A StoreKit API a test session can make fail (`setSimulatedError(_:forAPI:)`).
-public protocol FailableStoreKitAPI: Sendable {
-  /// The errors the API can be made to fail with.
-  associatedtype Failure: Sendable
-  /// The engine's name of the API (not API: the underscore says so).
-  var _engineName: String { get }
-  /// The engine's error for a failure.
-  func _engineError(_ failure: Failure) -> String
-  /// The failure a StoreKit 2 error stands for (`simulatedError(forAPI:)` reads errors back so).
-  func _failure(_ error: any Error) -> Failure?
-}
-
-extension StoreKit.StoreKitError {
-  /// The case's name, as the engine spells StoreKit 2 errors.
-  var caseName: String {
-    switch self {
-    case .unknown: "unknown"
-    case .userCancelled: "userCancelled"
-    case .networkError: "networkError"
-    case .systemError: "systemError"
-    case .notAvailableInStorefront: "notAvailableInStorefront"
-    case .notEntitled: "notEntitled"
-    case .unsupported: "unsupported"
-    }
-  }
-}
-
-/// The failures every API but verification has.
-public enum SKTestGenericFailure: Sendable {
-  case generic(StoreKit.StoreKitError)
+/// A StoreKit API a test session can make fail (`setSimulatedError(_:forAPI:)`), with the failures it
+/// can be set to.
+public protocol FailableStoreKitAPI<Failure>: Sendable {
+  associatedtype Failure: SKTestFailure
 }
 
 /// `Product.products(for:)` and `SKProductsRequest`.
 public struct StoreKitLoadProductsAPI: FailableStoreKitAPI {
-  public typealias Failure = SKTestGenericFailure
-  public var _engineName: String { StoreAPI.loadProducts.rawValue }
-  public func _engineError(_ failure: Failure) -> String {
-    switch failure { case .generic(let error): error.caseName }
-  }
-  public func _failure(_ error: any Error) -> Failure? { SKTestGenericFailure(error) }
+  public typealias Failure = SKTestFailures.LoadProducts
+  public init() {}
 }
 
-/// `purchase(options:)` and `SKPaymentQueue.add(_:)`.
+/// `Product.purchase(options:)` and `SKPaymentQueue.add(_:)`.
 public struct StoreKitPurchaseAPI: FailableStoreKitAPI {
-  public enum Failure: Sendable {
-    case generic(StoreKit.StoreKitError)
-    case purchase(StoreKit.Product.PurchaseError)
-  }
-  public var _engineName: String { StoreAPI.purchase.rawValue }
-  public func _engineError(_ failure: Failure) -> String {
-    switch failure {
-    case .generic(let error): error.caseName
-    case .purchase(let error): "\(error)"
-    }
-  }
-  public func _failure(_ error: any Error) -> Failure? {
-    if let error = error as? StoreKit.Product.PurchaseError { return .purchase(error) }
-    return (error as? StoreKit.StoreKitError).map { .generic($0) }
-  }
+  public typealias Failure = SKTestFailures.Purchase
+  public init() {}
 }
 
-/// The verification of transactions (their JWS then fails to verify).
+/// The verification of signed transactions.
 public struct StoreKitVerificationAPI: FailableStoreKitAPI {
-  public enum Failure: Sendable {
-    case verification(VerificationResult<Transaction>.VerificationError)
-  }
-  public var _engineName: String { StoreAPI.verification.rawValue }
-  public func _engineError(_ failure: Failure) -> String { "unknown" }
-  /// A failed verification breaks the JWS's signature, whichever error was set.
-  public func _failure(_ error: any Error) -> Failure? { .verification(.invalidSignature) }
+  public typealias Failure = SKTestFailures.Verification
+  public init() {}
 }
 
-/// An API whose only failures are `StoreKit.StoreKitError`s.
-public struct StoreKitGenericAPI: FailableStoreKitAPI {
-  public typealias Failure = SKTestGenericFailure
-  let api: StoreAPI
-  public var _engineName: String { api.rawValue }
-  public func _engineError(_ failure: Failure) -> String {
-    switch failure { case .generic(let error): error.caseName }
-  }
-  public func _failure(_ error: any Error) -> Failure? { SKTestGenericFailure(error) }
+/// `AppStore.sync()` and `SKPaymentQueue.restoreCompletedTransactions()`.
+public struct StoreKitAppStoreSyncAPI: FailableStoreKitAPI {
+  public typealias Failure = SKTestFailures.AppStoreSync
+  public init() {}
 }
 
-extension SKTestGenericFailure {
-  init?(_ error: any Error) {
-    guard let error = error as? StoreKit.StoreKitError else { return nil }
-    self = .generic(error)
-  }
+/// The subscription status queries.
+public struct StoreKitSubscriptionStatusAPI: FailableStoreKitAPI {
+  public typealias Failure = SKTestFailures.SubscriptionStatus
+  public init() {}
+}
+
+/// `AppTransaction.shared` and `refresh()`.
+public struct StoreKitAppTransactionAPI: FailableStoreKitAPI {
+  public typealias Failure = SKTestFailures.AppTransaction
+  public init() {}
+}
+
+/// The manage-subscriptions sheet.
+public struct StoreKitManageSubscriptionsAPI: FailableStoreKitAPI {
+  public typealias Failure = SKTestFailures.ManageSubscriptions
+  public init() {}
+}
+
+/// The refund-request sheet.
+public struct StoreKitRefundRequestAPI: FailableStoreKitAPI {
+  public typealias Failure = SKTestFailures.RefundRequest
+  public init() {}
+}
+
+/// The offer-code redemption sheet.
+public struct StoreKitOfferCodeRedeemAPI: FailableStoreKitAPI {
+  public typealias Failure = SKTestFailures.OfferCodeRedeem
+  public init() {}
 }
 
 extension FailableStoreKitAPI where Self == StoreKitLoadProductsAPI {
@@ -104,13 +74,65 @@ extension FailableStoreKitAPI where Self == StoreKitVerificationAPI {
   public static var verification: StoreKitVerificationAPI { StoreKitVerificationAPI() }
 }
 
-extension FailableStoreKitAPI where Self == StoreKitGenericAPI {
-  /// `AppStore.sync()` and `restoreCompletedTransactions()`.
-  public static var appStoreSync: StoreKitGenericAPI { StoreKitGenericAPI(api: .appStoreSync) }
-  /// `Product.SubscriptionInfo.status`.
-  public static var subscriptionStatus: StoreKitGenericAPI { StoreKitGenericAPI(api: .subscriptionStatus) }
-  public static var appTransaction: StoreKitGenericAPI { StoreKitGenericAPI(api: .appTransaction) }
-  public static var manageSubscriptions: StoreKitGenericAPI { StoreKitGenericAPI(api: .manageSubscriptions) }
-  public static var refundRequest: StoreKitGenericAPI { StoreKitGenericAPI(api: .refundRequest) }
-  public static var offerCodeRedeem: StoreKitGenericAPI { StoreKitGenericAPI(api: .offerCodeRedeem) }
+extension FailableStoreKitAPI where Self == StoreKitAppStoreSyncAPI {
+  public static var appStoreSync: StoreKitAppStoreSyncAPI { StoreKitAppStoreSyncAPI() }
+}
+
+extension FailableStoreKitAPI where Self == StoreKitSubscriptionStatusAPI {
+  public static var subscriptionStatus: StoreKitSubscriptionStatusAPI { StoreKitSubscriptionStatusAPI() }
+}
+
+extension FailableStoreKitAPI where Self == StoreKitAppTransactionAPI {
+  public static var appTransaction: StoreKitAppTransactionAPI { StoreKitAppTransactionAPI() }
+}
+
+extension FailableStoreKitAPI where Self == StoreKitManageSubscriptionsAPI {
+  public static var manageSubscriptions: StoreKitManageSubscriptionsAPI { StoreKitManageSubscriptionsAPI() }
+}
+
+extension FailableStoreKitAPI where Self == StoreKitRefundRequestAPI {
+  public static var refundRequest: StoreKitRefundRequestAPI { StoreKitRefundRequestAPI() }
+}
+
+extension FailableStoreKitAPI where Self == StoreKitOfferCodeRedeemAPI {
+  public static var offerCodeRedeem: StoreKitOfferCodeRedeemAPI { StoreKitOfferCodeRedeemAPI() }
+}
+
+extension StoreAPI {
+  /// The engine's API of one of Apple's failable API types; nil for a type of the app's own.
+  init?(_ api: some FailableStoreKitAPI) {
+    switch api {
+    case is StoreKitLoadProductsAPI: self = .loadProducts
+    case is StoreKitPurchaseAPI: self = .purchase
+    case is StoreKitVerificationAPI: self = .verification
+    case is StoreKitAppStoreSyncAPI: self = .appStoreSync
+    case is StoreKitSubscriptionStatusAPI: self = .subscriptionStatus
+    case is StoreKitAppTransactionAPI: self = .appTransaction
+    case is StoreKitManageSubscriptionsAPI: self = .manageSubscriptions
+    case is StoreKitRefundRequestAPI: self = .refundRequest
+    case is StoreKitOfferCodeRedeemAPI: self = .offerCodeRedeem
+    default: return nil
+    }
+  }
+}
+
+extension SimulatedFailure {
+  /// The engine's failure for a failure code: the error it raises, named as the app sees it.
+  init(_ code: _SKTestFailureCode) {
+    if code.name.hasPrefix("verification.") {
+      // The engine breaks the JWS's signature; the name says which error the app is told.
+      self.init(error: StoreEngine.StoreKitError(code: 0, storeKit2Name: code.name))
+    } else if let refund = StoreEngine.StoreKitError(refundRequestName: code.name) {
+      self.init(error: refund)
+    } else {
+      self.init(error: StoreEngine.StoreKitError(parsing: code.name) ?? .unknown)
+    }
+  }
+
+  /// The failure code this failure was set with.
+  var code: _SKTestFailureCode {
+    if let name = error.storeKit2Name { return _SKTestFailureCode(name) }
+    if error.domain == StoreEngine.StoreKitError.refundRequestErrorDomain { return _SKTestFailureCode(error.name) }
+    return _SKTestFailureCode(StoreKit2Error(for: error).name)
+  }
 }

@@ -33,12 +33,14 @@ extension SKTestSession {
 
   /// A purchase made outside the app (the transaction manager's Buy): it arrives on the payment
   /// queue's observers and in `Transaction.updates`, never as a `purchase()` result.
+  @available(*, deprecated, message: "Use the Swift API: SKTestSession.buyProduct(identifier:, options:)")
   public func buyProduct(productIdentifier: String) throws {
     _ = try buy(StoreEngine.Payment(productID: .init(productIdentifier)))
   }
 
   /// As ``buyProduct(productIdentifier:)``, with StoreKit 2's options; returns the transaction.
-  public func buyProduct(identifier: String, options: Set<StoreKit.Product.PurchaseOption> = []) async throws -> StoreKit.Transaction {
+  @discardableResult
+  public func buyProduct(identifier: StoreKit.Product.ID, options: Set<StoreKit.Product.PurchaseOption> = []) async throws -> StoreKit.Transaction {
     var payment = StoreEngine.Payment(productID: .init(identifier))
     for option in options {
       // Only what the transaction manager offers: a quantity and an account token.
@@ -130,7 +132,10 @@ extension SKTestSession {
 
   /// Moves the virtual clock forward; everything due in between happens, in order (renewals,
   /// expiries, scheduled answers, delayed products responses), before this returns.
+  /// The first call hands the clock to the test for the rest of the session: it no longer follows the
+  /// wall clock under an accelerated ``timeRate``.
   public func advance(by interval: TimeInterval) throws {
+    clock.handOver()
     try perform(.advance(to: date.addingTimeInterval(max(0, interval))))
   }
 

@@ -16,8 +16,10 @@ internal import StoreEngine
 /// session.clearTransactions()
 /// let result = try await product.purchase()
 /// ```
-open class SKTestSession: @unchecked Sendable {
+open class SKTestSession: NSObject, @unchecked Sendable {
   let environment = StoreKitEnvironment.shared
+  /// Moves the virtual clock with the wall clock while a test waits under an accelerated rate.
+  let clock = WallClockFollower(environment: StoreKitEnvironment.shared)
   /// The data directory the session's store lives in, nil for memory.
   public let dataDirectory: URL?
 
@@ -43,11 +45,16 @@ open class SKTestSession: @unchecked Sendable {
       }
     }
     self.dataDirectory = dataDirectory
+    var configuration = StoreConfiguration(catalog: catalog, catalogPath: path, dataDirectory: dataDirectory)
+    // Xcode signs StoreKit Testing transactions as `Xcode`; the session's root still verifies them.
+    configuration.signingEnvironment = "Xcode"
     do {
-      try environment.replace(with: StoreConfiguration(catalog: catalog, catalogPath: path, dataDirectory: dataDirectory))
+      try environment.replace(with: configuration)
     } catch {
       throw SKTestError(.serviceUnavailable, message: error.description)
     }
+    super.init()
+    clock.follow(rate: catalog.settings.timeRate)
   }
 
   /// A session on the configuration file `name` (with or without `.storekit`), looked up in the main
@@ -116,7 +123,8 @@ open class SKTestSession: @unchecked Sendable {
     set { set(.gracePeriod(newValue)) }
   }
 
-  /// Purchases fail with ``failureError`` (Apple deprecated it for ``setSimulatedError(_:forAPI:)``).
+  /// Purchases fail with ``failureError``.
+  @available(*, deprecated, message: "No longer supported. Use simulatedError(forAPI:).")
   open var failTransactionsEnabled: Bool {
     get { control { $0.failures[.purchase] != nil } }
     set { set(.failure(.purchase, newValue ? SimulatedFailure(error: .init(code: failureError.rawValue)) : nil)) }
@@ -125,11 +133,14 @@ open class SKTestSession: @unchecked Sendable {
   private let failureErrorBox = LockedValue(SKError.Code.unknown)
 
   /// The error purchases fail with while ``failTransactionsEnabled`` is on.
+  @available(*, deprecated, message: "No longer supported. Use simulatedError(forAPI:).")
   open var failureError: SKError.Code {
     get { failureErrorBox.value }
     set {
       failureErrorBox.value = newValue
-      if failTransactionsEnabled { set(.failure(.purchase, SimulatedFailure(error: .init(code: newValue.rawValue)))) }
+      if control({ $0.failures[.purchase] != nil }) {
+        set(.failure(.purchase, SimulatedFailure(error: .init(code: newValue.rawValue))))
+      }
     }
   }
 
@@ -145,10 +156,15 @@ open class SKTestSession: @unchecked Sendable {
     set { set(.locale(newValue.identifier)) }
   }
 
-  /// How long subscription periods last on the virtual clock.
+  /// How long subscription periods last. Under an accelerated rate the virtual clock follows the
+  /// wall clock while the test waits (an expectation, an `await`), as Xcode's does, until the test
+  /// first calls ``advance(by:)``; at real time it moves only by ``advance(by:)``.
   open var timeRate: TimeRate {
     get { TimeRate(rawValue: control(\.timeRate)) ?? .realTime }
-    set { set(.timeRate(newValue.rawValue)) }
+    set {
+      set(.timeRate(newValue.rawValue))
+      clock.follow(rate: newValue.rawValue)
+    }
   }
 
   private func control<T>(_ read: (SandboxControls) -> T) -> T {
@@ -169,21 +185,20 @@ open class SKTestSession: @unchecked Sendable {
   // MARK: Simulated errors
 
   /// Makes `api` fail with `error` from now on (nil: succeed again). Works for every API, at once.
-  open func setSimulatedError<API: FailableStoreKitAPI>(_ error: API.Failure?, forAPI api: API) async throws {
-    guard let engineAPI = StoreAPI(rawValue: api._engineName) else {
-      throw SKTestError(.invalidAction, message: "unknown StoreKit API \(api._engineName)")
+  ///
+  /// - Throws: ``SKTestError/Code/invalidAction`` for an API type that is not one of StoreKit's.
+  public func setSimulatedError<API: FailableStoreKitAPI>(_ error: API.Failure?, forAPI api: API) async throws {
+    guard let engineAPI = StoreAPI(api) else {
+      throw SKTestError(.invalidAction, message: "\(API.self) is not one of StoreKit's failable APIs")
     }
-    let failure = error.map { SimulatedFailure(error: StoreEngine.StoreKitError(parsing: api._engineError($0)) ?? .unknown) }
-    try perform(.setControl(.failure(engineAPI, failure)))
+    try perform(.setControl(.failure(engineAPI, error.map { SimulatedFailure($0._errorCode) })))
   }
 
   /// The error `api` fails with now (set by ``setSimulatedError(_:forAPI:)`` or the configuration
   /// file's StoreKit errors), nil when it succeeds.
-  open func simulatedError<API: FailableStoreKitAPI>(forAPI api: API) async -> API.Failure? {
-    guard let engineAPI = StoreAPI(rawValue: api._engineName), let failure = control({ $0.failures[engineAPI] }) else {
-      return nil
-    }
-    return api._failure(StoreKitEnvironment.storeKit2Error(failure.error))
+  public func simulatedError<API: FailableStoreKitAPI>(forAPI api: API) async -> API.Failure? {
+    guard let engineAPI = StoreAPI(api), let failure = control({ $0.failures[engineAPI] }) else { return nil }
+    return API.Failure(_fromErrorCode: failure.code)
   }
 
   // MARK: Helpers

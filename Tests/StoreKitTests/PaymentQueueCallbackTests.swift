@@ -48,8 +48,8 @@ final class PaymentQueueCallbackTests: StoreKitTestCase {
   }
 
   func testFailureUsesTheChosenErrorCodeAndHasNoIdentifier() throws {
-    session.failureError = .paymentNotAllowed
-    session.failTransactionsEnabled = true
+    session.legacy.failureError = .paymentNotAllowed
+    session.legacy.failTransactionsEnabled = true
     observer.finishes = true
     SKPaymentQueue.default().add(SKPayment(product: try loadProduct(IDs.coins100)))
     drainMainQueue()

@@ -109,13 +109,13 @@ final class SessionAndBadInputTests: StoreKitTestCase {
   }
 
   func testClearTransactionsAndResetTakeEffectAtOnce() throws {
-    try session.buyProduct(productIdentifier: IDs.shopping)
+    try session.legacy.buyProduct(productIdentifier: IDs.shopping)
     XCTAssertEqual(session.allTransactions().count, 1)
     session.clearTransactions()
     XCTAssertEqual(session.allTransactions().count, 0)
     session.askToBuyEnabled = true
     session.storefront = "JPN"
-    try session.buyProduct(productIdentifier: IDs.coins100)
+    try session.legacy.buyProduct(productIdentifier: IDs.coins100)
     session.resetToDefaultState()
     XCTAssertEqual(session.allTransactions().count, 0)
     XCTAssertFalse(session.askToBuyEnabled)
@@ -124,7 +124,7 @@ final class SessionAndBadInputTests: StoreKitTestCase {
   }
 
   func testDeleteTransaction() throws {
-    try session.buyProduct(productIdentifier: IDs.shopping)
+    try session.legacy.buyProduct(productIdentifier: IDs.shopping)
     let bought = try XCTUnwrap(session.allTransactions().first)
     try session.deleteTransaction(identifier: bought.identifier)
     XCTAssertEqual(session.allTransactions().count, 0)
@@ -137,7 +137,7 @@ final class SessionAndBadInputTests: StoreKitTestCase {
     session.timeRate = .oneRenewalEveryTenSeconds
     XCTAssertEqual(session.timeRate, .oneRenewalEveryTenSeconds)
     let start = session.date
-    try session.buyProduct(productIdentifier: IDs.monthly)
+    try session.legacy.buyProduct(productIdentifier: IDs.monthly)
     try session.advance(by: 35)
     XCTAssertEqual(session.date, start.addingTimeInterval(35))
     let chain = session.allTransactions().filter { $0.productIdentifier == IDs.monthly }
@@ -152,7 +152,7 @@ final class SessionAndBadInputTests: StoreKitTestCase {
   }
 
   func testPriceIncreaseConsent() throws {
-    try session.buyProduct(productIdentifier: IDs.monthly)
+    try session.legacy.buyProduct(productIdentifier: IDs.monthly)
     let bought = try XCTUnwrap(session.allTransactions().last)
     try session.requestPriceIncreaseConsentForTransaction(identifier: bought.identifier)
     XCTAssertEqual(session.allTransactions().last?.isPendingPriceIncreaseConsent, true)
@@ -161,7 +161,7 @@ final class SessionAndBadInputTests: StoreKitTestCase {
   }
 
   func testReceiptFileIsWrittenAndRefreshed() throws {
-    try session.buyProduct(productIdentifier: IDs.shopping)
+    try session.legacy.buyProduct(productIdentifier: IDs.shopping)
     let url = try XCTUnwrap(receiptURLAsAnAppReadsIt())
     let receipt = try Data(contentsOf: url)
     XCTAssertGreaterThan(receipt.count, 500, "a PKCS#7 receipt with its certificate chain")
@@ -169,6 +169,10 @@ final class SessionAndBadInputTests: StoreKitTestCase {
     XCTAssertTrue(refreshReceipt())
   }
 
+  /// Under a session transactions are signed as Xcode signs them (`environment` `Xcode`): Apple's
+  /// `SignedDataVerifier` for the Xcode environment decodes them (it checks no chain there, as for
+  /// Xcode's own), refuses them as another environment's for Sandbox, and the session's root verifies
+  /// their chain (`.verified`).
   func testJWSPassesApplesSignedDataVerifierWithTheSessionsRoot() async throws {
     let apple: AppleVerifier
     do {
@@ -179,17 +183,25 @@ final class SessionAndBadInputTests: StoreKitTestCase {
     let products = try await Product.products(for: [IDs.monthly])
     let product = try XCTUnwrap(products.first)
     guard case .success(let result) = try await product.purchase() else { return XCTFail("no purchase") }
+    guard case .verified(let transaction) = result else { return XCTFail("the session's root did not verify \(result)") }
+    XCTAssertEqual(transaction.environment, .xcode)
     let directory = try TemporaryDirectory(label: "storekit-jws")
     defer { directory.remove() }
     let root = directory.url.appendingPathComponent("root.der")
     try session.rootCertificate().write(to: root)
     let status = try await XCTUnwrap(product.subscription).status
     let verdicts = try apple.verify([
-      .init(name: "transaction", kind: .transaction, jws: result.jwsRepresentation, rootDER: root.path, bundleID: result.unsafePayloadValue.appBundleID),
+      .init(
+        name: "transaction", kind: .transaction, jws: result.jwsRepresentation, rootDER: root.path,
+        bundleID: result.unsafePayloadValue.appBundleID, environment: "XCODE"),
       .init(
         name: "renewal", kind: .renewal, jws: try XCTUnwrap(status.first).renewalInfo.jwsRepresentation, rootDER: root.path,
+        bundleID: result.unsafePayloadValue.appBundleID, environment: "XCODE"),
+      .init(
+        name: "as-sandbox", kind: .transaction, jws: result.jwsRepresentation, rootDER: root.path,
         bundleID: result.unsafePayloadValue.appBundleID),
     ])
+    XCTAssertNotEqual(verdicts["as-sandbox"]?.status, 0, "an Xcode transaction is not a Sandbox one")
     XCTAssertEqual(verdicts["transaction"]?.status, 0, verdicts["transaction"]?.cause ?? "")
     XCTAssertEqual(verdicts["transaction"]?.decoded?.transactionId, String(result.unsafePayloadValue.id))
     XCTAssertEqual(verdicts["renewal"]?.status, 0, verdicts["renewal"]?.cause ?? "")
@@ -199,7 +211,7 @@ final class SessionAndBadInputTests: StoreKitTestCase {
     let directory = try TemporaryDirectory(label: "storekit-data")
     defer { directory.remove() }
     session = try SKTestSession(contentsOf: Self.catalogURL, dataDirectory: directory.url)
-    try session.buyProduct(productIdentifier: IDs.shopping)
+    try session.legacy.buyProduct(productIdentifier: IDs.shopping)
     XCTAssertTrue(FileManager.default.fileExists(atPath: directory.path("ledger.sqlite")))
     session = try SKTestSession(contentsOf: Self.catalogURL, dataDirectory: directory.url)
     XCTAssertEqual(session.allTransactions().map(\.productIdentifier), [IDs.shopping])
@@ -242,13 +254,13 @@ extension SessionAndBadInputTests {
     let before = try await AppTransaction.shared
     guard case .verified(let fresh) = before else { return XCTFail("the app transaction did not verify: \(before)") }
     XCTAssertEqual(fresh.originalPurchaseDate, session.date, "no purchase yet: first downloaded now")
-    try session.buyProduct(productIdentifier: IDs.shopping)
+    try session.legacy.buyProduct(productIdentifier: IDs.shopping)
     let bought = session.date
     try session.advance(by: 3_600)
     let result = try await AppTransaction.refresh()
     let app = try result.payloadValue
     XCTAssertEqual(app.bundleID, fresh.bundleID)
-    XCTAssertEqual(app.environment, .sandbox)
+    XCTAssertEqual(app.environment, .xcode, "signed as Xcode signs a StoreKit Testing app transaction")
     XCTAssertEqual(app.originalPurchaseDate, bought)
     XCTAssertEqual(app.signedDate, session.date)
     XCTAssertEqual(app.appTransactionID, fresh.appTransactionID, "one id per account and app")
@@ -268,7 +280,7 @@ extension SessionAndBadInputTests {
     let root = directory.url.appendingPathComponent("root.der")
     try session.rootCertificate().write(to: root)
     let verdicts = try apple.verify([
-      .init(name: "app", kind: .appTransaction, jws: result.jwsRepresentation, rootDER: root.path, bundleID: app.bundleID)
+      .init(name: "app", kind: .appTransaction, jws: result.jwsRepresentation, rootDER: root.path, bundleID: app.bundleID, environment: "XCODE")
     ])
     XCTAssertEqual(verdicts["app"]?.status, 0, verdicts["app"]?.cause ?? "")
     XCTAssertEqual(verdicts["app"]?.decoded?.appTransactionId, app.appTransactionID)

@@ -182,3 +182,16 @@ final class RecordingRequestDelegate: NSObject, SKProductsRequestDelegate, @unch
     done.fulfill()
   }
 }
+
+/// Apple's deprecated session members, reached through a protocol: the tests that cover them compile
+/// without the deprecation warnings app code gets (the members still run as Apple's do).
+protocol DeprecatedSessionMembers: AnyObject {
+  var failTransactionsEnabled: Bool { get set }
+  var failureError: SKError.Code { get set }
+  func buyProduct(productIdentifier: String) throws
+}
+
+extension SKTestSession: DeprecatedSessionMembers {
+  /// The deprecated members, without a warning at each use.
+  var legacy: any DeprecatedSessionMembers { self }
+}

@@ -16,6 +16,10 @@ extension StoreMachine {
   /// The time rate in force.
   public var timeRate: TimeRate { TimeRate.preset(rawValue: controls.timeRate) ?? .realTime }
 
+  /// When the next thing falls due (a renewal, billing retry, expiry, scheduled answer), nil when
+  /// nothing is waiting: a front end that lets the clock follow the wall clock sleeps until then.
+  public var nextDueDate: Date? { nextDue(before: .distantFuture)?.date }
+
   mutating func schedule(_ action: ScheduledAction, at date: Date) {
     nextTimerSequence += 1
     timers.append(.init(date: date, sequence: nextTimerSequence, action: action))

@@ -22,6 +22,10 @@ public struct TimeRate: Sendable, Equatable, Hashable, CustomStringConvertible {
   /// All presets, by their scenario names.
   public static let all: [TimeRate] = [
     realTime,
+    // Xcode's first rates (deprecated in iOS 15.2, still declared): a day lasts an hour, 30 or 5 minutes.
+    scaledRate(1, "day-every-hour", [25_200, 108_000, 216_000, 324_000, 648_000, 1_314_000]),
+    scaledRate(2, "day-every-30m", [12_600, 54_000, 108_000, 162_000, 324_000, 657_000]),
+    scaledRate(3, "day-every-5m", [2_100, 9_000, 18_000, 27_000, 54_000, 109_500]),
     scaledRate(10, "monthly-every-hour", [900, 3600, 7200, 10800, 21600, 43200]),
     scaledRate(11, "monthly-every-30m", [600, 1800, 3600, 5400, 10800, 21600]),
     scaledRate(12, "monthly-every-15m", [300, 900, 1800, 2700, 5400, 10800]),

@@ -71,7 +71,7 @@ package final class OpenStore {
     } catch {
       throw .certificateAuthority(storage?.location ?? caDirectory.path, String(describing: error))
     }
-    signer = authority.signer(environment: "Sandbox")
+    signer = authority.signer(environment: configuration.signingEnvironment)
     self.configuration = configuration
     let environment = StoreEnvironment(
       signer: signer, bundleID: configuration.bundleID,
@@ -97,7 +97,7 @@ package final class OpenStore {
   /// The verifier for this store's JWS: its CA's root, its bundle id, at the virtual clock.
   func verifier() -> JWSVerifier {
     let now = queue.now
-    return authority.verifier(bundleID: configuration.bundleID, environment: "Sandbox", now: { now })
+    return authority.verifier(bundleID: configuration.bundleID, environment: configuration.signingEnvironment, now: { now })
   }
 
   /// The root certificate (DER) that verifies this store's JWS, for Apple's `SignedDataVerifier`.

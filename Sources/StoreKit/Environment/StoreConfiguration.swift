@@ -18,6 +18,9 @@ package struct StoreConfiguration: Sendable {
   package var account: String
   /// The virtual clock's start for a fresh ledger.
   package var start: Date
+  /// The `environment` signed into transactions: `Sandbox`, or `Xcode` for an `SKTestSession`'s store
+  /// (as Xcode's StoreKit Testing signs them).
+  package var signingEnvironment = "Sandbox"
   /// How the app is attached to a storefront on its data directory (nil: a test session's store,
   /// which answers its own sheets).
   package var attachment: Attachment?

@@ -143,7 +143,7 @@ package final class StoreKitEnvironment: @unchecked Sendable {
   }
 
   /// The generation of the open store (see ``storeGeneration``).
-  var generation: UInt64 { locked { storeGeneration } }
+  package var generation: UInt64 { locked { storeGeneration } }
 
   // MARK: Listeners
 

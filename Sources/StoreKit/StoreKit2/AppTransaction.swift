@@ -86,7 +86,7 @@ extension StoreKitEnvironment {
         let now = store.queue.now
         let account = store.queue.currentAccount ?? store.configuration.account
         let payload = AppTransactionPayload(
-          environment: "Sandbox", appAppleID: nil, bundleID: store.configuration.bundleID, account: account,
+          environment: store.configuration.signingEnvironment, appAppleID: nil, bundleID: store.configuration.bundleID, account: account,
           firstPurchase: try store.queue.ledger.earliestOriginalPurchase(account: account), now: now)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]

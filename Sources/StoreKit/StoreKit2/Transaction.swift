@@ -51,7 +51,6 @@ public struct Transaction: Identifiable, Hashable, Sendable {
     revocationReason = transaction.revocationReason.map { RevocationReason(rawValue: $0) }
     productType = Product.ProductType(transaction.productKind)
     appAccountToken = transaction.appAccountToken.flatMap(UUID.init(uuidString:))
-    environment = .sandbox
     reason = transaction.reason == .renewal ? .renewal : .purchase
     storefront = Storefront(code: transaction.storefront)
     price = transaction.price
@@ -62,6 +61,7 @@ public struct Transaction: Identifiable, Hashable, Sendable {
     jsonRepresentation = payload ?? Data()
     let object = payload.flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }
     signedDate = (object?["signedDate"] as? Double).map { Date(timeIntervalSince1970: $0 / 1000) } ?? transaction.purchaseDate
+    environment = AppStore.Environment(rawValue: object?["environment"] as? String ?? "Sandbox")
     deviceVerification = Data()
     deviceVerificationNonce = UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
   }

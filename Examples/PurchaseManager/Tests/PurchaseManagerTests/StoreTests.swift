@@ -74,7 +74,7 @@ final class StoreTests: XCTestCase, @unchecked Sendable {
   }
 
   func testRestoreAfterClearingTheAppsState() async throws {
-    try session.buyProduct(productIdentifier: shopping)
+    try await session.buyProduct(identifier: shopping)
     try await store.restore()
     let purchased = await store.purchasedProductIDs
     XCTAssertEqual(purchased, [shopping])
