@@ -111,6 +111,9 @@ final class RecordingQueueObserver: NSObject, SKPaymentTransactionObserver, @unc
   var restoreError: (any Error)?
   /// Finish purchased, restored and failed transactions in the callback, as the seeds do.
   var finishes = false
+  /// The answer to `shouldAddStorePayment`, and what it was asked.
+  var addsStorePayments = true
+  var storePayments: [(payment: SKPayment, product: SKProduct)] = []
 
   func paymentQueue(_ queue: SKPaymentQueue, updatedTransactions transactions: [SKPaymentTransaction]) {
     XCTAssertTrue(Thread.isMainThread, "StoreKit calls observers on the main queue")
@@ -147,6 +150,12 @@ final class RecordingQueueObserver: NSObject, SKPaymentTransactionObserver, @unc
 
   func paymentQueueDidChangeStorefront(_ queue: SKPaymentQueue) {
     lines.append("storefrontChanged")
+  }
+
+  func paymentQueue(_ queue: SKPaymentQueue, shouldAddStorePayment payment: SKPayment, for product: SKProduct) -> Bool {
+    XCTAssertTrue(Thread.isMainThread)
+    storePayments.append((payment, product))
+    return addsStorePayments
   }
 }
 

@@ -27,6 +27,9 @@ public enum StoreCommand: Sendable, Equatable {
   case confirm
   /// Tap Cancel on the purchase or sign-in sheet.
   case cancel
+  /// `SKPaymentQueueDelegate.paymentQueue(_:shouldContinue:in:)` answered false: the storefront
+  /// changed while this payment was in progress, and StoreKit fails it with `storeProductNotAvailable`.
+  case discontinueAfterStorefrontChange(PaymentTransaction.ID)
   /// `finishTransaction(_:)`.
   case finish(PaymentTransaction.ID)
   /// `finishTransaction(_:)` for each of these, in order, as one step: an app that finishes in its
@@ -94,7 +97,7 @@ public enum StoreCommand: Sendable, Equatable {
   /// The transaction the command names, if any: the shell brings it into memory before the step.
   public var transactionID: PaymentTransaction.ID? {
     switch self {
-    case .finish(let id), .approve(let id, _), .decline(let id, _), .resolve(let id), .refund(let id, _),
+    case .finish(let id), .discontinueAfterStorefrontChange(let id), .approve(let id, _), .decline(let id, _), .resolve(let id), .refund(let id, _),
       .requestRefund(let id, _, _),
       .setAutoRenew(let id, _), .expireSubscription(let id), .renewSubscription(let id),
       .resolveBillingIssue(let id), .priceIncrease(let id, _, _), .deleteTransaction(let id),

@@ -157,6 +157,7 @@ public struct StoreMachine: Sendable {
     case .confirm: try confirm()
     case .cancel: try cancel()
     case .finish(let id): try finish(id)
+    case .discontinueAfterStorefrontChange(let id): try discontinueAfterStorefrontChange(id)
     case .finishAll(let ids): for id in ids { try finish(id) }
     case .restore: try restoreCompletedTransactions()
     case .approve(let id, let delay): try answerAskToBuy(id, approve: true, after: delay)

@@ -21,6 +21,8 @@ package final class OpenStore {
   var view = StoreKit2View()
   /// The app's promoted-purchase settings (`SKProductStorePromotionController`), for this store only.
   var storePromotion = StorePromotion()
+  /// The price-increase consent sheets the app was shown or held back, for this store only.
+  var priceConsent = PriceConsentSheets()
   /// Events of the step being performed, in order (filled by the bus, drained after the step).
   let collector = EventCollector()
   /// What a waiting sheet blocks on between looks at the ledger; nil for an in-memory store.

@@ -73,6 +73,26 @@ public struct SKError: _BridgedStoredNSError, @unchecked Sendable {
   public static var overlayPresentedInBackgroundScene: Code { .overlayPresentedInBackgroundScene }
 }
 
+/// `error as? SKError` on an `NSError` of ``SKErrorDomain`` (and `catch SKError.paymentCancelled`
+/// on one): Linux has no Objective-C bridge for errors, so the cast goes through this conformance,
+/// as Foundation's `CocoaError` does.
+extension SKError: _ObjectiveCBridgeable {
+  public func _bridgeToObjectiveC() -> NSError { _nsError }
+
+  public static func _forceBridgeFromObjectiveC(_ source: NSError, result: inout SKError?) {
+    result = SKError(_nsError: source)
+  }
+
+  public static func _conditionallyBridgeFromObjectiveC(_ source: NSError, result: inout SKError?) -> Bool {
+    result = source.domain == SKErrorDomain ? SKError(_nsError: source) : nil
+    return result != nil
+  }
+
+  public static func _unconditionallyBridgeFromObjectiveC(_ source: NSError?) -> SKError {
+    SKError(_nsError: source ?? NSError(domain: SKErrorDomain, code: Code.unknown.rawValue))
+  }
+}
+
 extension SKError {
   /// An error the store reports, with StoreKit's text for it in `NSLocalizedDescriptionKey` (so
   /// `localizedDescription` tells the user what happened, as the errors StoreKit makes do).

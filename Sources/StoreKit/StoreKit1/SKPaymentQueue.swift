@@ -126,9 +126,11 @@ open class SKPaymentQueue: NSObject, @unchecked Sendable {
   /// `SKTestSession`'s `redeemOfferCode(_:)` instead.
   open func presentCodeRedemptionSheet() {}
 
-  /// Shows the price-increase consent sheet if one is pending: consent is given or declined with
-  /// `SKTestSession`'s price-increase methods.
-  open func showPriceConsentIfNeeded() {}
+  /// Shows the price-increase consent sheets that are pending (those the delegate held back, and any
+  /// never shown): consent is given or declined with `SKTestSession`'s price-increase methods.
+  open func showPriceConsentIfNeeded() {
+    StoreKitEnvironment.shared.showHeldPriceConsent()
+  }
 
   /// Runs `callbacks` against the observers on the main queue, in order.
   func schedule(_ callbacks: [QueueCallback]) {
@@ -149,6 +151,7 @@ open class SKPaymentQueue: NSObject, @unchecked Sendable {
     for callback in callbacks {
       callback.prepare()
       let targets = only.map { [$0] } ?? transactionObservers
+      if callback.ask(self, observers: targets) { continue }
       for observer in targets { callback.deliver(to: observer, queue: self) }
     }
   }
