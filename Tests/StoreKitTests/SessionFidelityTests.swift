@@ -108,6 +108,30 @@ final class SessionFidelityTests: StoreKitTestCase {
     XCTAssertEqual(chain[1].purchaseDate, chain[0].purchaseDate.addingTimeInterval(2), "renewed at the end of its period")
   }
 
+  /// The same in an async test, as StoreKit 2 tests for Xcode wait: the renewal arrives in
+  /// `Transaction.updates` while the test awaits its expectation.
+  func testAwaitingARenewalInUpdatesUnderAnAcceleratedRateSeesIt() async throws {
+    session.timeRate = .oneRenewalEveryTwoSeconds
+    let products = try await Product.products(for: [IDs.monthly])
+    let product = try XCTUnwrap(products.first)
+    let updates = Transaction.updates
+    guard case .success(.verified(let bought)) = try await product.purchase() else { return XCTFail("no purchase") }
+    await bought.finish()
+    let renewed = expectation(description: "renewal in Transaction.updates")
+    let listener = Task { () -> Transaction? in
+      for await update in updates where update.unsafePayloadValue.originalID == bought.id && update.unsafePayloadValue.id != bought.id {
+        await update.unsafePayloadValue.finish()
+        renewed.fulfill()
+        return update.unsafePayloadValue
+      }
+      return nil
+    }
+    await fulfillment(of: [renewed], timeout: 20)
+    let renewal = await listener.value
+    XCTAssertEqual(renewal?.purchaseDate, bought.expirationDate, "the renewal starts where the purchase's period ended")
+    XCTAssertEqual(renewal?.reason, .renewal)
+  }
+
   func testAdvanceHandsTheClockToTheTest() throws {
     session.timeRate = .oneRenewalEveryTwoSeconds
     try session.advance(by: 0)
