@@ -52,8 +52,8 @@ final class StoreKit1ErrorTests: StoreKitTestCase {
   }
 
   func testAStoreErrorCarriesStoreKitsTextAndBridgesToSKError() throws {
-    session.failureError = .paymentNotAllowed
-    session.failTransactionsEnabled = true
+    session.legacy.failureError = .paymentNotAllowed
+    session.legacy.failTransactionsEnabled = true
     SKPaymentQueue.default().add(SKPayment(product: try loadProduct(IDs.coins100)))
     drainMainQueue()
     let error = try XCTUnwrap(observer.transactions.last?.error)
