@@ -1,7 +1,8 @@
 // Test doubles as apps write them against Apple's StoreKit 1: a subclass of each class that calls
 // `super.init()` and overrides each property, and a protocol with Apple's `SKPaymentQueue` method
 // signatures that `SKPaymentQueue` conforms to with no code. The tests make each double. Apple's classes
-// are Sendable (NS_SWIFT_SENDABLE), so a subclass restates `@unchecked Sendable` there as here.
+// but the requests are Sendable (NS_SWIFT_SENDABLE), so a subclass restates `@unchecked Sendable` there
+// as here; the requests (NS_SWIFT_NONSENDABLE) are not.
 import Foundation
 import StoreKit
 import XCTest
@@ -137,19 +138,19 @@ final class ProductsResponseDouble: SKProductsResponse, @unchecked Sendable {
   override var invalidProductIdentifiers: [String] { ["b"] }
 }
 
-final class RequestDouble: SKRequest, @unchecked Sendable {
+final class RequestDouble: SKRequest {
   let calls = CallLog()
   override func start() { calls.record("start") }
   override func cancel() { calls.record("cancel") }
 }
 
-final class ProductsRequestDouble: SKProductsRequest, @unchecked Sendable {
+final class ProductsRequestDouble: SKProductsRequest {
   override func start() {
     delegate?.productsRequest(self, didReceive: ProductsResponseDouble())
   }
 }
 
-final class ReceiptRefreshRequestDouble: SKReceiptRefreshRequest, @unchecked Sendable {
+final class ReceiptRefreshRequestDouble: SKReceiptRefreshRequest {
   override var receiptProperties: [String: Any]? { [SKReceiptPropertyIsRevoked: true] }
   override func start() {}
 }
