@@ -1,4 +1,5 @@
 import Foundation
+import StoreEngine
 import StoreKit
 import StoreKitTest
 import XCTest
@@ -86,6 +87,36 @@ final class StoreKit1QueueQuestionsTests: StoreKitTestCase {
     let chain = try requestPriceIncrease()
     XCTAssertEqual(delegate.askedToShowPriceConsent, 1)
     XCTAssertEqual(StoreKitEnvironment.shared.priceConsentSheetsShown, [chain])
+  }
+
+  func testAPriceIncreaseStillWaitingIsAskedAboutAgainWhenTheAppStarts() throws {
+    // An app attached to a data directory: its purchases outlive the process, as on a device.
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("relaunch-\(UUID().uuidString)", isDirectory: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let environment = [
+      "STOREFRONT_DATA_DIR": directory.path, "STOREFRONT_BUNDLE_ID": "com.example.relaunch", "HOME": directory.path,
+      "STOREFRONT_DIALOGS": "off", "STOREKIT_CONFIGURATION": try Self.catalogURL.path,
+    ]
+    try StoreKitEnvironment.shared.replace(with: .processDefault(environment: environment))
+    delegate.showsPriceConsent = false
+    observer.finishes = true
+    SKPaymentQueue.default().add(SKPayment(product: try loadProduct(IDs.monthly)))
+    let deadline = Date().addingTimeInterval(10)
+    while !observer.lines.contains("removed \(IDs.monthly)"), Date() < deadline {
+      _ = RunLoop.main.run(mode: .default, before: Date().addingTimeInterval(0.005))
+    }
+    let chain = try XCTUnwrap(StoreKitEnvironment.shared.read { $0.queue.subscriptions().first?.originalID })
+    try StoreKitEnvironment.shared.perform(.priceIncrease(chain, .request))
+    drainMainQueue()
+    XCTAssertEqual(delegate.askedToShowPriceConsent, 1)
+    XCTAssertEqual(StoreKitEnvironment.shared.priceConsentSheetsShown, [], "held back")
+
+    // The app starts again: the increase still waits, so the delegate is asked again.
+    delegate.showsPriceConsent = true
+    try StoreKitEnvironment.shared.replace(with: .processDefault(environment: environment))
+    drainMainQueue()
+    XCTAssertEqual(delegate.askedToShowPriceConsent, 2)
+    XCTAssertEqual(StoreKitEnvironment.shared.priceConsentSheetsShown, [chain.rawValue])
   }
 
   func testShowPriceConsentIfNeededWithNothingPendingShowsNothing() {
