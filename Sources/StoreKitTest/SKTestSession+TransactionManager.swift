@@ -146,6 +146,20 @@ extension SKTestSession {
   /// (StoreKit 2: `.userCancelled`).
   public func cancelPurchaseSheet() throws { try perform(.cancel) }
 
+  /// The user buys `productIdentifier` on the App Store's page (a promoted in-app purchase, or Xcode's
+  /// `itms-services://?action=purchaseIntent` link): StoreKit 1 observers are asked
+  /// `paymentQueue(_:shouldAddStorePayment:for:)` on the main queue; when every one says yes the
+  /// payment is added and goes as any payment does.
+  ///
+  /// - Throws: ``SKTestError/Code/invalidProductIdentifier`` when the configuration has no such product.
+  public func startPurchaseFromAppStore(productIdentifier: String) throws {
+    do {
+      try environment.startStorePayment(productIdentifier: productIdentifier)
+    } catch {
+      throw SKTestError(.invalidProductIdentifier, message: "the StoreKit configuration has no product \(productIdentifier)")
+    }
+  }
+
   /// Types `code` (an offer code's id or reference name) into the App Store's redemption sheet.
   public func redeemOfferCode(_ code: String) throws { try perform(.redeemOfferCode(code)) }
 

@@ -126,7 +126,7 @@ final class StoreKit1QueueQuestionsTests: StoreKitTestCase {
 
   func testAnObserverThatDefersAnAppStorePurchaseAddsItLater() throws {
     observer.addsStorePayments = false
-    try StoreKitEnvironment.shared.startStorePayment(productIdentifier: IDs.shopping)
+    try session.startPurchaseFromAppStore(productIdentifier: IDs.shopping)
     drainMainQueue()
     let kept = try XCTUnwrap(observer.storePayments.last)
     XCTAssertEqual(kept.payment.productIdentifier, IDs.shopping)
@@ -138,13 +138,17 @@ final class StoreKit1QueueQuestionsTests: StoreKitTestCase {
   }
 
   func testAnObserverThatAgreesHasTheAppStorePurchaseAdded() throws {
-    try StoreKitEnvironment.shared.startStorePayment(productIdentifier: IDs.shopping)
+    try session.startPurchaseFromAppStore(productIdentifier: IDs.shopping)
     drainMainQueue()
     XCTAssertEqual(observer.storePayments.count, 1)
     XCTAssertEqual(observer.lines, ["updated \(IDs.shopping) purchasing", "updated \(IDs.shopping) purchased"])
   }
 
   func testAnAppStorePurchaseOfAProductNotSoldIsRefused() {
+    XCTAssertThrowsError(try session.startPurchaseFromAppStore(productIdentifier: "no.such.product")) { error in
+      XCTAssertEqual((error as? SKTestError)?.code, .invalidProductIdentifier)
+      XCTAssertTrue((error as? SKTestError)?.message.contains("no.such.product") == true)
+    }
     XCTAssertThrowsError(try StoreKitEnvironment.shared.startStorePayment(productIdentifier: "no.such.product")) { error in
       XCTAssertEqual((error as? SKError)?.code, .storeProductNotAvailable)
     }
