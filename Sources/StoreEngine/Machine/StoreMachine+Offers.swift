@@ -18,8 +18,9 @@ extension StoreMachine {
     guard discount.identifier == offerID, isFresh(discount), let verifier = environment.offerSignatureVerifier else {
       return .invalidSignature
     }
-    let message = discount.message(
-      bundleID: environment.bundleID, productID: product.id, applicationUsername: payment.applicationUsername)
+    let message =
+      discount.signedMessage
+      ?? discount.message(bundleID: environment.bundleID, productID: product.id, applicationUsername: payment.applicationUsername)
     return verifier.isValid(signature: discount.signature, of: message, keyIdentifier: discount.keyIdentifier)
       ? nil : .invalidSignature
   }

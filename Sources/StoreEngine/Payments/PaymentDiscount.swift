@@ -13,6 +13,10 @@ public struct PaymentDiscount: Sendable, Equatable, Codable {
   public var signature: String
   /// When the server signed it, in milliseconds since 1970; the offer is valid for 24 hours.
   public var timestamp: Int64
+  /// The bytes the signature covers when the server signed the offer as a compact JWS (StoreKit 2's
+  /// `promotionalOffer(_:compactJWS:)`: `header.payload`); nil for the classic signature, which
+  /// covers ``message(bundleID:productID:applicationUsername:)``.
+  public var signedMessage: Data?
 
   public init(identifier: String, keyIdentifier: String, nonce: UUID, signature: String, timestamp: Int64) {
     self.identifier = identifier

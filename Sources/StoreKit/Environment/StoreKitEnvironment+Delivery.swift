@@ -20,6 +20,7 @@ extension StoreKitEnvironment {
       if let routes = store.view.routes(for: heard, lookup: { try? store.queue.transaction($0) }) {
         for route in routes { deliver(route, from: store) }
       }
+      deliverStoreKit2News(heard, from: store)
       // The queue's delegate is asked first (a storefront change, a price increase).
       callbacks += questions(for: heard, in: store)
       switch heard {

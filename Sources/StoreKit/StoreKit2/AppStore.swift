@@ -2,9 +2,13 @@ import Foundation
 internal import StoreEngine
 
 /// The App Store: whether the account can pay, and syncing its transactions.
-public enum AppStore {
+public enum AppStore: Sendable {
   /// Whether the user may make payments.
   public static var canMakePayments: Bool { StoreKitEnvironment.shared.canMakePayments() }
+
+  /// This device's id for checking `deviceVerification` (SHA-384 of a signed value's nonce followed
+  /// by this id): one simulated device per process.
+  public static var deviceVerificationID: UUID? { DeviceVerification.deviceID }
 
   /// Syncs the account's transactions with the App Store (a restore, to the engine); read
   /// `Transaction.currentEntitlements` once it returns.
@@ -23,7 +27,7 @@ public enum AppStore {
   }
 
   /// Where a transaction was signed.
-  public struct Environment: RawRepresentable, Hashable, Sendable {
+  public struct Environment: RawRepresentable, Equatable, Hashable, Sendable {
     public let rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
     public static let production = Environment(rawValue: "Production")

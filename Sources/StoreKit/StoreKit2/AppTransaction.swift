@@ -18,7 +18,7 @@ public struct AppTransaction: Sendable, Hashable {
   /// When the account first got the app: its earliest purchase in this store, else now.
   public let originalPurchaseDate: Date
   public let preorderDate: Date?
-  /// Not made by the simulated store (no device); empty.
+  /// SHA-384 of ``deviceVerificationNonce`` and ``AppStore/deviceVerificationID`` (this device's).
   public let deviceVerification: Data
   public let deviceVerificationNonce: UUID
   public let signedDate: Date
@@ -38,8 +38,9 @@ public struct AppTransaction: Sendable, Hashable {
     originalAppVersion = payload.originalApplicationVersion
     originalPurchaseDate = Date(timeIntervalSince1970: Double(payload.originalPurchaseDate) / 1000)
     preorderDate = nil
-    deviceVerification = Data()
-    deviceVerificationNonce = UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
+    let device = DeviceVerification(jws: jws)
+    deviceVerification = device.hash
+    deviceVerificationNonce = device.nonce
     signedDate = Date(timeIntervalSince1970: Double(payload.signedDate) / 1000)
     appTransactionID = payload.appTransactionId
     originalPlatform = AppStore.Platform(rawValue: payload.originalPlatform)
@@ -59,14 +60,22 @@ public struct AppTransaction: Sendable, Hashable {
   }
 }
 
-extension VerificationResult where SignedType == AppTransaction {
-  /// The app transaction's JWS.
-  public var jwsRepresentation: String { unsafePayloadValue.jws }
+extension AppTransaction: AppStoreSigned {}
+
+extension AppTransaction {
+  /// The platform the app was first bought on, as the payload's string (`iOS`, `macOS`…).
+  @available(*, deprecated, message: "Use the originalPlatform property instead")
+  public var originalPlatformStringRepresentation: String { originalPlatform.rawValue }
+}
+
+extension AppTransaction: CustomDebugStringConvertible {
+  /// The signed payload's JSON, pretty-printed.
+  public var debugDescription: String { PrettyJSON.string(jsonRepresentation) }
 }
 
 extension AppStore {
   /// The platform an app was first bought on.
-  public struct Platform: RawRepresentable, Hashable, Sendable {
+  public struct Platform: RawRepresentable, Equatable, Hashable, Sendable {
     public let rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
     public static let iOS = Platform(rawValue: "iOS")

@@ -4,7 +4,7 @@ internal import StoreScenario
 
 extension Product {
   /// The subscription side of an auto-renewable product.
-  public struct SubscriptionInfo: Hashable, Sendable {
+  public struct SubscriptionInfo: Equatable, Hashable, Sendable {
     public let subscriptionGroupID: String
     public let subscriptionPeriod: SubscriptionPeriod
     public let introductoryOffer: SubscriptionOffer?
@@ -12,14 +12,18 @@ extension Product {
     public let winBackOffers: [SubscriptionOffer]
     /// 1 is the highest level of service in the group.
     public let groupLevel: Int
+    /// The group's name for the session's locale (the catalog's group localization, else its name).
+    public let groupDisplayName: String
 
-    init(_ info: StoreEngine.SubscriptionInfo, currency: String, locale: String) {
+    init(_ info: StoreEngine.SubscriptionInfo, currency: String, locale: String, group: StoreEngine.SubscriptionGroup?) {
       subscriptionGroupID = info.groupID
       subscriptionPeriod = SubscriptionPeriod(info.period)
       introductoryOffer = info.introductoryOffer.map { SubscriptionOffer($0, currency: currency, locale: locale) }
       promotionalOffers = info.promotionalOffers.map { SubscriptionOffer($0, currency: currency, locale: locale) }
       winBackOffers = info.winBackOffers.map { SubscriptionOffer($0, currency: currency, locale: locale) }
       groupLevel = info.level
+      let localized = group.flatMap { Localization.best(in: $0.localizations, for: locale)?.displayName } ?? ""
+      groupDisplayName = localized.isEmpty ? (group?.name ?? "") : localized
     }
 
     /// Whether the account may still use an introductory offer in this group.
@@ -44,37 +48,20 @@ extension Product {
     ///
     /// - Throws: the ``StoreKitError`` a simulated `subscriptionStatus` error sets.
     public static func status(for groupID: String) async throws -> [Status] {
-      let environment = StoreKitEnvironment.shared
-      return try environment.subscriptionStatuses(group: groupID)
-    }
-  }
-
-  /// A subscription period: a number of units.
-  public struct SubscriptionPeriod: Hashable, Sendable {
-    public enum Unit: Int, Hashable, Sendable, CaseIterable {
-      case day
-      case week
-      case month
-      case year
+      try StoreKitEnvironment.shared.subscriptionStatuses(group: groupID)
     }
 
-    public let unit: Unit
-    public let value: Int
-
-    init(_ period: StoreEngine.SubscriptionPeriod) {
-      value = period.value
-      unit =
-        switch period.unit {
-        case .day: .day
-        case .week: .week
-        case .month: .month
-        case .year: .year
-        }
+    /// The status of the subscription chain `transactionID` belongs to (any transaction of it), or
+    /// nil when it is no auto-renewable transaction of the account.
+    ///
+    /// - Throws: the ``StoreKitError`` a simulated `subscriptionStatus` error sets.
+    public static func status(transactionID: UInt64) async throws -> SubscriptionStatus? {
+      try StoreKitEnvironment.shared.subscriptionStatus(transactionID: transactionID)
     }
   }
 
   /// An introductory, promotional or win-back offer.
-  public struct SubscriptionOffer: Hashable, Sendable {
+  public struct SubscriptionOffer: Equatable, Hashable, Sendable {
     /// The promotional offer's id (nil for an introductory offer).
     public let id: String?
     public let type: OfferType
@@ -85,7 +72,7 @@ extension Product {
     public let paymentMode: PaymentMode
 
     init(_ offer: StoreEngine.SubscriptionOffer, currency: String, locale: String) {
-      type = OfferType(rawValue: offer.kind.rawValue)
+      type = OfferType(offer.kind)
       id = offer.kind == .introductory ? nil : offer.id
       price = Money.rounded(offer.price, currencyCode: currency)
       displayPrice = PriceFormatter.string(for: offer.price, currencyCode: currency, locale: locale)
@@ -99,145 +86,57 @@ extension Product {
         }
     }
 
-    public struct OfferType: RawRepresentable, Hashable, Sendable {
-      public let rawValue: Int
-      public init(rawValue: Int) { self.rawValue = rawValue }
-      public static let introductory = OfferType(rawValue: 1)
-      public static let promotional = OfferType(rawValue: 2)
-      public static let winBack = OfferType(rawValue: 4)
+    /// The kind of offer, with Apple's string raw values.
+    public struct OfferType: RawRepresentable, Equatable, Hashable, Sendable {
+      public let rawValue: String
+      public init(rawValue: String) { self.rawValue = rawValue }
+      public static let introductory = OfferType(rawValue: "introductory")
+      public static let promotional = OfferType(rawValue: "promotional")
+      public static let winBack = OfferType(rawValue: "winBack")
+
+      init(_ kind: StoreEngine.SubscriptionOffer.Kind) {
+        switch kind {
+        case .introductory: self = .introductory
+        case .winBack: self = .winBack
+        default: self = .promotional
+        }
+      }
+
+      /// For the user: the kind of offer.
+      public var localizedDescription: String {
+        switch self {
+        case .introductory: "Introductory Offer"
+        case .promotional: "Promotional Offer"
+        case .winBack: "Win-Back Offer"
+        default: rawValue
+        }
+      }
     }
 
-    public struct PaymentMode: RawRepresentable, Hashable, Sendable {
+    /// How the customer pays during the offer.
+    public struct PaymentMode: RawRepresentable, Equatable, Hashable, Sendable {
       public let rawValue: String
       public init(rawValue: String) { self.rawValue = rawValue }
       public static let freeTrial = PaymentMode(rawValue: "FREE_TRIAL")
       public static let payAsYouGo = PaymentMode(rawValue: "PAY_AS_YOU_GO")
       public static let payUpFront = PaymentMode(rawValue: "PAY_UP_FRONT")
-    }
-  }
-}
 
-extension Product.SubscriptionInfo {
-  /// One subscription chain's status.
-  public struct Status: Hashable, Sendable {
-    public let state: RenewalState
-    public let transaction: VerificationResult<Transaction>
-    public let renewalInfo: VerificationResult<RenewalInfo>
-  }
-
-  /// The renewal state of a subscription, with Apple's raw values.
-  public struct RenewalState: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
-    public let rawValue: Int
-    public init(rawValue: Int) { self.rawValue = rawValue }
-    public static let subscribed = RenewalState(rawValue: 1)
-    public static let expired = RenewalState(rawValue: 2)
-    public static let inBillingRetryPeriod = RenewalState(rawValue: 3)
-    public static let inGracePeriod = RenewalState(rawValue: 4)
-    public static let revoked = RenewalState(rawValue: 5)
-
-    init(_ status: SubscriptionStatus) {
-      switch status {
-      case .subscribed: self = .subscribed
-      case .expired: self = .expired
-      case .inBillingRetry: self = .inBillingRetryPeriod
-      case .inGracePeriod: self = .inGracePeriod
-      case .revoked: self = .revoked
-      }
-    }
-
-    public var description: String {
-      switch self {
-      case .subscribed: "subscribed"
-      case .expired: "expired"
-      case .inBillingRetryPeriod: "inBillingRetryPeriod"
-      case .inGracePeriod: "inGracePeriod"
-      case .revoked: "revoked"
-      default: "RenewalState(\(rawValue))"
-      }
-    }
-  }
-
-  /// What the next renewal of a subscription will do.
-  public struct RenewalInfo: Hashable, Sendable {
-    public let originalTransactionID: UInt64
-    /// The product of the current period.
-    public let currentProductID: String
-    public let willAutoRenew: Bool
-    /// The product the next renewal bills (differs after a downgrade).
-    public let autoRenewPreference: String?
-    public let expirationReason: ExpirationReason?
-    public let isInBillingRetry: Bool
-    public let gracePeriodExpirationDate: Date?
-    public let priceIncreaseStatus: PriceIncreaseStatus
-    public let renewalDate: Date?
-    public let environment: AppStore.Environment
-    public let jsonRepresentation: Data
-    let jws: String
-
-    init(_ record: SubscriptionRecord) {
-      originalTransactionID = record.originalID.rawValue
-      currentProductID = record.productID.rawValue
-      willAutoRenew = record.autoRenew
-      autoRenewPreference = record.renewalProductID.rawValue
-      expirationReason = record.expirationIntent.map { ExpirationReason(rawValue: $0.rawValue) }
-      isInBillingRetry = record.status == .inBillingRetry || record.status == .inGracePeriod
-      gracePeriodExpirationDate = record.gracePeriodExpiresDate
-      priceIncreaseStatus =
-        switch record.priceIncreaseStatus {
-        case .some(.consented): .agreed
-        case .some(.notResponded): .pending
-        case nil: record.priceIncreasePending ? .pending : .noIncreasePending
-        }
-      renewalDate = record.expiresDate
-      environment = .sandbox
-      jws = record.signedRenewalInfo ?? ""
-      jsonRepresentation = Transaction.payload(of: jws) ?? Data()
-    }
-
-    public struct ExpirationReason: RawRepresentable, Hashable, Sendable {
-      public let rawValue: Int
-      public init(rawValue: Int) { self.rawValue = rawValue }
-      public static let autoRenewDisabled = ExpirationReason(rawValue: 1)
-      public static let billingError = ExpirationReason(rawValue: 2)
-      public static let didNotConsentToPriceIncrease = ExpirationReason(rawValue: 3)
-      public static let productUnavailable = ExpirationReason(rawValue: 4)
-      public static let unknown = ExpirationReason(rawValue: 5)
-    }
-
-    public enum PriceIncreaseStatus: Hashable, Sendable {
-      case noIncreasePending
-      case pending
-      case agreed
-    }
-  }
-}
-
-extension StoreKitEnvironment {
-  func subscriptionStatuses(group: String) throws -> [Product.SubscriptionInfo.Status] {
-    let failure: SimulatedFailure?
-    do { failure = try read { $0.queue.controls.failures[.subscriptionStatus] } } catch { throw StoreKitError.unknown }
-    if let failure { throw Self.storeKit2Error(failure.error) }
-    do {
-      return try read { store in
-        let entries = StoreKit2Queries.statuses(group: group, history: try store.queue.history(), subscriptions: store.queue.subscriptions())
-        return entries.compactMap { entry in
-          guard let transaction = entry.transaction else { return nil }
-          let info = Product.SubscriptionInfo.RenewalInfo(entry.record)
-          let verifiedInfo: VerificationResult<Product.SubscriptionInfo.RenewalInfo>
-          if info.jws.isEmpty {
-            verifiedInfo = .unverified(info, .missingRequiredProperties)
-          } else if (try? store.verifier().verify(info.jws)) != nil {
-            verifiedInfo = .verified(info)
-          } else {
-            verifiedInfo = .unverified(info, .invalidSignature)
-          }
-          return Product.SubscriptionInfo.Status(
-            state: .init(entry.record.status), transaction: verification(of: transaction, in: store), renewalInfo: verifiedInfo)
+      /// For the user: how the offer is paid.
+      public var localizedDescription: String {
+        switch self {
+        case .freeTrial: "Free Trial"
+        case .payAsYouGo: "Pay As You Go"
+        case .payUpFront: "Pay Up Front"
+        default: rawValue
         }
       }
-    } catch {
-      report("reading the subscription status failed: \(describe(error))")
-      throw StoreKitError.unknown
     }
   }
 }
+
+/// Apple's top-level names for the subscription types.
+public typealias SubscriptionInfo = Product.SubscriptionInfo
+public typealias SubscriptionPeriod = Product.SubscriptionPeriod
+public typealias SubscriptionRenewalInfo = Product.SubscriptionInfo.RenewalInfo
+public typealias SubscriptionRenewalState = Product.SubscriptionInfo.RenewalState
+public typealias SubscriptionStatus = Product.SubscriptionInfo.Status

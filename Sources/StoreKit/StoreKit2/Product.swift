@@ -3,7 +3,7 @@ internal import StoreEngine
 
 /// A product the App Store sells, localized from the session's locale and priced in its storefront's
 /// currency.
-public struct Product: Identifiable, Hashable, Sendable {
+public struct Product: Identifiable, Equatable, Hashable, Sendable {
   public let id: String
   public let type: ProductType
   public let displayName: String
@@ -20,7 +20,7 @@ public struct Product: Identifiable, Hashable, Sendable {
   let currencyCode: String
   let localeIdentifier: String
 
-  init(_ product: StoreEngine.Product, locale: String, storefront: String) {
+  init(_ product: StoreEngine.Product, locale: String, storefront: String, group: StoreEngine.SubscriptionGroup? = nil) {
     let currency = StoreEngine.Storefront.lookup(storefront)?.currencyCode ?? "USD"
     id = product.id.rawValue
     type = ProductType(product.kind)
@@ -29,7 +29,7 @@ public struct Product: Identifiable, Hashable, Sendable {
     price = Money.rounded(product.price, currencyCode: currency)
     displayPrice = PriceFormatter.string(for: product.price, currencyCode: currency, locale: locale)
     isFamilyShareable = product.familyShareable
-    subscription = product.subscription.map { SubscriptionInfo($0, currency: currency, locale: locale) }
+    subscription = product.subscription.map { SubscriptionInfo($0, currency: currency, locale: locale, group: group) }
     let json: [String: Any] = [
       "id": product.id.rawValue, "type": product.kind.catalogName, "referenceName": product.referenceName,
       "price": "\(product.price)", "familyShareable": product.familyShareable,
@@ -70,7 +70,9 @@ public struct Product: Identifiable, Hashable, Sendable {
     return (try? environment.read { store in
       answer.products.compactMap { id in
         store.queue.catalog.product(id).map {
-          Product($0, locale: store.queue.controls.locale, storefront: store.queue.controls.storefront)
+          Product(
+            $0, locale: store.queue.controls.locale, storefront: store.queue.controls.storefront,
+            group: $0.subscription.flatMap { store.queue.catalog.group($0.groupID) })
         }
       }
     }) ?? []
@@ -85,6 +87,7 @@ public struct Product: Identifiable, Hashable, Sendable {
     let environment = StoreKitEnvironment.shared
     var payment = StoreEngine.Payment(productID: .init(id))
     var askToBuy: Bool?
+    var storefrontHandler: PurchaseOption.StorefrontChangeHandler?
     for option in options {
       switch option.value {
       case .quantity(let quantity): payment.quantity = quantity
@@ -93,8 +96,13 @@ public struct Product: Identifiable, Hashable, Sendable {
         payment.offerID = offer
         payment.discount = PaymentDiscount(
           identifier: offer, keyIdentifier: key, nonce: nonce, signature: signature.base64EncodedString(), timestamp: Int64(timestamp))
+      case .promotionalOfferJWS(let offer, let jws):
+        payment.offerID = offer
+        payment.discount = try Self.discount(offerID: offer, compactJWS: jws, productID: id)
+      case .winBackOffer(let offer): payment.offerID = offer
       case .simulatesAskToBuyInSandbox(let on): askToBuy = on
-      case .custom: break
+      case .onStorefrontChange(let handler): storefrontHandler = handler
+      case .custom, .introductoryOfferEligibility, .testPromotionalOffer, .testCodeOffer, .testPurchaseDate: break
       }
     }
     if payment.quantity < 1 || payment.quantity > 10 { throw PurchaseError.invalidQuantity }
@@ -110,6 +118,7 @@ public struct Product: Identifiable, Hashable, Sendable {
           defer { if let restore { _ = try? environment.perform(.setControl(.askToBuy(restore))) } }
           let step = try environment.perform(.buy(request)) { store in store.view.willPerform(.buy(request)) }
           guard let call = step.createdTransaction else { return continuation.resume(throwing: StoreKitError.unknown) }
+          if let storefrontHandler { StoreKit2Registry.shared.storefrontHandlers[call.rawValue] = storefrontHandler }
           if let early = environment.unclaimedPurchases.removeValue(forKey: call) {
             continuation.resume(with: early)
           } else {
@@ -125,7 +134,7 @@ public struct Product: Identifiable, Hashable, Sendable {
 
 extension Product {
   /// The kind of product.
-  public struct ProductType: RawRepresentable, Hashable, Sendable {
+  public struct ProductType: RawRepresentable, Equatable, Hashable, Sendable {
     public let rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
     public static let consumable = ProductType(rawValue: "Consumable")
@@ -145,35 +154,8 @@ extension Product {
     case pending
   }
 
-  /// An option of a purchase.
-  public struct PurchaseOption: Hashable, Sendable {
-    enum Value: Hashable, Sendable {
-      case quantity(Int)
-      case appAccountToken(UUID)
-      case promotionalOffer(offerID: String, keyID: String, nonce: UUID, signature: Data, timestamp: Int)
-      case simulatesAskToBuyInSandbox(Bool)
-      case custom(String, String)
-    }
-
-    let value: Value
-
-    /// How many units (1 to 10).
-    public static func quantity(_ quantity: Int) -> PurchaseOption { PurchaseOption(value: .quantity(quantity)) }
-    /// The app's id of the user, signed into the transaction.
-    public static func appAccountToken(_ token: UUID) -> PurchaseOption { PurchaseOption(value: .appAccountToken(token)) }
-    /// A promotional offer signed by the developer's server.
-    public static func promotionalOffer(offerID: String, keyID: String, nonce: UUID, signature: Data, timestamp: Int) -> PurchaseOption {
-      PurchaseOption(value: .promotionalOffer(offerID: offerID, keyID: keyID, nonce: nonce, signature: signature, timestamp: timestamp))
-    }
-    /// Ask to Buy for this purchase only.
-    public static func simulatesAskToBuyInSandbox(_ enabled: Bool) -> PurchaseOption {
-      PurchaseOption(value: .simulatesAskToBuyInSandbox(enabled))
-    }
-    public static func custom(key: String, value: String) -> PurchaseOption { PurchaseOption(value: .custom(key, value)) }
-  }
-
   /// Why a purchase could not be made.
-  public enum PurchaseError: Error, LocalizedError, Hashable, Sendable {
+  public enum PurchaseError: Error, LocalizedError, Equatable, Hashable, Sendable {
     case invalidQuantity
     case productUnavailable
     case purchaseNotAllowed
@@ -197,6 +179,17 @@ extension Product {
       }
     }
 
-    public var errorDescription: String? { "The purchase failed: \(self)." }
+    public var errorDescription: String? {
+      switch self {
+      case .invalidQuantity: "The quantity is not valid."
+      case .productUnavailable: "The product is not available in this storefront."
+      case .purchaseNotAllowed: "This account cannot make purchases."
+      case .ineligibleForOffer: "The account is not eligible for this offer."
+      case .invalidOfferIdentifier: "The offer does not exist for this product."
+      case .invalidOfferPrice: "The offer's price is not valid."
+      case .invalidOfferSignature: "The offer's signature is not valid."
+      case .missingOfferParameters: "The offer is missing its signature parameters."
+      }
+    }
   }
 }

@@ -46,6 +46,15 @@ extension Transaction {
     })
   }
 
+  /// Every transaction of the account for `productID`, oldest first (as ``all``, one product).
+  public static func all(for productID: String) -> Transactions {
+    Transactions(StoreKitEnvironment.shared.query { store, history in
+      history.filter {
+        $0.productID.rawValue == productID && $0.state == .purchased && !($0.productKind == .consumable && $0.isFinished)
+      }
+    })
+  }
+
   /// The transactions that entitle the account to `productID` now.
   public static func currentEntitlements(for productID: String) -> Transactions {
     Transactions(StoreKitEnvironment.shared.query { store, history in
@@ -67,6 +76,7 @@ extension Transaction {
   }
 
   /// The transaction that entitles the account to `productID` now, or nil.
+  @available(*, deprecated, message: "Use the currentEntitlements(for:) method instead.")
   public static func currentEntitlement(for productID: String) async -> VerificationResult<Transaction>? {
     StoreKitEnvironment.shared.query { store, history in
       StoreKit2Queries.currentEntitlements(history: history, subscriptions: store.queue.subscriptions())

@@ -20,27 +20,35 @@ public struct Transaction: Identifiable, Hashable, Sendable {
   public let revocationReason: RevocationReason?
   public let productType: Product.ProductType
   public let appAccountToken: UUID?
+  /// Where the store signed it: `Xcode` under an `SKTestSession`, `Sandbox` otherwise (the payload's
+  /// `environment`).
   public let environment: AppStore.Environment
   public let reason: Reason
   public let storefront: Storefront
   public let price: Decimal?
   public let currency: Locale.Currency?
   public let offer: Offer?
+  /// The id of the app's download by this account (the payload's `appTransactionId`).
+  public let appTransactionID: String
   /// The signed payload's JSON.
   public let jsonRepresentation: Data
-  /// Not made by the simulated store (no device); empty.
+  /// SHA-384 of ``deviceVerificationNonce`` and ``AppStore/deviceVerificationID`` (this device's).
   public let deviceVerification: Data
   public let deviceVerificationNonce: UUID
   /// The compact JWS (``VerificationResult/jwsRepresentation`` hands it out).
   let jws: String
+  /// The payload's `offerPeriod` (ISO 8601), for the deprecated string accessor.
+  let offerPeriodText: String?
 
   init(_ transaction: StoreEngine.PaymentTransaction, bundleID: String, jws: String) {
+    let payload = Self.payload(of: jws)
+    let signed = payload.flatMap { try? JSONDecoder().decode(JWSTransactionPayload.self, from: $0) }
     id = transaction.id.rawValue
     originalID = transaction.originalID.rawValue
     webOrderLineItemID = transaction.webOrderLineItemID.map(String.init)
     productID = transaction.productID.rawValue
     subscriptionGroupID = transaction.subscriptionGroupID
-    appBundleID = bundleID
+    appBundleID = signed?.bundleId ?? bundleID
     purchaseDate = transaction.purchaseDate
     originalPurchaseDate = transaction.originalPurchaseDate
     expirationDate = transaction.expiresDate
@@ -51,28 +59,27 @@ public struct Transaction: Identifiable, Hashable, Sendable {
     revocationReason = transaction.revocationReason.map { RevocationReason(rawValue: $0) }
     productType = Product.ProductType(transaction.productKind)
     appAccountToken = transaction.appAccountToken.flatMap(UUID.init(uuidString:))
-    reason = transaction.reason == .renewal ? .renewal : .purchase
-    storefront = Storefront(code: transaction.storefront)
+    reason = Reason(rawValue: signed?.transactionReason ?? transaction.reason.rawValue)
+    storefront = Storefront(code: signed?.storefront ?? transaction.storefront)
     price = transaction.price
-    currency = Locale.Currency(transaction.currency)
-    offer = transaction.offerType.map { Offer(kind: $0, id: transaction.offerID, mode: transaction.offerPaymentMode) }
+    currency = Locale.Currency(signed?.currency ?? transaction.currency)
+    offerPeriodText = signed?.offerPeriod ?? transaction.offerPeriod
+    offer = transaction.offerType.map {
+      Offer(kind: $0, id: transaction.offerID, mode: transaction.offerPaymentMode, period: signed?.offerPeriod ?? transaction.offerPeriod)
+    }
+    appTransactionID = signed?.appTransactionId ?? SignedPayloads.appTransactionID(account: transaction.account, bundleID: bundleID)
     self.jws = jws
-    let payload = Self.payload(of: jws)
     jsonRepresentation = payload ?? Data()
-    let object = payload.flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }
-    signedDate = (object?["signedDate"] as? Double).map { Date(timeIntervalSince1970: $0 / 1000) } ?? transaction.purchaseDate
-    environment = AppStore.Environment(rawValue: object?["environment"] as? String ?? "Sandbox")
-    deviceVerification = Data()
-    deviceVerificationNonce = UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
+    signedDate = signed.map { SignedPayloads.date(milliseconds: $0.signedDate) } ?? transaction.purchaseDate
+    environment = AppStore.Environment(rawValue: signed?.environment ?? "")
+    let device = DeviceVerification(jws: jws)
+    deviceVerification = device.hash
+    deviceVerificationNonce = device.nonce
   }
 
   /// The payload part of a compact JWS, decoded.
   static func payload(of jws: String) -> Data? {
-    let parts = jws.split(separator: ".", omittingEmptySubsequences: false)
-    guard parts.count == 3 else { return nil }
-    var text = parts[1].replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-    while text.count % 4 != 0 { text += "=" }
-    return Data(base64Encoded: text)
+    try? CompactJWS(jws).payloadData
   }
 
   /// Tells the App Store the content was delivered: the transaction leaves `unfinished` and is not
@@ -87,63 +94,30 @@ public struct Transaction: Identifiable, Hashable, Sendable {
       StoreKitEnvironment.shared.report("finishing transaction \(id) failed: \(StoreKitEnvironment.shared.describe(error))")
     }
   }
+
+  /// The status of the subscription this transaction belongs to (nil for other products, or when
+  /// the status cannot be read).
+  public var subscriptionStatus: Product.SubscriptionInfo.Status? {
+    get async {
+      guard productType == .autoRenewable else { return nil }
+      return try? await Product.SubscriptionInfo.status(transactionID: id)
+    }
+  }
 }
 
-extension Transaction {
-  /// Who owns a transaction.
-  public struct OwnershipType: RawRepresentable, Hashable, Sendable {
-    public let rawValue: String
-    public init(rawValue: String) { self.rawValue = rawValue }
-    public static let purchased = OwnershipType(rawValue: "PURCHASED")
-    public static let familyShared = OwnershipType(rawValue: "FAMILY_SHARED")
-  }
+extension Transaction: AppStoreSigned {}
 
-  /// Why a transaction was refunded or revoked.
-  public struct RevocationReason: RawRepresentable, Hashable, Sendable {
-    public let rawValue: Int
-    public init(rawValue: Int) { self.rawValue = rawValue }
-    public static let developerIssue = RevocationReason(rawValue: 1)
-    public static let other = RevocationReason(rawValue: 0)
-  }
+extension Transaction: CustomDebugStringConvertible {
+  /// The signed payload's JSON, pretty-printed (what Apple's shows).
+  public var debugDescription: String { PrettyJSON.string(jsonRepresentation) }
+}
 
-  /// Why the transaction exists.
-  public struct Reason: RawRepresentable, Hashable, Sendable {
-    public let rawValue: String
-    public init(rawValue: String) { self.rawValue = rawValue }
-    public static let purchase = Reason(rawValue: "PURCHASE")
-    public static let renewal = Reason(rawValue: "RENEWAL")
-  }
-
-  /// The subscription offer a transaction applied.
-  public struct Offer: Hashable, Sendable {
-    public let type: OfferType
-    public let id: String?
-    public let paymentMode: PaymentMode?
-
-    init(kind: SubscriptionOffer.Kind, id: String?, mode: SubscriptionOffer.PaymentMode?) {
-      type = OfferType(rawValue: kind.rawValue)
-      self.id = id
-      paymentMode = mode.map(PaymentMode.init)
-    }
-
-    public struct PaymentMode: RawRepresentable, Hashable, Sendable {
-      public let rawValue: String
-      public init(rawValue: String) { self.rawValue = rawValue }
-      public static let freeTrial = PaymentMode(rawValue: "FREE_TRIAL")
-      public static let payAsYouGo = PaymentMode(rawValue: "PAY_AS_YOU_GO")
-      public static let payUpFront = PaymentMode(rawValue: "PAY_UP_FRONT")
-
-      init(_ mode: SubscriptionOffer.PaymentMode) { self.init(rawValue: mode.discountType) }
-    }
-  }
-
-  /// The kind of a subscription offer, with the `offerType` numbers of signed transactions.
-  public struct OfferType: RawRepresentable, Hashable, Sendable {
-    public let rawValue: Int
-    public init(rawValue: Int) { self.rawValue = rawValue }
-    public static let introductory = OfferType(rawValue: 1)
-    public static let promotional = OfferType(rawValue: 2)
-    public static let code = OfferType(rawValue: 3)
-    public static let winBack = OfferType(rawValue: 4)
+/// Pretty-printed JSON for the `debugDescription`s of signed values.
+enum PrettyJSON {
+  static func string(_ data: Data) -> String {
+    guard let object = try? JSONSerialization.jsonObject(with: data),
+      let pretty = try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+    else { return String(decoding: data, as: UTF8.self) }
+    return String(decoding: pretty, as: UTF8.self)
   }
 }

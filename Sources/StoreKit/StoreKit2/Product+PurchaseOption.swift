@@ -1,0 +1,133 @@
+import Foundation
+
+extension Product {
+  /// An option of a purchase. Its ``value`` is `package`, so `SKTestSession.buyProduct(identifier:options:)`
+  /// reads the same options `purchase(options:)` does.
+  public struct PurchaseOption: Equatable, Hashable, Sendable {
+    /// What an option asks of the store.
+    package enum Value: Hashable, Sendable {
+      case quantity(Int)
+      case appAccountToken(UUID)
+      case promotionalOffer(offerID: String, keyID: String, nonce: UUID, signature: Data, timestamp: Int)
+      /// A promotional offer signed as a compact JWS (`promotionalOffer(_:compactJWS:)`).
+      case promotionalOfferJWS(offerID: String, compactJWS: String)
+      case simulatesAskToBuyInSandbox(Bool)
+      case custom(key: String, value: CustomValue)
+      case onStorefrontChange(StorefrontChangeHandler)
+      case winBackOffer(offerID: String)
+      case introductoryOfferEligibility(compactJWS: String)
+      /// StoreKitTest's `promotionalOffer(id:)`: a promotional offer with no signature.
+      case testPromotionalOffer(id: String)
+      /// StoreKitTest's `codeOffer(referenceName:)`.
+      case testCodeOffer(referenceName: String)
+      /// StoreKitTest's `purchaseDate(_:renewalBehavior:)`.
+      case testPurchaseDate(Date, renewalBehavior: TestRenewalBehavior)
+    }
+
+    /// A `custom(key:value:)` value, in the type it was given.
+    package enum CustomValue: Hashable, Sendable {
+      case string(String)
+      case double(Double)
+      case bool(Bool)
+      case data(Data)
+    }
+
+    /// StoreKitTest's `SubscriptionRenewalBehavior`, by name, for the engine.
+    package struct TestRenewalBehavior: Hashable, Sendable {
+      package let rawValue: String
+      package init(rawValue: String) { self.rawValue = rawValue }
+    }
+
+    /// The app's answer to a storefront change during the purchase; options compare by identity.
+    package struct StorefrontChangeHandler: Hashable, Sendable {
+      let id = UUID()
+      package let shouldContinuePurchase: @Sendable (Storefront) -> Bool
+      package static func == (lhs: Self, rhs: Self) -> Bool { lhs.id == rhs.id }
+      package func hash(into hasher: inout Hasher) { hasher.combine(id) }
+    }
+
+    package let value: Value
+
+    package init(value: Value) { self.value = value }
+
+    /// How many units (1 to 10).
+    public static func quantity(_ quantity: Int) -> PurchaseOption { PurchaseOption(value: .quantity(quantity)) }
+    /// The app's id of the user, signed into the transaction.
+    public static func appAccountToken(_ token: UUID) -> PurchaseOption { PurchaseOption(value: .appAccountToken(token)) }
+    /// A promotional offer signed by the developer's server (the store checks the signature).
+    @available(*, deprecated, message: "Sign promotional offers with JWS and use promotionalOffer(_:compactJWS:) instead")
+    public static func promotionalOffer(offerID: String, keyID: String, nonce: UUID, signature: Data, timestamp: Int) -> PurchaseOption {
+      PurchaseOption(value: .promotionalOffer(offerID: offerID, keyID: keyID, nonce: nonce, signature: signature, timestamp: timestamp))
+    }
+    /// A promotional offer with its signature in one value.
+    @available(*, deprecated, message: "Sign promotional offers with JWS and use promotionalOffer(_:compactJWS:) instead")
+    public static func promotionalOffer(offerID: String, signature: Product.SubscriptionOffer.Signature) -> PurchaseOption {
+      .promotionalOffer(
+        offerID: offerID, keyID: signature.keyID, nonce: signature.nonce, signature: signature.signature, timestamp: signature.timestamp)
+    }
+    /// A promotional offer signed as a compact JWS by the developer's server.
+    public static func promotionalOffer(_ offerID: String, compactJWS: String) -> [PurchaseOption] {
+      [PurchaseOption(value: .promotionalOfferJWS(offerID: offerID, compactJWS: compactJWS))]
+    }
+    /// Ask to Buy for this purchase only.
+    public static func simulatesAskToBuyInSandbox(_ simulateAskToBuy: Bool) -> PurchaseOption {
+      PurchaseOption(value: .simulatesAskToBuyInSandbox(simulateAskToBuy))
+    }
+    /// A win-back offer of the product, for a lapsed subscriber (the store refuses it otherwise).
+    public static func winBackOffer(_ offer: Product.SubscriptionOffer) -> PurchaseOption {
+      PurchaseOption(value: .winBackOffer(offerID: offer.id ?? ""))
+    }
+    /// The developer's signed statement of introductory-offer eligibility (kept on the option; the
+    /// store decides eligibility from the account's history).
+    public static func introductoryOfferEligibility(compactJWS: String) -> PurchaseOption {
+      PurchaseOption(value: .introductoryOfferEligibility(compactJWS: compactJWS))
+    }
+    /// Asked when the storefront changes while the purchase is in progress: false stops it.
+    @preconcurrency
+    public static func onStorefrontChange(shouldContinuePurchase: @escaping @Sendable (Storefront) -> Bool) -> PurchaseOption {
+      PurchaseOption(value: .onStorefrontChange(StorefrontChangeHandler(shouldContinuePurchase: shouldContinuePurchase)))
+    }
+    /// A key and value for the App Store's own use.
+    public static func custom(key: String, value: String) -> PurchaseOption { PurchaseOption(value: .custom(key: key, value: .string(value))) }
+    public static func custom(key: String, value: Double) -> PurchaseOption { PurchaseOption(value: .custom(key: key, value: .double(value))) }
+    public static func custom(key: String, value: Bool) -> PurchaseOption { PurchaseOption(value: .custom(key: key, value: .bool(value))) }
+    public static func custom(key: String, value: Data) -> PurchaseOption { PurchaseOption(value: .custom(key: key, value: .data(value))) }
+  }
+}
+
+extension Product.PurchaseOption: CustomDebugStringConvertible {
+  public var debugDescription: String {
+    switch value {
+    case .quantity(let count): "quantity(\(count))"
+    case .appAccountToken(let token): "appAccountToken(\(token.uuidString))"
+    case .promotionalOffer(let offer, let key, _, _, let timestamp): "promotionalOffer(offerID: \(offer), keyID: \(key), timestamp: \(timestamp))"
+    case .promotionalOfferJWS(let offer, _): "promotionalOffer(\(offer), compactJWS:)"
+    case .simulatesAskToBuyInSandbox(let on): "simulatesAskToBuyInSandbox(\(on))"
+    case .custom(let key, let value): "custom(key: \(key), value: \(value))"
+    case .onStorefrontChange: "onStorefrontChange"
+    case .winBackOffer(let offer): "winBackOffer(\(offer))"
+    case .introductoryOfferEligibility: "introductoryOfferEligibility(compactJWS:)"
+    case .testPromotionalOffer(let id): "promotionalOffer(id: \(id))"
+    case .testCodeOffer(let name): "codeOffer(referenceName: \(name))"
+    case .testPurchaseDate(let date, let behavior): "purchaseDate(\(date), renewalBehavior: \(behavior.rawValue))"
+    }
+  }
+}
+
+extension Product.SubscriptionOffer {
+  /// A promotional offer's signature from the developer's server, in one value.
+  @available(*, deprecated, message: "Sign promotional offers with JWS and use PurchaseOption.promotionalOffer(_:compactJWS:) instead")
+  public struct Signature: Equatable, Hashable, Sendable {
+    public var keyID: String
+    public var nonce: UUID
+    public var timestamp: Int
+    public var signature: Data
+
+    public init(keyID: String, nonce: UUID, timestamp: Int, signature: Data) {
+      self.keyID = keyID
+      self.nonce = nonce
+      self.timestamp = timestamp
+      self.signature = signature
+    }
+  }
+}
