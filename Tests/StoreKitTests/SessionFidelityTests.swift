@@ -68,6 +68,17 @@ final class SessionFidelityTests: StoreKitTestCase {
     }
   }
 
+  func testASimulatedVerificationErrorIsTheOneTheAppSees() async throws {
+    try await session.setSimulatedError(.verification(.invalidCertificateChain), forAPI: .verification)
+    let products = try await Product.products(for: [IDs.shopping])
+    let product = try XCTUnwrap(products.first)
+    guard case .success(.unverified(let transaction, let error)) = try await product.purchase() else {
+      return XCTFail("the purchase verified under a simulated verification error")
+    }
+    XCTAssertEqual(error, .invalidCertificateChain)
+    XCTAssertEqual(transaction.productID, IDs.shopping)
+  }
+
   func testTransactionsAreSignedAsXcodeSignsThem() async throws {
     let products = try await Product.products(for: [IDs.shopping])
     let product = try XCTUnwrap(products.first)
