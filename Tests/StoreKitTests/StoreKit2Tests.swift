@@ -41,7 +41,7 @@ final class StoreKit2Tests: StoreKitTestCase {
     XCTAssertEqual(observed3, 0)
     let latest = await Transaction.latest(for: IDs.shopping)
     XCTAssertEqual(latest?.unsafePayloadValue.id, transaction.id)
-    let entitlement = await Transaction.currentEntitlement(for: IDs.shopping)
+    let entitlement = await legacyCurrentEntitlement(for: IDs.shopping)
     XCTAssertEqual(entitlement?.unsafePayloadValue.id, transaction.id)
   }
 

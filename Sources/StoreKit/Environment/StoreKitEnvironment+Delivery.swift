@@ -86,6 +86,8 @@ extension StoreKitEnvironment {
       let result = verification(of: transaction, in: store)
       for listener in updateListeners.values { listener.yield(result) }
     case .purchase(let call, _, let routing):
+      // The purchase has its outcome: its storefront-change question is over.
+      _ = StoreKit2Registry.shared.takeStorefrontHandler(call.rawValue)
       let outcome: Result<Product.PurchaseResult, any Error> =
         switch routing {
         case .success(let transaction): .success(.success(verification(of: transaction, in: store)))

@@ -118,7 +118,7 @@ public struct Product: Identifiable, Equatable, Hashable, Sendable {
           defer { if let restore { _ = try? environment.perform(.setControl(.askToBuy(restore))) } }
           let step = try environment.perform(.buy(request)) { store in store.view.willPerform(.buy(request)) }
           guard let call = step.createdTransaction else { return continuation.resume(throwing: StoreKitError.unknown) }
-          if let storefrontHandler { StoreKit2Registry.shared.storefrontHandlers[call.rawValue] = storefrontHandler }
+          if let storefrontHandler { StoreKit2Registry.shared.setStorefrontHandler(storefrontHandler, for: call.rawValue) }
           if let early = environment.unclaimedPurchases.removeValue(forKey: call) {
             continuation.resume(with: early)
           } else {

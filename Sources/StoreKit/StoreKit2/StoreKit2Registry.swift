@@ -32,9 +32,12 @@ final class StoreKit2Registry: @unchecked Sendable {
     return body()
   }
 
-  var storefrontHandlers: [UInt64: Product.PurchaseOption.StorefrontChangeHandler] {
-    get { locked { handlers } }
-    set { locked { handlers = newValue } }
+  func setStorefrontHandler(_ handler: Product.PurchaseOption.StorefrontChangeHandler, for transaction: UInt64) {
+    locked { handlers[transaction] = handler }
+  }
+
+  func storefrontHandler(for transaction: UInt64) -> Product.PurchaseOption.StorefrontChangeHandler? {
+    locked { handlers[transaction] }
   }
 
   func takeStorefrontHandler(_ transaction: UInt64) -> Product.PurchaseOption.StorefrontChangeHandler? {

@@ -60,7 +60,7 @@ extension StoreKitEnvironment {
     let registry = StoreKit2Registry.shared
     let inProgress = store.queue.unfinishedTransactions.filter { $0.state == .purchasing }
     for transaction in inProgress {
-      guard let handler = registry.storefrontHandlers[transaction.id.rawValue] else { continue }
+      guard let handler = registry.storefrontHandler(for: transaction.id.rawValue) else { continue }
       let id = transaction.id
       Task.detached {
         guard !handler.shouldContinuePurchase(storefront) else { return }
