@@ -174,17 +174,23 @@ extension SKTestSession {
   /// (StoreKit 2: `.userCancelled`).
   public func cancelPurchaseSheet() throws { try perform(.cancel) }
 
-  /// The user buys `productIdentifier` on the App Store's page (a promoted in-app purchase, or Xcode's
-  /// `itms-services://?action=purchaseIntent` link): StoreKit 1 observers are asked
-  /// `paymentQueue(_:shouldAddStorePayment:for:)` on the main queue; when every one says yes the
-  /// payment is added and goes as any payment does.
+  /// The user buys `productIdentifier` on the App Store's page (a promoted in-app purchase, a win-back
+  /// offer there, or Xcode's `itms-services://?action=purchaseIntent` link), with the promotional or
+  /// win-back offer `offerID` if given: every `PurchaseIntent.intents` sequence gets the intent (the app
+  /// buys it with `purchase()`), and StoreKit 1 observers are asked
+  /// `paymentQueue(_:shouldAddStorePayment:for:)` on the main queue — when every one says yes the
+  /// payment is added and goes as any payment does. (StoreKit 1 has no offer in that question: with an
+  /// offer only StoreKit 2 hears it.)
   ///
-  /// - Throws: ``SKTestError/Code/invalidProductIdentifier`` when the configuration has no such product.
-  public func startPurchaseFromAppStore(productIdentifier: String) throws {
+  /// - Throws: ``SKTestError/Code/invalidProductIdentifier`` when the configuration has no such product
+  ///   or the product no such offer.
+  public func startPurchaseFromAppStore(productIdentifier: String, offerID: String? = nil) throws {
     do {
-      try environment.startStorePayment(productIdentifier: productIdentifier)
+      try environment.startPurchaseIntent(productID: productIdentifier, offerID: offerID)
+      if offerID == nil { try environment.startStorePayment(productIdentifier: productIdentifier) }
     } catch {
-      throw SKTestError(.invalidProductIdentifier, message: "the StoreKit configuration has no product \(productIdentifier)")
+      let offer = offerID.map { " with an offer \($0)" } ?? ""
+      throw SKTestError(.invalidProductIdentifier, message: "the StoreKit configuration has no product \(productIdentifier)\(offer)")
     }
   }
 

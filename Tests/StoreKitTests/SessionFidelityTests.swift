@@ -79,6 +79,29 @@ final class SessionFidelityTests: StoreKitTestCase {
     XCTAssertEqual(transaction.productID, IDs.shopping)
   }
 
+  /// A purchase started on the App Store's page reaches a StoreKit 2 app as a purchase intent (and a
+  /// StoreKit 1 observer as `shouldAddStorePayment`); the app buys it.
+  func testAPurchaseStartedOnTheAppStoreIsAnIntentTheAppBuys() async throws {
+    observer.addsStorePayments = false
+    var intents = PurchaseIntent.intents.makeAsyncIterator()
+    try session.startPurchaseFromAppStore(productIdentifier: IDs.shopping)
+    let first = await intents.next()
+    let intent = try XCTUnwrap(first)
+    XCTAssertEqual(intent.product.id, IDs.shopping)
+    XCTAssertNil(intent.offer)
+    guard case .success(.verified(let transaction)) = try await intent.product.purchase() else { return XCTFail("not bought") }
+    XCTAssertEqual(transaction.productID, IDs.shopping)
+    drainMainQueue()
+    XCTAssertEqual(observer.storePayments.map(\.product.productIdentifier), [IDs.shopping], "StoreKit 1 was asked too")
+    try session.startPurchaseFromAppStore(productIdentifier: IDs.yearly, offerID: "\(IDs.yearly).comeback")
+    let second = await intents.next()
+    let offered = try XCTUnwrap(second)
+    XCTAssertEqual(offered.offer?.id, "\(IDs.yearly).comeback")
+    XCTAssertThrowsError(try session.startPurchaseFromAppStore(productIdentifier: IDs.yearly, offerID: "nope")) { error in
+      XCTAssertEqual((error as? SKTestError)?.code, .invalidProductIdentifier)
+    }
+  }
+
   func testTransactionsAreSignedAsXcodeSignsThem() async throws {
     let products = try await Product.products(for: [IDs.shopping])
     let product = try XCTUnwrap(products.first)
