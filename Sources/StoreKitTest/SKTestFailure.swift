@@ -58,12 +58,12 @@ public enum SKTestFailures {
 
   /// The verification of signed transactions: they arrive `.unverified` with the error.
   public enum Verification: SKTestFailure {
-    case verification(VerificationResult<Transaction>.VerificationError)
+    case verification(VerificationResult<Any>.VerificationError)
     public init?(_fromErrorCode code: _SKTestFailureCode) {
       let prefix = "verification."
       guard code.name.hasPrefix(prefix) else { return nil }
       let name = String(code.name.dropFirst(prefix.count))
-      guard let error = VerificationResult<Transaction>.VerificationError.allNamed[name] else { return nil }
+      guard let error = VerificationResult<Any>.VerificationError.allNamed[name] else { return nil }
       self = .verification(error)
     }
     public var _errorCode: _SKTestFailureCode {

@@ -35,33 +35,60 @@ extension SKTestSession {
   /// queue's observers and in `Transaction.updates`, never as a `purchase()` result.
   @available(*, deprecated, message: "Use the Swift API: SKTestSession.buyProduct(identifier:, options:)")
   public func buyProduct(productIdentifier: String) throws {
-    _ = try buy(StoreEngine.Payment(productID: .init(productIdentifier)))
+    _ = try buy(StoreEngine.Payment(productID: .init(productIdentifier)), at: nil)
   }
 
   /// As ``buyProduct(productIdentifier:)``, with StoreKit 2's options; returns the transaction.
+  /// As ``buyProduct(productIdentifier:)``, with the transaction manager's options (a quantity, an
+  /// account token, a promotional offer by id with no signature, an offer code by reference name, a
+  /// win-back offer, a past purchase date); returns the transaction. Options only an app's purchase has
+  /// (signed offers, Ask to Buy, a storefront-change handler) are `purchase(options:)`'s.
+  ///
+  /// - Throws: ``SKTestError`` `.invalidProductIdentifier` for a product or offer the configuration
+  ///   lacks, `.invalidAction` when the store refuses the purchase.
   @discardableResult
   public func buyProduct(identifier: StoreKit.Product.ID, options: Set<StoreKit.Product.PurchaseOption> = []) async throws -> StoreKit.Transaction {
     var payment = StoreEngine.Payment(productID: .init(identifier))
+    var past: (date: Date, cancel: Bool)?
     for option in options {
-      // Only what the transaction manager offers: a quantity and an account token.
-      let text = "\(option)"
-      if let quantity = Self.number(after: "quantity(", in: text) { payment.quantity = quantity }
+      switch option.value {
+      case .quantity(let quantity): payment.quantity = quantity
+      case .appAccountToken(let token): payment.applicationUsername = token.uuidString.lowercased()
+      case .winBackOffer(let offer): payment.offerID = offer
+      case .testPromotionalOffer(let offer):
+        payment.offerID = offer
+        payment.offerSignatureWaived = true
+      case .testCodeOffer(let name): payment.offerID = try codeOffer(named: name, of: identifier)
+      case .testPurchaseDate(let date, let behavior): past = (date, behavior.rawValue == "cancelImmediately")
+      default: break
+      }
     }
-    let made = try buy(payment)
-    let result = try environment.read { store -> StoreKit.Transaction? in
+    let made = try buy(payment, at: past)
+    let result = try environment.read { store -> Result<StoreKit.Transaction, SKTestError>? in
       guard let transaction = try store.queue.transaction(made) else { return nil }
-      return environment.verification(of: transaction, in: store).unsafePayloadValue
+      if transaction.state == .failed {
+        let reason = transaction.error.map { "\($0)" } ?? "unknown"
+        return .failure(SKTestError(.invalidAction, message: "the store refused the purchase of \(identifier): \(reason)"))
+      }
+      return .success(environment.verification(of: transaction, in: store).unsafePayloadValue)
     }
     guard let result else { throw SKTestError(.noTransactionFound, message: "the purchase of \(identifier) made no transaction") }
-    return result
+    return try result.get()
   }
 
-  private static func number(after prefix: String, in text: String) -> Int? {
-    guard let range = text.range(of: prefix) else { return nil }
-    return Int(text[range.upperBound...].prefix { $0.isNumber })
+  /// The id of `product`'s offer code whose reference name is `name`.
+  private func codeOffer(named name: String, of product: String) throws -> String {
+    let offers = (try? environment.read { $0.queue.catalog.product(.init(product))?.subscription?.codeOffers }) ?? nil
+    guard let offer = offers?.first(where: { $0.referenceName == name || $0.id == name }) else {
+      let known = (offers ?? []).map(\.referenceName).joined(separator: ", ")
+      throw SKTestError(
+        .invalidProductIdentifier,
+        message: "\(product) has no offer code named '\(name)' in the StoreKit configuration" + (known.isEmpty ? "" : " (it has: \(known))"))
+    }
+    return offer.id
   }
 
-  private func buy(_ payment: StoreEngine.Payment) throws -> StoreEngine.PaymentTransaction.ID {
+  private func buy(_ payment: StoreEngine.Payment, at past: (date: Date, cancel: Bool)?) throws -> StoreEngine.PaymentTransaction.ID {
     guard (try? environment.read({ $0.queue.catalog.product(payment.productID) })) != nil else {
       throw SKTestError(.invalidProductIdentifier, message: "the StoreKit configuration has no product \(payment.productID)")
     }
@@ -73,7 +100,8 @@ extension SKTestSession {
       do {
         if dialogs { try perform(.setControl(.dialogs(false))) }
         defer { if dialogs { _ = try? perform(.setControl(.dialogs(true))) } }
-        created = try environment.perform(.buy(payment)).createdTransaction
+        let command: StoreCommand = past.map { .buyInThePast(payment, at: $0.date, cancelImmediately: $0.cancel) } ?? .buy(payment)
+        created = try environment.perform(command).createdTransaction
       } catch let error as StorePerformError {
         failure = Self.testError(for: error)
       } catch {
@@ -145,6 +173,26 @@ extension SKTestSession {
   /// Answers the open purchase sheet with Cancel: the purchase fails with `paymentCancelled`
   /// (StoreKit 2: `.userCancelled`).
   public func cancelPurchaseSheet() throws { try perform(.cancel) }
+
+  /// The user buys `productIdentifier` on the App Store's page (a promoted in-app purchase, a win-back
+  /// offer there, or Xcode's `itms-services://?action=purchaseIntent` link), with the promotional or
+  /// win-back offer `offerID` if given: every `PurchaseIntent.intents` sequence gets the intent (the app
+  /// buys it with `purchase()`), and StoreKit 1 observers are asked
+  /// `paymentQueue(_:shouldAddStorePayment:for:)` on the main queue — when every one says yes the
+  /// payment is added and goes as any payment does. (StoreKit 1 has no offer in that question: with an
+  /// offer only StoreKit 2 hears it.)
+  ///
+  /// - Throws: ``SKTestError/Code/invalidProductIdentifier`` when the configuration has no such product
+  ///   or the product no such offer.
+  public func startPurchaseFromAppStore(productIdentifier: String, offerID: String? = nil) throws {
+    do {
+      try environment.startPurchaseIntent(productID: productIdentifier, offerID: offerID)
+      if offerID == nil { try environment.startStorePayment(productIdentifier: productIdentifier) }
+    } catch {
+      let offer = offerID.map { " with an offer \($0)" } ?? ""
+      throw SKTestError(.invalidProductIdentifier, message: "the StoreKit configuration has no product \(productIdentifier)\(offer)")
+    }
+  }
 
   /// Types `code` (an offer code's id or reference name) into the App Store's redemption sheet.
   public func redeemOfferCode(_ code: String) throws { try perform(.redeemOfferCode(code)) }

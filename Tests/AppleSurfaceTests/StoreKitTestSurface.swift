@@ -240,6 +240,17 @@ func storeKitTestErrorSurface(_ error: any Error) {
   // decl: FailableStoreKitAPI.offerCodeRedeem
   let _: StoreKitOfferCodeRedeemAPI = .offerCodeRedeem
   let _: any FailableStoreKitAPI<SKTestFailures.Purchase> = StoreKitPurchaseAPI()
+
+  // decl: Product.PurchaseOption.SubscriptionRenewalBehavior
+  let behavior: Product.PurchaseOption.SubscriptionRenewalBehavior = .renewUntilNow
+  let _: [Product.PurchaseOption.SubscriptionRenewalBehavior] = [behavior, .cancelImmediately]
+  // decl: Product.PurchaseOption.promotionalOffer(id:)
+  let _: (String) -> Product.PurchaseOption = Product.PurchaseOption.promotionalOffer(id:)
+  // decl: Product.PurchaseOption.codeOffer(referenceName:)
+  let _: (String) -> Product.PurchaseOption = Product.PurchaseOption.codeOffer(referenceName:)
+  // decl: Product.PurchaseOption.purchaseDate(_:renewalBehavior:)
+  let _: Product.PurchaseOption = .purchaseDate(Date())
+  let _: (Date, Product.PurchaseOption.SubscriptionRenewalBehavior) -> Product.PurchaseOption = Product.PurchaseOption.purchaseDate(_:renewalBehavior:)
 }
 
 final class StoreKitTestSurfaceTests: XCTestCase {

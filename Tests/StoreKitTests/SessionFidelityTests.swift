@@ -68,6 +68,40 @@ final class SessionFidelityTests: StoreKitTestCase {
     }
   }
 
+  func testASimulatedVerificationErrorIsTheOneTheAppSees() async throws {
+    try await session.setSimulatedError(.verification(.invalidCertificateChain), forAPI: .verification)
+    let products = try await Product.products(for: [IDs.shopping])
+    let product = try XCTUnwrap(products.first)
+    guard case .success(.unverified(let transaction, let error)) = try await product.purchase() else {
+      return XCTFail("the purchase verified under a simulated verification error")
+    }
+    XCTAssertEqual(error, .invalidCertificateChain)
+    XCTAssertEqual(transaction.productID, IDs.shopping)
+  }
+
+  /// A purchase started on the App Store's page reaches a StoreKit 2 app as a purchase intent (and a
+  /// StoreKit 1 observer as `shouldAddStorePayment`); the app buys it.
+  func testAPurchaseStartedOnTheAppStoreIsAnIntentTheAppBuys() async throws {
+    observer.addsStorePayments = false
+    var intents = PurchaseIntent.intents.makeAsyncIterator()
+    try session.startPurchaseFromAppStore(productIdentifier: IDs.shopping)
+    let first = await intents.next()
+    let intent = try XCTUnwrap(first)
+    XCTAssertEqual(intent.product.id, IDs.shopping)
+    XCTAssertNil(intent.offer)
+    guard case .success(.verified(let transaction)) = try await intent.product.purchase() else { return XCTFail("not bought") }
+    XCTAssertEqual(transaction.productID, IDs.shopping)
+    drainMainQueue()
+    XCTAssertEqual(observer.storePayments.map(\.product.productIdentifier), [IDs.shopping], "StoreKit 1 was asked too")
+    try session.startPurchaseFromAppStore(productIdentifier: IDs.yearly, offerID: "\(IDs.yearly).comeback")
+    let second = await intents.next()
+    let offered = try XCTUnwrap(second)
+    XCTAssertEqual(offered.offer?.id, "\(IDs.yearly).comeback")
+    XCTAssertThrowsError(try session.startPurchaseFromAppStore(productIdentifier: IDs.yearly, offerID: "nope")) { error in
+      XCTAssertEqual((error as? SKTestError)?.code, .invalidProductIdentifier)
+    }
+  }
+
   func testTransactionsAreSignedAsXcodeSignsThem() async throws {
     let products = try await Product.products(for: [IDs.shopping])
     let product = try XCTUnwrap(products.first)

@@ -29,15 +29,13 @@ final class StoreKit1PromotionTests: StoreKitTestCase {
     }
     wait(for: [updated], timeout: 10)
     let fetched = expectation(description: "fetched")
-    var visibility: SKProductStorePromotionVisibility?
     controller.fetchStorePromotionVisibility(for: product) { answer, error in
       XCTAssertTrue(Thread.isMainThread)
       XCTAssertNil(error)
-      visibility = answer
+      XCTAssertEqual(answer, .show)
       fetched.fulfill()
     }
     wait(for: [fetched], timeout: 10)
-    XCTAssertEqual(visibility, .show)
   }
 
   func testOrderIsKeptAsSetAndReturnedAsTheStoresProducts() async throws {
@@ -50,14 +48,12 @@ final class StoreKit1PromotionTests: StoreKitTestCase {
     XCTAssertEqual(order.map(\.productIdentifier), [IDs.yearly, IDs.shopping])
     XCTAssertEqual(order.first?.localizedTitle, yearly.localizedTitle)
     let fetched = expectation(description: "order")
-    var ids: [String] = []
     controller.fetchStorePromotionOrder { products, error in
       XCTAssertNil(error)
-      ids = products.map(\.productIdentifier)
+      XCTAssertEqual(products.map(\.productIdentifier), [IDs.yearly, IDs.shopping])
       fetched.fulfill()
     }
     await fulfillment(of: [fetched], timeout: 10)
-    XCTAssertEqual(ids, [IDs.yearly, IDs.shopping])
   }
 
   func testAProductTheStoreDoesNotSellIsRefusedAndChangesNothing() async throws {

@@ -1,4 +1,5 @@
 import Foundation
+import StoreEngine
 import StoreKit
 import StoreKitTest
 import XCTest
@@ -88,6 +89,36 @@ final class StoreKit1QueueQuestionsTests: StoreKitTestCase {
     XCTAssertEqual(StoreKitEnvironment.shared.priceConsentSheetsShown, [chain])
   }
 
+  func testAPriceIncreaseStillWaitingIsAskedAboutAgainWhenTheAppStarts() throws {
+    // An app attached to a data directory: its purchases outlive the process, as on a device.
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("relaunch-\(UUID().uuidString)", isDirectory: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let environment = [
+      "STOREFRONT_DATA_DIR": directory.path, "STOREFRONT_BUNDLE_ID": "com.example.relaunch", "HOME": directory.path,
+      "STOREFRONT_DIALOGS": "off", "STOREKIT_CONFIGURATION": try Self.catalogURL.path,
+    ]
+    try StoreKitEnvironment.shared.replace(with: .processDefault(environment: environment))
+    delegate.showsPriceConsent = false
+    observer.finishes = true
+    SKPaymentQueue.default().add(SKPayment(product: try loadProduct(IDs.monthly)))
+    let deadline = Date().addingTimeInterval(10)
+    while !observer.lines.contains("removed \(IDs.monthly)"), Date() < deadline {
+      _ = RunLoop.main.run(mode: .default, before: Date().addingTimeInterval(0.005))
+    }
+    let chain = try XCTUnwrap(StoreKitEnvironment.shared.read { $0.queue.subscriptions().first?.originalID })
+    try StoreKitEnvironment.shared.perform(.priceIncrease(chain, .request))
+    drainMainQueue()
+    XCTAssertEqual(delegate.askedToShowPriceConsent, 1)
+    XCTAssertEqual(StoreKitEnvironment.shared.priceConsentSheetsShown, [], "held back")
+
+    // The app starts again: the increase still waits, so the delegate is asked again.
+    delegate.showsPriceConsent = true
+    try StoreKitEnvironment.shared.replace(with: .processDefault(environment: environment))
+    drainMainQueue()
+    XCTAssertEqual(delegate.askedToShowPriceConsent, 2)
+    XCTAssertEqual(StoreKitEnvironment.shared.priceConsentSheetsShown, [chain.rawValue])
+  }
+
   func testShowPriceConsentIfNeededWithNothingPendingShowsNothing() {
     SKPaymentQueue.default().showPriceConsentIfNeeded()
     XCTAssertEqual(StoreKitEnvironment.shared.priceConsentSheetsShown, [])
@@ -95,7 +126,7 @@ final class StoreKit1QueueQuestionsTests: StoreKitTestCase {
 
   func testAnObserverThatDefersAnAppStorePurchaseAddsItLater() throws {
     observer.addsStorePayments = false
-    try StoreKitEnvironment.shared.startStorePayment(productIdentifier: IDs.shopping)
+    try session.startPurchaseFromAppStore(productIdentifier: IDs.shopping)
     drainMainQueue()
     let kept = try XCTUnwrap(observer.storePayments.last)
     XCTAssertEqual(kept.payment.productIdentifier, IDs.shopping)
@@ -107,13 +138,17 @@ final class StoreKit1QueueQuestionsTests: StoreKitTestCase {
   }
 
   func testAnObserverThatAgreesHasTheAppStorePurchaseAdded() throws {
-    try StoreKitEnvironment.shared.startStorePayment(productIdentifier: IDs.shopping)
+    try session.startPurchaseFromAppStore(productIdentifier: IDs.shopping)
     drainMainQueue()
     XCTAssertEqual(observer.storePayments.count, 1)
     XCTAssertEqual(observer.lines, ["updated \(IDs.shopping) purchasing", "updated \(IDs.shopping) purchased"])
   }
 
   func testAnAppStorePurchaseOfAProductNotSoldIsRefused() {
+    XCTAssertThrowsError(try session.startPurchaseFromAppStore(productIdentifier: "no.such.product")) { error in
+      XCTAssertEqual((error as? SKTestError)?.code, .invalidProductIdentifier)
+      XCTAssertTrue((error as? SKTestError)?.message.contains("no.such.product") == true)
+    }
     XCTAssertThrowsError(try StoreKitEnvironment.shared.startStorePayment(productIdentifier: "no.such.product")) { error in
       XCTAssertEqual((error as? SKError)?.code, .storeProductNotAvailable)
     }

@@ -19,6 +19,10 @@ public enum StoreCommand: Sendable, Equatable {
   /// A purchase started from the App Store page (a promoted in-app purchase); observers are asked
   /// `shouldAddStorePayment` first.
   case storePayment(Product.ID)
+  /// Xcode's transaction manager buys as if at `date` in the past (StoreKitTest's
+  /// `purchaseDate(_:renewalBehavior:)`): an auto-renewable subscription then renews up to now, or,
+  /// `cancelImmediately`, stops renewing at once and expires at the end of its first period.
+  case buyInThePast(Payment, at: Date, cancelImmediately: Bool)
   /// B50: `presentCodeRedemptionSheet()`: the user types an offer code (its id or reference name)
   /// into the App Store's redemption sheet. The purchase it starts is the store's, not a
   /// `purchase()` call: it reaches the app on the observer and `Transaction.updates`.

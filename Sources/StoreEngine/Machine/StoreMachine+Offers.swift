@@ -13,7 +13,7 @@ extension StoreMachine {
     guard let info = product.subscription,
       let offer = (info.promotionalOffers + info.codeOffers + info.winBackOffers).first(where: { $0.id == offerID })
     else { return .invalidOfferIdentifier }
-    guard offer.kind == .promotional else { return nil }
+    guard offer.kind == .promotional, !payment.offerSignatureWaived else { return nil }
     guard let discount = payment.discount else { return .missingOfferParams }
     guard discount.identifier == offerID, isFresh(discount), let verifier = environment.offerSignatureVerifier else {
       return .invalidSignature

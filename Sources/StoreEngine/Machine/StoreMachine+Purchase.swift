@@ -277,3 +277,28 @@ extension StoreMachine {
     Storefront.lookup(storefront)?.currencyCode ?? "USD"
   }
 }
+
+extension StoreMachine {
+  /// The transaction manager's purchase at a past moment: the payment is made with the clock at
+  /// `date` (no later than now), then everything due since happens in order up to now — renewals, or,
+  /// when `cancelImmediately`, the expiry of a subscription whose auto-renew was turned off at once.
+  mutating func buy(_ payment: Payment, at date: Date, cancelImmediately: Bool) throws(EngineError) -> PaymentTransaction.ID {
+    let present = now
+    now = min(date, present)
+    let id: PaymentTransaction.ID
+    do {
+      id = try add(payment)
+    } catch {
+      now = present
+      throw error
+    }
+    now = present
+    if cancelImmediately, let transaction = transactions[id], transaction.productKind == .autoRenewableSubscription,
+      transaction.state == .purchased
+    {
+      try setAutoRenew(false, for: transaction.id)
+    }
+    try advance(to: present)
+    return id
+  }
+}

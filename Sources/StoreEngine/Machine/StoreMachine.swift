@@ -149,6 +149,7 @@ public struct StoreMachine: Sendable {
     case .setFamily(let members): setFamily(members)
     case .requestProducts(let identifiers): requestProducts(identifiers)
     case .buy(let payment): step.createdTransaction = try add(payment)
+    case .buyInThePast(let payment, let date, let cancel): step.createdTransaction = try buy(payment, at: date, cancelImmediately: cancel)
     case .storePayment(let product):
       // Reaches the machine only when every observer said yes (the shell asks them).
       step.emit(.shouldAddStorePayment(product))

@@ -8,6 +8,9 @@ public struct Payment: Sendable, Equatable {
   public var offerID: String?
   /// The signed promotional offer (`SKPayment.paymentDiscount`); a promotional offer needs one.
   public var discount: PaymentDiscount?
+  /// Xcode's transaction manager applies a promotional offer without a signature
+  /// (`buyProduct(identifier:options:)` with `.promotionalOffer(id:)`); apps never can.
+  public var offerSignatureWaived = false
 
   public init(
     productID: Product.ID, quantity: Int = 1, applicationUsername: String? = nil, offerID: String? = nil,

@@ -112,8 +112,21 @@ extension StoreKitEnvironment {
       _ = try store.verifier().verify(jws)
       return .verified(made)
     } catch {
-      return .unverified(made, .invalidSignature)
+      return .unverified(made, Self.simulatedVerificationError(in: store) ?? .invalidSignature)
     }
+  }
+
+  /// The verification error a test session set (`setSimulatedError(.verification(…))`, kept by the
+  /// engine as `verification.<case>`): a transaction whose signature the failure broke reports it.
+  static func simulatedVerificationError<T>(in store: OpenStore) -> VerificationResult<T>.VerificationError? {
+    guard let name = store.queue.controls.failures[.verification]?.error.storeKit2Name, name.hasPrefix("verification.") else {
+      return nil
+    }
+    let all: [VerificationResult<T>.VerificationError] = [
+      .revokedCertificate, .invalidCertificateChain, .invalidDeviceVerification, .invalidEncoding, .invalidSignature,
+      .missingRequiredProperties,
+    ]
+    return all.first { "verification.\($0)" == name }
   }
 
   /// What a StoreKit 2 app sees for an engine error: the `StoreKitError` or `Product.PurchaseError`

@@ -12,62 +12,55 @@ struct StorePromotion {
 extension StoreKitEnvironment {
   func promotionVisibility(of productID: String) throws -> SKProductStorePromotionVisibility {
     try promotion { store in
-      try Self.requireSold(productID, in: store)
-      return store.storePromotion.visibility[productID] ?? .default
+      guard Self.sells(productID, store) else { return .failure(.reported(.storeProductNotAvailable)) }
+      return .success(store.storePromotion.visibility[productID] ?? .default)
     }
   }
 
   func setPromotionVisibility(_ visibility: SKProductStorePromotionVisibility, of productID: String) throws {
-    try promotion { store in
-      try Self.requireSold(productID, in: store)
+    try promotion { store -> Result<Void, SKError> in
+      guard Self.sells(productID, store) else { return .failure(.reported(.storeProductNotAvailable)) }
       store.storePromotion.visibility[productID] = visibility == .default ? nil : visibility
+      return .success(())
     }
   }
 
   /// The order the app set, as the storefront's products (localized as a products request gives them).
   func promotionOrder() throws -> [SKProduct] {
     try promotion { store in
-      store.storePromotion.order.compactMap { id in
-        store.queue.catalog.product(.init(id)).map {
-          SKProduct($0, locale: store.queue.controls.locale, storefront: store.queue.controls.storefront)
-        }
-      }
+      .success(
+        store.storePromotion.order.compactMap { id in
+          store.queue.catalog.product(.init(id)).map {
+            SKProduct($0, locale: store.queue.controls.locale, storefront: store.queue.controls.storefront)
+          }
+        })
     }
   }
 
+  /// Sets the order; one product the store does not sell refuses the whole order.
   func setPromotionOrder(_ productIDs: [String]) throws {
-    try promotion { store in
-      for id in productIDs { try Self.requireSold(id, in: store) }
+    try promotion { store -> Result<Void, SKError> in
+      guard productIDs.allSatisfy({ Self.sells($0, store) }) else { return .failure(.reported(.storeProductNotAvailable)) }
       store.storePromotion.order = productIDs
+      return .success(())
     }
   }
 
-  /// Runs `body` on the open store with the lock held; a store that cannot open is an `SKError`.
-  private func promotion<T>(_ body: (OpenStore) throws -> T) throws -> T {
+  /// Runs `body` on the open store with the lock held; a store that cannot open is reported and
+  /// answers `SKError.unknown`, as StoreKit does when the App Store cannot be reached.
+  private func promotion<T>(_ body: (OpenStore) -> Result<T, SKError>) throws -> T {
+    let outcome: Result<T, SKError>
     do {
-      return try read(body)
-    } catch .open(let failure) {
-      report("the promoted purchases could not be read: \(failure.description)")
-      throw SKError.reported(.unknown)
-    } catch .other(let text) where text.hasPrefix(Self.notSoldPrefix) {
-      throw SKError.reported(.storeProductNotAvailable)
+      outcome = try read(body)
     } catch {
+      report("the promoted purchases could not be read: \(describe(error))")
       throw SKError.reported(.unknown)
     }
+    return try outcome.get()
   }
-
-  private static let notSoldPrefix = "not sold: "
 
   /// A promoted purchase is a product the store sells.
-  private static func requireSold(_ productID: String, in store: OpenStore) throws {
-    guard store.queue.catalog.product(.init(productID)) != nil else {
-      throw PromotionRefusal(text: notSoldPrefix + productID)
-    }
+  private static func sells(_ productID: String, _ store: OpenStore) -> Bool {
+    store.queue.catalog.product(.init(productID)) != nil
   }
-}
-
-/// A promoted-purchase call named a product the store does not sell.
-private struct PromotionRefusal: Error, CustomStringConvertible {
-  let text: String
-  var description: String { text }
 }

@@ -107,6 +107,13 @@ extension StoreKitEnvironment {
     }
   }
 
+  /// At launch, the queue delegate is asked again about each price increase of the signed-in
+  /// account still waiting for consent, as the App Store shows its sheet when the app starts.
+  /// Called with the lock held.
+  func priceConsentQuestionsAtLaunch(in store: OpenStore) -> [QueueCallback] {
+    store.queue.subscriptions().filter(\.priceIncreasePending).map { .shouldShowPriceConsent($0.originalID.rawValue) }
+  }
+
   private static func increasePending(_ chain: UInt64, in store: OpenStore) -> Bool {
     store.queue.subscriptions().contains { $0.originalID.rawValue == chain && $0.priceIncreasePending }
   }

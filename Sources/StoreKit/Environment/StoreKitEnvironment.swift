@@ -97,6 +97,9 @@ package final class StoreKitEnvironment: @unchecked Sendable {
     // The app starts: its unfinished transactions are delivered again.
     do { try opened.queue.launch() } catch { report("launching the app on the new store failed: \(error)") }
     deliver(opened.collector.drain(), from: opened)
+    // A price increase still waiting for consent: the consent sheet is due again at launch.
+    let launchQuestions = priceConsentQuestionsAtLaunch(in: opened)
+    if !launchQuestions.isEmpty { SKPaymentQueue.default().schedule(launchQuestions) }
     // A purchase the app's previous process left on the sheet is back: it waits for an answer again.
     attendSheet(opened)
     startFollower(opened)

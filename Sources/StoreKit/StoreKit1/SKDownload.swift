@@ -25,19 +25,27 @@ open class SKDownload: NSObject, @unchecked Sendable {
     super.init()
   }
 
+  /// Always `waiting`: nothing is ever downloaded.
   open var state: SKDownloadState { .waiting }
   @available(*, deprecated, renamed: "state")
   open var downloadState: SKDownloadState { state }
   @available(*, deprecated, renamed: "expectedContentLength")
   open var contentLength: Int64 { expectedContentLength }
+  /// Zero: there is no content.
   open var expectedContentLength: Int64 { 0 }
+  /// Empty: there is no content.
   open var contentIdentifier: String { "" }
   /// Where finished content would be; never set, as nothing is downloaded.
   open var contentURL: URL? { nil }
+  /// Empty: there is no content.
   open var contentVersion: String { "" }
+  /// Nil: a download that never starts never fails.
   open var error: (any Error)? { nil }
+  /// Zero, as for a download that has not started.
   open var progress: Float { 0 }
+  /// ``SKDownloadTimeRemainingUnknown``: a download that never starts has no estimate.
   open var timeRemaining: TimeInterval { SKDownloadTimeRemainingUnknown }
+  /// An empty transaction no store made (Apple's is the transaction that owns the content).
   open var transaction: SKPaymentTransaction { placeholderTransaction }
 
   private let placeholderTransaction = SKPaymentTransaction()

@@ -67,8 +67,7 @@ open class SKProduct: NSObject, @unchecked Sendable {
   /// Empty: no hosted content.
   @available(*, deprecated, message: "Hosted content is no longer supported")
   open var downloadContentLengths: [NSNumber] { [] }
-  /// Empty: no hosted content.
-  @available(*, deprecated, message: "Hosted content is no longer supported")
+  /// Empty: no hosted content (Apple deprecates it on macOS only).
   open var contentVersion: String { "" }
   /// Empty: no hosted content.
   @available(*, deprecated, message: "Hosted content is no longer supported")

@@ -11,7 +11,8 @@ public enum SKProductStorePromotionVisibility: Int, Sendable, Hashable {
 /// The app's overrides of its promoted in-app purchases on the App Store page: their visibility and
 /// order, kept by the open store (a new `SKTestSession` starts with none, as a fresh install does).
 ///
-/// Completion handlers are called on the main queue; the store answers at once.
+/// Completion handlers (`@Sendable`, as in Apple's current SDK) are called on the main queue; the
+/// store answers at once.
 open class SKProductStorePromotionController: NSObject, @unchecked Sendable {
   private static let shared = SKProductStorePromotionController()
 
@@ -25,15 +26,14 @@ open class SKProductStorePromotionController: NSObject, @unchecked Sendable {
 
   /// The visibility the app set for `product` on this device (`.default` until it sets one).
   open func fetchStorePromotionVisibility(
-    for product: SKProduct, completionHandler: ((SKProductStorePromotionVisibility, (any Error)?) -> Void)? = nil
+    for product: SKProduct, completionHandler: (@Sendable (SKProductStorePromotionVisibility, (any Error)?) -> Void)? = nil
   ) {
     let outcome = Result { try StoreKitEnvironment.shared.promotionVisibility(of: product.productIdentifier) }
     guard let completionHandler else { return }
-    let box = PromotionCompletion(handler: completionHandler)
     DispatchQueue.main.async {
       switch outcome {
-      case .success(let visibility): box.handler(visibility, nil)
-      case .failure(let error): box.handler(.default, error)
+      case .success(let visibility): completionHandler(visibility, nil)
+      case .failure(let error): completionHandler(.default, error)
       }
     }
   }
@@ -47,7 +47,7 @@ open class SKProductStorePromotionController: NSObject, @unchecked Sendable {
   /// ``SKError/Code/storeProductNotAvailable`` for a product the store does not sell.
   open func update(
     storePromotionVisibility promotionVisibility: SKProductStorePromotionVisibility, for product: SKProduct,
-    completionHandler: (((any Error)?) -> Void)? = nil
+    completionHandler: (@Sendable ((any Error)?) -> Void)? = nil
   ) {
     let error = Self.failure { try StoreKitEnvironment.shared.setPromotionVisibility(promotionVisibility, of: product.productIdentifier) }
     call(completionHandler, with: error)
@@ -59,14 +59,13 @@ open class SKProductStorePromotionController: NSObject, @unchecked Sendable {
   }
 
   /// The order the app set for its promoted products (empty until it sets one).
-  open func fetchStorePromotionOrder(completionHandler: (([SKProduct], (any Error)?) -> Void)? = nil) {
+  open func fetchStorePromotionOrder(completionHandler: (@Sendable ([SKProduct], (any Error)?) -> Void)? = nil) {
     let outcome = Result { try StoreKitEnvironment.shared.promotionOrder() }
     guard let completionHandler else { return }
-    let box = PromotionOrderCompletion(handler: completionHandler, outcome: outcome)
     DispatchQueue.main.async {
-      switch box.outcome {
-      case .success(let products): box.handler(products, nil)
-      case .failure(let error): box.handler([], error)
+      switch outcome {
+      case .success(let products): completionHandler(products, nil)
+      case .failure(let error): completionHandler([], error)
       }
     }
   }
@@ -78,7 +77,7 @@ open class SKProductStorePromotionController: NSObject, @unchecked Sendable {
 
   /// Sets the order of the promoted products on the App Store page; fails with
   /// ``SKError/Code/storeProductNotAvailable`` if one is not sold (the order is then unchanged).
-  open func update(storePromotionOrder: [SKProduct], completionHandler: (((any Error)?) -> Void)? = nil) {
+  open func update(storePromotionOrder: [SKProduct], completionHandler: (@Sendable ((any Error)?) -> Void)? = nil) {
     let ids = storePromotionOrder.map(\.productIdentifier)
     let error = Self.failure { try StoreKitEnvironment.shared.setPromotionOrder(ids) }
     call(completionHandler, with: error)
@@ -98,24 +97,8 @@ open class SKProductStorePromotionController: NSObject, @unchecked Sendable {
     }
   }
 
-  private func call(_ handler: (((any Error)?) -> Void)?, with error: (any Error)?) {
+  private func call(_ handler: (@Sendable ((any Error)?) -> Void)?, with error: (any Error)?) {
     guard let handler else { return }
-    let box = PromotionUpdateCompletion(handler: handler, error: error)
-    DispatchQueue.main.async { box.handler(box.error) }
+    DispatchQueue.main.async { handler(error) }
   }
-}
-
-/// Carries an app's completion handler to the main queue, where StoreKit calls it.
-private struct PromotionCompletion: @unchecked Sendable {
-  let handler: (SKProductStorePromotionVisibility, (any Error)?) -> Void
-}
-
-private struct PromotionOrderCompletion: @unchecked Sendable {
-  let handler: ([SKProduct], (any Error)?) -> Void
-  let outcome: Result<[SKProduct], any Error>
-}
-
-private struct PromotionUpdateCompletion: @unchecked Sendable {
-  let handler: ((any Error)?) -> Void
-  let error: (any Error)?
 }

@@ -13,8 +13,9 @@ extension SKRequestDelegate {
   public func request(_ request: SKRequest, didFailWithError error: any Error) {}
 }
 
-/// A request to the App Store; its delegate hears the answer on the main queue.
-open class SKRequest: NSObject, @unchecked Sendable {
+/// A request to the App Store; its delegate hears the answer on the main queue. Not `Sendable`, as
+/// Apple's (NS_SWIFT_NONSENDABLE): a request belongs to the code that started it.
+open class SKRequest: NSObject {
   /// A request that sends nothing (a subclass's `super.init()`).
   public override init() {
     super.init()
@@ -84,7 +85,7 @@ public protocol SKProductsRequestDelegate: SKRequestDelegate {
 }
 
 /// Asks the App Store for products by identifier (`delegate` is an ``SKProductsRequestDelegate``).
-open class SKProductsRequest: SKRequest, @unchecked Sendable {
+open class SKProductsRequest: SKRequest {
   let productIdentifiers: Set<String>
 
   public init(productIdentifiers: Set<String>) {
@@ -105,7 +106,7 @@ open class SKProductsRequest: SKRequest, @unchecked Sendable {
 }
 
 /// Asks for a fresh app receipt, written where `Bundle.main.appStoreReceiptURL` points.
-open class SKReceiptRefreshRequest: SKRequest, @unchecked Sendable {
+open class SKReceiptRefreshRequest: SKRequest {
   private let storedProperties: [String: Any]?
 
   /// A request for a new receipt; `properties` are the sandbox's test properties
