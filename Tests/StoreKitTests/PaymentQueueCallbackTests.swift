@@ -19,6 +19,26 @@ final class PaymentQueueCallbackTests: StoreKitTestCase {
     XCTAssertTrue(SKPaymentQueue.default().transactions.isEmpty)
   }
 
+  /// `restoreCompletedTransactions(withApplicationUsername:)` restores only what that user bought.
+  func testRestoreWithAnApplicationUsernameRestoresOnlyThatUsersPurchases() throws {
+    observer.finishes = true
+    let alice = SKMutablePayment(product: try loadProduct(IDs.shopping))
+    alice.applicationUsername = "alice"
+    let bob = SKMutablePayment(product: try loadProduct(IDs.monthly))
+    bob.applicationUsername = "bob"
+    SKPaymentQueue.default().add(alice)
+    SKPaymentQueue.default().add(bob)
+    drainMainQueue()
+    observer.lines = []
+    SKPaymentQueue.default().restoreCompletedTransactions(withApplicationUsername: "alice")
+    drainMainQueue()
+    XCTAssertEqual(observer.lines, ["updated \(IDs.shopping) restored", "restoreFinished", "removed \(IDs.shopping)"])
+    observer.lines = []
+    SKPaymentQueue.default().restoreCompletedTransactions(withApplicationUsername: nil)
+    drainMainQueue()
+    XCTAssertEqual(observer.lines.filter { $0.hasSuffix("restored") }.count, 2, "nil restores everything")
+  }
+
   func testRestoreDeliversRestoredTransactionsThenFinished() throws {
     observer.finishes = true
     SKPaymentQueue.default().add(SKPayment(product: try loadProduct(IDs.shopping)))

@@ -19,6 +19,9 @@ public enum StoreCommand: Sendable, Equatable {
   /// A purchase started from the App Store page (a promoted in-app purchase); observers are asked
   /// `shouldAddStorePayment` first.
   case storePayment(Product.ID)
+  /// `restoreCompletedTransactions(withApplicationUsername:)`: only the purchases made with that
+  /// application username are restored.
+  case restoreFor(applicationUsername: String)
   /// Xcode's transaction manager buys as if at `date` in the past (StoreKitTest's
   /// `purchaseDate(_:renewalBehavior:)`): an auto-renewable subscription then renews up to now, or,
   /// `cancelImmediately`, stops renewing at once and expires at the end of its first period.
@@ -143,6 +146,16 @@ public enum ControlChange: Sendable, Equatable {
     case .locale(let locale): controls.locale = locale
     case .productsLatency(let seconds): controls.productsLatency = seconds
     case .timeRate(let raw): controls.timeRate = raw
+    }
+  }
+}
+
+extension StoreCommand {
+  /// Whether the command restores purchases (it needs the account's whole history from the ledger).
+  public var restores: Bool {
+    switch self {
+    case .restore, .restoreFor: true
+    default: false
     }
   }
 }

@@ -7,7 +7,9 @@ extension StoreMachine {
   ///
   /// The store restores from its records: the shell brings the account's whole history into the
   /// working set first (another process may have added to it).
-  mutating func restoreCompletedTransactions() throws(EngineError) {
+  /// - Parameter applicationUsername: restores only the purchases whose payment carried this
+  ///   `applicationUsername` (`restoreCompletedTransactions(withApplicationUsername:)`); nil, all.
+  mutating func restoreCompletedTransactions(applicationUsername: String? = nil) throws(EngineError) {
     guard let account = currentAccount else {
       prompt = .signIn(purpose: .restore)
       step.emit(.promptPresented(.signIn(purpose: .restore)))
@@ -20,6 +22,7 @@ extension StoreMachine {
     var seenNonConsumables: Set<Product.ID> = []
     var restored: [PaymentTransaction] = []
     for original in history(account: account) where original.state == .purchased && original.revocationDate == nil {
+      if let applicationUsername, original.applicationUsername != applicationUsername { continue }
       switch original.productKind {
       case .consumable, .nonRenewingSubscription:
         continue

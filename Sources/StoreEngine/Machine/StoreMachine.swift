@@ -161,6 +161,7 @@ public struct StoreMachine: Sendable {
     case .discontinueAfterStorefrontChange(let id): try discontinueAfterStorefrontChange(id)
     case .finishAll(let ids): for id in ids { try finish(id) }
     case .restore: try restoreCompletedTransactions()
+    case .restoreFor(let username): try restoreCompletedTransactions(applicationUsername: username)
     case .approve(let id, let delay): try answerAskToBuy(id, approve: true, after: delay)
     case .decline(let id, let delay): try answerAskToBuy(id, approve: false, after: delay)
     case .resolve(let id): step.createdTransaction = try resolve(id)

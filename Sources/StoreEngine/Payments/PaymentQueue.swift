@@ -97,7 +97,7 @@ public final class PaymentQueue {
     }
     // Rows the command needs from the ledger join a copy of the machine, kept only with the step.
     var base: StoreMachine?
-    if case .restore = command, let account = machine.currentAccount {
+    if command.restores, let account = machine.currentAccount {
       // The store restores from its records, which another process may have added to.
       var copy = machine
       try bringIn(into: &copy) { ledger throws(LedgerError) in try ledger.history(account: account) }

@@ -66,8 +66,12 @@ package final class OpenStore {
     }
     do {
       // On a shared ledger the chain is the database's, so the app signs as the storefronts do.
-      authority = try SandboxCertificateAuthority.open(
-        in: caDirectory, storage: storage, validFrom: SandboxCertificateAuthority.defaultValidFrom(now: Date()))
+      if configuration.dataDirectory == nil {
+        authority = try Self.sharedAuthority(in: caDirectory)
+      } else {
+        authority = try SandboxCertificateAuthority.open(
+          in: caDirectory, storage: storage, validFrom: SandboxCertificateAuthority.defaultValidFrom(now: Date()))
+      }
     } catch {
       throw .certificateAuthority(storage?.location ?? caDirectory.path, String(describing: error))
     }
@@ -93,6 +97,21 @@ package final class OpenStore {
   }
 
   deinit { subscription?.cancel() }
+
+  /// The in-memory stores' one CA, opened once per process: reading and parsing its keys was most of
+  /// what a fresh `SKTestSession` cost (issue 34's `storekit_session_vs_decode`).
+  private static func sharedAuthority(in directory: URL) throws -> SandboxCertificateAuthority {
+    try sharedAuthorityLock.withLock {
+      if let opened = sharedAuthorities[directory.path] { return opened }
+      let opened = try SandboxCertificateAuthority.open(
+        in: directory, validFrom: SandboxCertificateAuthority.defaultValidFrom(now: Date()))
+      sharedAuthorities[directory.path] = opened
+      return opened
+    }
+  }
+
+  private static let sharedAuthorityLock = NSLock()
+  private nonisolated(unsafe) static var sharedAuthorities: [String: SandboxCertificateAuthority] = [:]
 
   /// The verifier for this store's JWS: its CA's root, its bundle id, at the virtual clock.
   func verifier() -> JWSVerifier {

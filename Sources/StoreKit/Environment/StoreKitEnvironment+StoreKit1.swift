@@ -63,8 +63,13 @@ extension StoreKitEnvironment {
     }
   }
 
-  func restore() {
-    do { try perform(.restore) } catch { report("restoring completed transactions failed: \(describe(error))") }
+  /// Restores the account's purchases; with `applicationUsername`, only those whose payment carried it.
+  func restore(applicationUsername: String? = nil) {
+    do {
+      try perform(applicationUsername.map { .restoreFor(applicationUsername: $0) } ?? .restore)
+    } catch {
+      report("restoring completed transactions failed: \(describe(error))")
+    }
   }
 
   func startProductsRequest(_ request: SKProductsRequest) {

@@ -117,9 +117,10 @@ open class SKPaymentQueue: NSObject, @unchecked Sendable {
     StoreKitEnvironment.shared.restore()
   }
 
-  /// As ``restoreCompletedTransactions()``; the username is not used to filter.
+  /// As ``restoreCompletedTransactions()``, restoring only the purchases whose payment carried
+  /// `username` as its `applicationUsername` (nil: all of them).
   open func restoreCompletedTransactions(withApplicationUsername username: String?) {
-    StoreKitEnvironment.shared.restore()
+    StoreKitEnvironment.shared.restore(applicationUsername: username)
   }
 
   /// The App Store's offer-code sheet. No user can type a code into it here: a test redeems one with
