@@ -158,7 +158,45 @@ final class StoreKit2ProductTests: StoreKitTestCase {
     XCTAssertEqual(back.unsafePayloadValue.offer?.id, offer.id)
   }
 
+  func testOnStorefrontChangeIsAskedAndFalseStopsThePurchase() async throws {
+    session.disableDialogs = false
+    let product = try await self.product(IDs.coins100)
+    let asked = AskedStorefronts()
+    let purchase = Task {
+      try await product.purchase(options: [.onStorefrontChange { storefront in asked.append(storefront.countryCode) }])
+    }
+    try await waitUntil { self.session.allTransactions().contains { $0.state == .purchasing } }
+    session.storefront = "GBR"
+    do {
+      let result = try await purchase.value
+      XCTFail("the purchase went on: \(result)")
+    } catch {
+      XCTAssertEqual(asked.values, ["GBR"])
+    }
+  }
+
+  func testOnStorefrontChangeThatContinuesLeavesThePurchaseToTheSheet() async throws {
+    session.disableDialogs = false
+    let product = try await self.product(IDs.coins100)
+    let asked = AskedStorefronts(answer: true)
+    let purchase = Task {
+      try await product.purchase(options: [.onStorefrontChange { storefront in asked.append(storefront.countryCode) }])
+    }
+    try await waitUntil { self.session.allTransactions().contains { $0.state == .purchasing } }
+    session.storefront = "GBR"
+    try await waitUntil { asked.values == ["GBR"] }
+    try session.confirmPurchaseSheet()
+    guard case .success(let verification) = try await purchase.value else { return XCTFail("not purchased") }
+    XCTAssertEqual(verification.unsafePayloadValue.productID, IDs.coins100)
+  }
+
   // MARK: Helpers
+
+  /// Waits (bounded, by yielding) until `condition` holds.
+  func waitUntil(_ condition: () -> Bool) async throws {
+    for _ in 0..<100_000 where !condition() { await Task.yield() }
+    XCTAssertTrue(condition(), "condition never held")
+  }
 
   func product(_ id: String) async throws -> Product {
     let products = try await Product.products(for: [id])
@@ -181,6 +219,28 @@ final class StoreKit2ProductTests: StoreKitTestCase {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent("winback-\(UUID().uuidString).storekit")
     try JSONSerialization.data(withJSONObject: root).write(to: url)
     return url
+  }
+}
+
+/// The storefronts an `onStorefrontChange` handler was asked about, and its answer.
+final class AskedStorefronts: @unchecked Sendable {
+  private let lock = NSLock()
+  private var asked: [String] = []
+  let answer: Bool
+
+  init(answer: Bool = false) { self.answer = answer }
+
+  var values: [String] {
+    lock.lock()
+    defer { lock.unlock() }
+    return asked
+  }
+
+  func append(_ code: String) -> Bool {
+    lock.lock()
+    defer { lock.unlock() }
+    asked.append(code)
+    return answer
   }
 }
 

@@ -24,6 +24,10 @@ final class StoreKit2TransactionFieldsTests: StoreKitTestCase {
     let payload = try XCTUnwrap(JSONSerialization.jsonObject(with: transaction.jsonRepresentation) as? [String: Any])
     XCTAssertEqual(old.environmentStringRepresentation, payload["environment"] as? String)
     XCTAssertEqual(transaction.environment.rawValue, payload["environment"] as? String)
+    // Under an SKTestSession the store signs as Xcode does.
+    XCTAssertEqual(transaction.environment, .xcode)
+    let status = await transaction.subscriptionStatus
+    XCTAssertEqual(status?.renewalInfo.unsafePayloadValue.environment, .xcode)
   }
 
   func testAPurchaseWithoutOfferHasNoOfferFields() async throws {

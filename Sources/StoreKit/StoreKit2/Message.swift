@@ -6,6 +6,7 @@ internal import StoreEngine
 /// ``messages``); `display(in:)` is not declared, since Linux has no `UIWindowScene` and a terminal
 /// or `SKTestSession` answers the sheet instead.
 public struct Message: Equatable, Hashable, Sendable {
+  /// What the message is about.
   public let reason: Reason
   /// Tells two messages of the same reason apart (Apple's compare by identity too).
   let id: UUID

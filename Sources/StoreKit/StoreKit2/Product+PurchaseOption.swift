@@ -89,13 +89,17 @@ extension Product {
     }
     /// A key and value for the App Store's own use.
     public static func custom(key: String, value: String) -> PurchaseOption { PurchaseOption(value: .custom(key: key, value: .string(value))) }
+    /// A number for the App Store's own use.
     public static func custom(key: String, value: Double) -> PurchaseOption { PurchaseOption(value: .custom(key: key, value: .double(value))) }
+    /// A flag for the App Store's own use.
     public static func custom(key: String, value: Bool) -> PurchaseOption { PurchaseOption(value: .custom(key: key, value: .bool(value))) }
+    /// Bytes for the App Store's own use.
     public static func custom(key: String, value: Data) -> PurchaseOption { PurchaseOption(value: .custom(key: key, value: .data(value))) }
   }
 }
 
 extension Product.PurchaseOption: CustomDebugStringConvertible {
+  /// The factory call that made the option (signatures and JWS left out).
   public var debugDescription: String {
     switch value {
     case .quantity(let count): "quantity(\(count))"

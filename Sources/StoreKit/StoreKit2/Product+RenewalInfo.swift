@@ -8,11 +8,15 @@ extension Product.SubscriptionInfo {
     public let originalTransactionID: UInt64
     /// The product of the current period.
     public let currentProductID: String
+    /// Whether the subscription renews at ``renewalDate`` (false once the user turned renewal off).
     public let willAutoRenew: Bool
     /// The product the next renewal bills (differs after a downgrade).
     public let autoRenewPreference: String?
+    /// Why the subscription ended or will end; nil while it renews.
     public let expirationReason: ExpirationReason?
+    /// Whether the store is still trying to bill a failed renewal.
     public let isInBillingRetry: Bool
+    /// Until when the user keeps access while billing is retried (billing grace period).
     public let gracePeriodExpirationDate: Date?
     public let priceIncreaseStatus: PriceIncreaseStatus
     /// The offer the next renewal applies, if any.
@@ -20,16 +24,20 @@ extension Product.SubscriptionInfo {
     public let environment: AppStore.Environment
     /// When the current unbroken run of paid periods began (the payload's `recentSubscriptionStartDate`).
     public let recentSubscriptionStartDate: Date
+    /// When the next period starts (the current one's expiry).
     public let renewalDate: Date?
     /// What the next renewal charges, in ``currency``.
     public let renewalPrice: Decimal?
+    /// The currency of ``renewalPrice``.
     public let currency: Locale.Currency?
     /// The win-back offers a lapsed subscriber may redeem (empty while subscribed).
     public let eligibleWinBackOfferIDs: [String]
     /// SHA-384 of ``deviceVerificationNonce`` and ``AppStore/deviceVerificationID`` (this device's).
     public let deviceVerification: Data
     public let deviceVerificationNonce: UUID
+    /// When the store signed this renewal info.
     public let signedDate: Date
+    /// The app's id of the user, from the purchase that started the chain.
     public let appAccountToken: UUID?
     /// The id of the app's download by this account.
     public let appTransactionID: String

@@ -5,8 +5,11 @@ internal import StoreScenario
 extension Product.SubscriptionInfo {
   /// One subscription chain's status.
   public struct Status: Equatable, Hashable, Sendable {
+    /// Where the chain stands now.
     public let state: RenewalState
+    /// The chain's latest transaction.
     public let transaction: VerificationResult<Transaction>
+    /// The renewal info the store last signed for the chain.
     public let renewalInfo: VerificationResult<RenewalInfo>
 
     /// Every status change of the account's subscriptions from now on (a renewal, an expiry, a

@@ -6,9 +6,11 @@ internal import StoreEngine
 /// On Linux the App Store's side is the storefront's terminal, a scenario or a test calling
 /// `StoreKitEnvironment.startPurchaseIntent(productID:offerID:)`.
 public struct PurchaseIntent: Equatable, Sendable, Identifiable {
+  /// The product the user chose on the App Store.
   public let product: Product
   /// The offer the user chose on the App Store, if any.
   public let offer: Product.SubscriptionOffer?
+  /// The product's id (one intent per product).
   public var id: Product.ID { product.id }
 
   /// The intents from now on: make it (and its iterator) before the purchase starts.
