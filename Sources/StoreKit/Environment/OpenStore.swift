@@ -13,6 +13,9 @@ package final class OpenStore {
   package let configuration: StoreConfiguration
   package let queue: PaymentQueue
   let authority: SandboxCertificateAuthority
+  /// The promotional-offer key beside the CA (`ca/promotional-offer-key.pem`, key id `STOREFRONT`):
+  /// the developer's server signs offers with it, and the store checks them with it, as the CLI does.
+  let offerKey: PromotionalOfferKey
   /// Signs what the store signs outside the engine (the app transaction).
   let signer: any TransactionSigner
   /// Where `Bundle.main.appStoreReceiptURL` points: the receipt file of issue 15.
@@ -67,10 +70,11 @@ package final class OpenStore {
     do {
       // On a shared ledger the chain is the database's, so the app signs as the storefronts do.
       if configuration.dataDirectory == nil {
-        authority = try Self.sharedAuthority(in: caDirectory)
+        (authority, offerKey) = try Self.sharedAuthority(in: caDirectory)
       } else {
         authority = try SandboxCertificateAuthority.open(
           in: caDirectory, storage: storage, validFrom: SandboxCertificateAuthority.defaultValidFrom(now: Date()))
+        offerKey = try PromotionalOfferKey.open(in: caDirectory, storage: storage)
       }
     } catch {
       throw .certificateAuthority(storage?.location ?? caDirectory.path, String(describing: error))
@@ -79,7 +83,7 @@ package final class OpenStore {
     self.configuration = configuration
     let environment = StoreEnvironment(
       signer: signer, bundleID: configuration.bundleID,
-      passwordHasher: PBKDF2PasswordHasher(), start: start, session: session)
+      passwordHasher: PBKDF2PasswordHasher(), start: start, session: session, offerSignatureVerifier: offerKey)
     do {
       queue = try PaymentQueue(catalog: configuration.catalog, ledger: ledger, environment: environment)
       // An attached app buys as whoever the device (the storefront) is signed in as; with nobody
@@ -98,20 +102,21 @@ package final class OpenStore {
 
   deinit { subscription?.cancel() }
 
-  /// The in-memory stores' one CA, opened once per process: reading and parsing its keys was most of
-  /// what a fresh `SKTestSession` cost (issue 34's `storekit_session_vs_decode`).
-  private static func sharedAuthority(in directory: URL) throws -> SandboxCertificateAuthority {
+  /// The in-memory stores' one CA and offer key, opened once per process: reading and parsing their
+  /// keys was most of what a fresh `SKTestSession` cost (issue 34's `storekit_session_vs_decode`).
+  private static func sharedAuthority(in directory: URL) throws -> (SandboxCertificateAuthority, PromotionalOfferKey) {
     try sharedAuthorityLock.withLock {
       if let opened = sharedAuthorities[directory.path] { return opened }
-      let opened = try SandboxCertificateAuthority.open(
+      let authority = try SandboxCertificateAuthority.open(
         in: directory, validFrom: SandboxCertificateAuthority.defaultValidFrom(now: Date()))
+      let opened = (authority, try PromotionalOfferKey.open(in: directory))
       sharedAuthorities[directory.path] = opened
       return opened
     }
   }
 
   private static let sharedAuthorityLock = NSLock()
-  private nonisolated(unsafe) static var sharedAuthorities: [String: SandboxCertificateAuthority] = [:]
+  private nonisolated(unsafe) static var sharedAuthorities: [String: (SandboxCertificateAuthority, PromotionalOfferKey)] = [:]
 
   /// The verifier for this store's JWS: its CA's root, its bundle id, at the virtual clock.
   func verifier() -> JWSVerifier {
