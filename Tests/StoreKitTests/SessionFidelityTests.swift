@@ -1,6 +1,7 @@
 import Foundation
 import StoreKit
 import StoreKitTest
+import StorefrontProcessTestSupport
 import XCTest
 
 /// StoreKitTest as Apple declares it (issue 34): errors with Apple's codes that bridge, simulated
@@ -100,6 +101,27 @@ final class SessionFidelityTests: StoreKitTestCase {
     XCTAssertThrowsError(try session.startPurchaseFromAppStore(productIdentifier: IDs.yearly, offerID: "nope")) { error in
       XCTAssertEqual((error as? SKTestError)?.code, .invalidProductIdentifier)
     }
+  }
+
+  /// Apple: "If your app has unfinished transactions, the updates listener receives them once,
+  /// immediately after the app launches."
+  func testTheFirstUpdatesListenerAfterALaunchGetsTheUnfinishedTransactionsOnce() async throws {
+    let directory = try TemporaryDirectory(label: "storekit-updates-launch")
+    defer { directory.remove() }
+    session = try SKTestSession(contentsOf: Self.catalogURL, dataDirectory: directory.url)
+    session.disableDialogs = true
+    let products = try await Product.products(for: [IDs.shopping])
+    let product = try XCTUnwrap(products.first)
+    guard case .success(.verified(let bought)) = try await product.purchase() else { return XCTFail("no purchase") }
+    // The app quits without finishing; it launches again on the same store.
+    session = try SKTestSession(contentsOf: Self.catalogURL, dataDirectory: directory.url)
+    var first = Transaction.updates.makeAsyncIterator()
+    let redelivered = await first.next()
+    XCTAssertEqual(redelivered?.unsafePayloadValue.id, bought.id)
+    var second = Transaction.updates.makeAsyncIterator()
+    let outside = try await session.buyProduct(identifier: IDs.coins100)
+    let next = await second.next()
+    XCTAssertEqual(next?.unsafePayloadValue.id, outside.id, "once: a later sequence hears only what happens after it")
   }
 
   func testTransactionsAreSignedAsXcodeSignsThem() async throws {

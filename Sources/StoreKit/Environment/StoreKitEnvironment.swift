@@ -44,6 +44,8 @@ package final class StoreKitEnvironment: @unchecked Sendable {
   package internal(set) var followersStarted = 0
   /// How many times a ledger follower woke (looked, or found nothing committed).
   package internal(set) var followerWakes = 0
+  /// The transactions the launch found unfinished, for the first `Transaction.updates` sequence.
+  var unfinishedAtLaunch: [StoreEngine.PaymentTransaction.ID] = []
   /// The state each transaction was last delivered to the app in (an attached app's news test).
   var heardStates: [StoreEngine.PaymentTransaction.ID: StoreEngine.TransactionState] = [:]
   /// The storefront's sandbox settings this attached app last followed.
@@ -96,6 +98,9 @@ package final class StoreKitEnvironment: @unchecked Sendable {
     register(opened)
     // The app starts: its unfinished transactions are delivered again.
     do { try opened.queue.launch() } catch { report("launching the app on the new store failed: \(error)") }
+    // Apple: "If your app has unfinished transactions, the updates listener receives them once,
+    // immediately after the app launches."
+    unfinishedAtLaunch = opened.queue.unfinishedTransactions.map(\.id)
     deliver(opened.collector.drain(), from: opened)
     // A price increase still waiting for consent: the consent sheet is due again at launch.
     let launchQuestions = priceConsentQuestionsAtLaunch(in: opened)
@@ -158,6 +163,15 @@ package final class StoreKitEnvironment: @unchecked Sendable {
       nextListener += 1
       updateListeners[id] = continuation
       continuation.onTermination = { [weak self] _ in self?.locked { _ = self?.updateListeners.removeValue(forKey: id) } }
+      // The first sequence after the launch gets the transactions the launch found unfinished (and
+      // still are), once.
+      let waiting = unfinishedAtLaunch
+      unfinishedAtLaunch = []
+      guard !waiting.isEmpty, let store = currentStore else { return }
+      for id in waiting {
+        guard let transaction = try? store.queue.transaction(id), !transaction.isFinished, transaction.state == .purchased else { continue }
+        continuation.yield(verification(of: transaction, in: store))
+      }
     }
     return stream
   }
