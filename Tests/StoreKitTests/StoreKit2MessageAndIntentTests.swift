@@ -49,6 +49,29 @@ final class StoreKit2MessageAndIntentTests: StoreKitTestCase {
     XCTAssertEqual(status?.state, .inBillingRetryPeriod)
   }
 
+  /// Each session is a fresh store whose transaction ids start over: a second session's price increase
+  /// brings its message as the first one's did.
+  func testANewSessionsPriceIncreaseBringsItsOwnMessage() async throws {
+    for _ in 0..<2 {
+      session = try SKTestSession(contentsOf: Self.catalogURL)
+      session.disableDialogs = true
+      let products = try await Product.products(for: [IDs.monthly])
+      guard case .success(let bought) = try await XCTUnwrap(products.first).purchase() else { return XCTFail("no purchase") }
+      await bought.unsafePayloadValue.finish()
+      let heard = expectation(description: "a price-increase message")
+      let messages = Message.messages  // made before the action it should hear
+      let listener = Task {
+        for await message in messages where message.reason == .priceIncreaseConsent {
+          heard.fulfill()
+          return
+        }
+      }
+      try session.requestPriceIncreaseConsentForTransaction(identifier: UInt(bought.unsafePayloadValue.id))
+      await fulfillment(of: [heard], timeout: 10)
+      listener.cancel()
+    }
+  }
+
   func testMessageReasonsAreApples() {
     XCTAssertEqual(Message.Reason.generic.rawValue, 0)
     XCTAssertNotEqual(Message.Reason.billingIssue, .winBackOffer)

@@ -190,6 +190,28 @@ final class StoreKit2ProductTests: StoreKitTestCase {
     XCTAssertEqual(verification.unsafePayloadValue.productID, IDs.coins100)
   }
 
+  /// A new session's transaction ids start over: the handler of a purchase the previous session
+  /// ended is not asked about the next session's purchase with the same id.
+  func testAStorefrontHandlerOfAnEndedSessionIsNotAskedInTheNext() async throws {
+    session.disableDialogs = false
+    let product = try await self.product(IDs.coins100)
+    let asked = AskedStorefronts()
+    let abandoned = Task {
+      try await product.purchase(options: [.onStorefrontChange { storefront in asked.append(storefront.countryCode) }])
+    }
+    try await waitUntil { self.session.allTransactions().contains { $0.state == .purchasing } }
+    session = try SKTestSession(contentsOf: Self.catalogURL)
+    _ = try? await abandoned.value
+    session.disableDialogs = false
+    let again = try await self.product(IDs.coins100)
+    let purchase = Task { try await again.purchase() }
+    try await waitUntil { self.session.allTransactions().contains { $0.state == .purchasing } }
+    session.storefront = "GBR"
+    try session.confirmPurchaseSheet()
+    guard case .success = try await purchase.value else { return XCTFail("the purchase did not go on") }
+    XCTAssertEqual(asked.values, [], "the ended session's handler was asked")
+  }
+
   // MARK: Helpers
 
   /// Waits (bounded, by yielding) until `condition` holds.

@@ -93,6 +93,7 @@ package final class StoreKitEnvironment: @unchecked Sendable {
     storeGeneration += 1
     followedSettings = nil
     heardStates = [:]
+    StoreKit2Registry.shared.storeReplaced()
     _ = opened.collector.drain()
     // Registered first, so that the storefront's Log pane shows what the launch delivers.
     register(opened)

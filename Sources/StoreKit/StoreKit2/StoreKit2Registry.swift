@@ -23,6 +23,15 @@ final class StoreKit2Registry: @unchecked Sendable {
   /// Marks `key` as sent; false if it was already.
   func markSent(_ key: String) -> Bool { locked { sent.insert(key).inserted } }
 
+  /// A new store opened: the messages sent and the handlers kept were the old store's (its
+  /// transaction ids start over), so they are forgotten; listeners stay (the app keeps listening).
+  func storeReplaced() {
+    locked {
+      sent = []
+      handlers = [:]
+    }
+  }
+
   /// Forgets `key`, so its occasion can bring a message again.
   func clearSent(_ key: String) { locked { _ = sent.remove(key) } }
 
