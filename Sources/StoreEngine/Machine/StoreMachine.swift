@@ -296,7 +296,8 @@ public struct StoreMachine: Sendable {
 }
 
 extension StoreMachine: Equatable {
-  /// Two machines are equal when their state is; the environment (closures) is not compared.
+  /// Two machines are equal when every stored field of their state is: all but the environment
+  /// (closures, the signer) and the step in progress (empty between commands).
   public static func == (lhs: StoreMachine, rhs: StoreMachine) -> Bool {
     lhs.catalog == rhs.catalog && lhs.controls == rhs.controls && lhs.now == rhs.now
       && lhs.currentAccount == rhs.currentAccount && lhs.prompt == rhs.prompt
@@ -307,5 +308,6 @@ extension StoreMachine: Equatable {
       && lhs.nextRequestID == rhs.nextRequestID && lhs.pendingRequests == rhs.pendingRequests
       && lhs.rng == rhs.rng && lhs.subscriptionRecords == rhs.subscriptionRecords
       && lhs.nextLineItemID == rhs.nextLineItemID && lhs.askToBuyRequests == rhs.askToBuyRequests
+      && lhs.currentPeriod == rhs.currentPeriod && lhs.notificationURLs == rhs.notificationURLs
   }
 }
