@@ -102,7 +102,7 @@ struct ParsedArguments: Equatable {
     return (String(argument[..<equals]), String(argument[argument.index(after: equals)...]))
   }
 
-  private static func unknownOption(_ name: String, known: [OptionSpec]) -> UsageError {
+  static func unknownOption(_ name: String, known: [OptionSpec]) -> UsageError {
     let names = known.map(\.name) + ["--help", "--version"]
     let suggestion = NearMatchText.didYouMean(name, in: names)
     return UsageError("Unknown option '\(name)'.\(suggestion)")

@@ -48,8 +48,16 @@ public enum StorefrontCLI {
     }
     switch CommandRegistry.select(positionals) {
     case .unknown(let word):
-      throw Invocation(arguments: firstPass, operands: [], environment: environment, io: io)
-        .usageError(unknownCommandMessage(word), for: root)
+      let invocation = Invocation(arguments: firstPass, operands: [], environment: environment, io: io)
+      // `--acount mina`: the word is the value of a misspelled option, which is what to name.
+      if let position = arguments.firstIndex(of: word), position > 0 {
+        let previous = arguments[position - 1]
+        let known = GlobalOptions.specs + root.options
+        if previous.hasPrefix("--"), !previous.contains("="), !known.contains(where: { $0.name == previous }) {
+          throw invocation.usageError(ParsedArguments.unknownOption(previous, known: known).message, for: root)
+        }
+      }
+      throw invocation.usageError(unknownCommandMessage(word), for: root)
     case .group(let group, let unknown):
       if let unknown, !firstPass.helpRequested {
         let names = CommandRegistry.members(of: group).map { $0.path.dropFirst().joined(separator: " ") }

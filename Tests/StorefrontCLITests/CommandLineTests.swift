@@ -71,6 +71,10 @@ final class CommandLineTests: XCTestCase {
 
       """)
     XCTAssertTrue(CLIRun(["catalog", "check", "--catlog", "x"]).errorOutput.hasPrefix("Error: Unknown option '--catlog'. Did you mean '--catalog'?"))
+    // A misspelled option before the command blames the option, not its value.
+    let misspelled = CLIRun(["--acount", "mina"])
+    XCTAssertEqual(misspelled.code, 64)
+    XCTAssertTrue(misspelled.errorOutput.hasPrefix("Error: Unknown option '--acount'. Did you mean '--account'?"), misspelled.errorOutput)
     XCTAssertTrue(CLIRun(["catalog", "show", "--locale"]).errorOutput.hasPrefix("Error: Missing value for '--locale <id>'."))
     XCTAssertTrue(CLIRun(["--seed", "abc"]).errorOutput.hasPrefix("Error: The value 'abc' is invalid for '--seed <n>'"))
     XCTAssertTrue(CLIRun(["catalog", "show", "--json=yes"]).errorOutput.hasPrefix("Error: The flag '--json' does not take a value."))
