@@ -1,7 +1,7 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
-// Layout: see DESIGN.md and DECISIONS.md. Dependency arrows point one way:
+// Layout: see Docs/Architecture.md and DECISIONS.md. Dependency arrows point one way:
 // storefront → StorefrontCLI → {StoreTUI, NcursesTerminal, SQLiteLedger, SandboxSigning, StoreServer} → StoreEngine;
 // StoreServer (HTTP, keys, tokens) → AppStoreServerAPI (endpoints as functions) → StoreEngine;
 // StoreScenario (the scenario language and the event lines) → StoreEngine, used by the CLI and the TUI's log.

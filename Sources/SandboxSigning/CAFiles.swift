@@ -20,7 +20,7 @@ enum CAFiles {
       try tighten(path, current: info.st_mode, to: directoryMode)
       return
     }
-    // The parent is the data directory, private too (DESIGN.md), as the ledger creates it.
+    // The parent is the data directory, private too (Docs/DataAndFiles.md), as the ledger creates it.
     let parent = directory.deletingLastPathComponent()
     do {
       try FileManager.default.createDirectory(

@@ -1,6 +1,6 @@
 /// Every subcommand of `storefront`, in help order, and how a command line selects one.
 enum CommandRegistry {
-  /// All commands of DESIGN.md's contract. To add one: write `Commands/XCommand.swift` with a
+  /// All commands of the command-line contract (Docs/Commands.md). To add one: write `Commands/XCommand.swift` with a
   /// `descriptor` and list it here.
   static let all: [CommandDescriptor] = [
     InteractiveCommand.descriptor,

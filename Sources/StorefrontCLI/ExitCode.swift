@@ -1,4 +1,4 @@
-/// A process exit code, from BSD `sysexits.h` as DESIGN.md asks; ``CLIFailure`` carries one, and
+/// A process exit code, from BSD `sysexits.h` as Docs/Commands.md lists them; ``CLIFailure`` carries one, and
 /// `storefront --help` lists them (``HelpText``).
 public struct ExitCode: RawRepresentable, Hashable, Sendable, ExpressibleByIntegerLiteral, CustomStringConvertible {
   public var rawValue: Int32

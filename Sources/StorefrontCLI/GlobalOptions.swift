@@ -2,7 +2,7 @@ import Foundation
 import PostgreSQLLedger
 import StoreEngine
 
-/// The options every command accepts (DESIGN.md's command-line contract), parsed once.
+/// The options every command accepts (the command-line contract, Docs/Commands.md), parsed once.
 public struct GlobalOptions: Sendable, Equatable {
   /// `--catalog PATH`: the `.storekit` file; nil means the built-in catalog.
   public var catalogPath: String?

@@ -2,8 +2,8 @@ import Foundation
 import StorefrontProcessTestSupport
 import XCTest
 
-/// A scenario with the same --seed replays identically on fresh data directories (DESIGN.md:
-/// "a scenario replays identically"); only ES256 signatures, which are randomized, may differ.
+/// A scenario with the same --seed replays identically on fresh data directories (Docs/Scenarios.md:
+/// the seed makes a run replayable); only ES256 signatures, which are randomized, may differ.
 final class DeterminismTests: XCTestCase {
   /// Twenty purchases that each fail with probability ½, so the seed decides the outcome.
   static let coinFlips: String = {

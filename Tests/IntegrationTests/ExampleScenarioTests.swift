@@ -3,7 +3,7 @@ import StorefrontProcessTestSupport
 import XCTest
 
 /// Every checked-in example runs through the real binary on a fresh data directory (issue 3: the
-/// examples run in CI) and its `--json` output has the fields DESIGN.md promises (issue 6).
+/// examples run in CI) and its `--json` output has the fields Docs/Scenarios.md documents (issue 6).
 final class ExampleScenarioTests: XCTestCase {
   static let states: Set<String> = ["purchasing", "purchased", "failed", "restored", "deferred"]
 

@@ -77,7 +77,7 @@ final class CertificateCommandTests: XCTestCase {
     let directory = try CLIFiles.temporaryDirectory(self)
     let data = directory.appendingPathComponent("data")
     XCTAssertEqual(CLIRun(["certificate", "--data-dir", data.path]).code, 0)
-    XCTAssertEqual(try mode(data), 0o700, "DESIGN.md: the data directory is 0700")
+    XCTAssertEqual(try mode(data), 0o700, "Docs/DataAndFiles.md: the data directory is 0700")
     XCTAssertEqual(try mode(data.appendingPathComponent("ca")), 0o700)
     let keys = try FileManager.default.contentsOfDirectory(atPath: data.appendingPathComponent("ca").path).filter { $0.hasSuffix(".key.pem") }
     XCTAssertEqual(keys.count, 3, "root, intermediate and signing keys")
