@@ -1,7 +1,7 @@
 import StoreEngine
 
 /// Which of an account's transactions its app receipt lists, by Apple's rules (Receipt Validation
-/// Programming Guide, "In-App Purchase Receipt Fields"; `notes/server-side-reference.md` §6).
+/// Programming Guide, "In-App Purchase Receipt Fields"; Docs/Receipts.md).
 public enum ReceiptInclusion {
   /// The in-app purchase receipts of `history` (one account's transactions, oldest first):
   ///

@@ -2,7 +2,7 @@ import Foundation
 import StoreEngine
 
 /// The JSON objects of a `verifyReceipt` answer: every number-like value a string except the four
-/// numeric app ids, dates three ways (``ReceiptJSONDate``), as `notes/server-side-reference.md` §6.4.
+/// numeric app ids, dates three ways (``ReceiptJSONDate``), as Docs/Receipts.md shows.
 /// One per answer, for its dates' time zone cache.
 struct VerifyReceiptJSON {
   private let dates = ReceiptJSONDate()

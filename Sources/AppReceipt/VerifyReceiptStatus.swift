@@ -1,4 +1,4 @@
-/// The `status` values `verifyReceipt` answers (`notes/server-side-reference.md` §6.3).
+/// The `status` values `verifyReceipt` answers (Docs/Receipts.md).
 public enum VerifyReceiptStatus {
   public static let valid = 0
   /// The request was not an HTTP POST.

@@ -4,7 +4,8 @@ import Foundation
 /// What goes into one certificate that Storefront issues: name, validity and extensions.
 ///
 /// The extension strings use OpenSSL's config syntax (`critical,CA:TRUE`), so each certificate's
-/// profile reads like the table in `notes/jws-chain-requirements.md`.
+/// profile reads like the chain Apple's `SignedDataVerifier` checks (root, intermediate with Apple's marker
+/// OID, leaf; SandboxSigningTests check it against Apple's library).
 struct CertificateProfile: Sendable {
   /// Subject attributes in order, e.g. `[("CN", "…"), ("O", "…")]`.
   var subject: [(String, String)]

@@ -2,7 +2,7 @@ import Foundation
 import StoreEngine
 
 /// Storefront's local certificate authority: a P-256 root, an intermediate and a leaf that signs
-/// transactions, with the profile Apple's `SignedDataVerifier` accepts (`notes/jws-chain-requirements.md`).
+/// transactions, with the profile Apple's `SignedDataVerifier` accepts (Docs/SignedTransactions.md).
 ///
 /// The first ``open(in:validFrom:lifetimes:regenerate:)`` creates the chain in a directory (mode 0700,
 /// keys 0600); later ones load it. A damaged or partial directory is an error, never silently

@@ -22,7 +22,7 @@ final class SignedPayloadsTests: XCTestCase {
   }
 
   /// The payload fields Apple added (appTransactionId) and those of revoked and family-shared
-  /// transactions (`notes/storekit-fidelity-gaps.md`, "Missing from signedTransaction").
+  /// transactions (`Docs/SignedTransactions.md`).
   func test_appTransactionIdRevocationTypeAndFamilySharing() throws {
     let a = SignedPayloads.appTransactionID(account: "alice", bundleID: "com.example.app")
     XCTAssertEqual(a, SignedPayloads.appTransactionID(account: "alice", bundleID: "com.example.app"), "stable")

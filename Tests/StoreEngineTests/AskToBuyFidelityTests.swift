@@ -5,7 +5,7 @@ import XCTest
 
 private typealias F = FixtureCatalog
 
-/// Ask to Buy as Apple does it: rows B12–B15 of `notes/storekit-fidelity-gaps.md`.
+/// Ask to Buy as Apple does it: rows B12–B15 of `Docs/Fidelity.md`.
 final class AskToBuyFidelityTests: XCTestCase {
   private func askingStore(_ ledger: InMemoryLedgerStore = InMemoryLedgerStore()) throws -> TestStore {
     let store = try TestStore(ledger: ledger)

@@ -5,7 +5,7 @@ import XCTest
 
 private typealias F = FixtureCatalog
 
-/// B72 of `notes/storekit-fidelity-gaps.md`: a family-shareable purchase reaches the family as
+/// B72 of `Docs/Fidelity.md`: a family-shareable purchase reaches the family as
 /// FAMILY_SHARED transactions, and a refund revokes them (FAMILY_REVOKE).
 final class FamilySharingTests: XCTestCase {
   func testB72AFamilyShareablePurchaseReachesEveryMemberAsFamilyShared() throws {

@@ -3,7 +3,7 @@ import StoreEngine
 import StorefrontTestSupport
 import XCTest
 
-/// The residue of the fidelity audit (`notes/fidelity-residue.md`): B73's sheet terms and N1–N7,
+/// The residue of the fidelity audit (`Docs/Fidelity.md`): B73's sheet terms and N1–N7,
 /// each test naming its row.
 final class FidelityResidueTests: XCTestCase {
   enum C {

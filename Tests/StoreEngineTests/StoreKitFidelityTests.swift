@@ -5,7 +5,7 @@ import XCTest
 
 private typealias F = FixtureCatalog
 
-/// Rows of `notes/storekit-fidelity-gaps.md` about purchases, restores and the test session; each
+/// Rows of `Docs/Fidelity.md` about purchases, restores and the test session; each
 /// test names its row.
 final class StoreKitFidelityTests: XCTestCase {
   func testB20RestoredTransactionKeepsThePriceAndIsDatedAtTheRestore() throws {

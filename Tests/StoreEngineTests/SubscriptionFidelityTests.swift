@@ -3,7 +3,7 @@ import StoreEngine
 import StorefrontTestSupport
 import XCTest
 
-/// Apple's subscription behaviours from the fidelity audit (`notes/storekit-fidelity-gaps.md`); each
+/// Apple's subscription behaviours from the fidelity audit (`Docs/Fidelity.md`); each
 /// test names its row.
 final class SubscriptionFidelityTests: XCTestCase {
   typealias O = OfferCatalog

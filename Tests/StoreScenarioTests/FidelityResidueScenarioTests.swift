@@ -4,7 +4,7 @@ import StoreScenario
 import StorefrontTestSupport
 import XCTest
 
-/// The scenario output for the fidelity residue (`notes/fidelity-residue.md`): B73's sheet terms
+/// The scenario output for the fidelity residue (`Docs/Fidelity.md`): B73's sheet terms
 /// in `sheetPresented`, N8's refund-sheet errors.
 final class FidelityResidueScenarioTests: XCTestCase {
   typealias F = FixtureCatalog

@@ -5,7 +5,7 @@ import StorefrontTestSupport
 import XCTest
 
 /// The scenario language against Apple's behaviour, one test per audit row
-/// (`../shared/notes/storekit-fidelity-gaps.md`: B10, B27, B55, B70 and the "surprising" list).
+/// (`Docs/Fidelity.md`: B10, B27, B55, B70 and the "surprising" list).
 final class ScenarioFidelityTests: XCTestCase {
   typealias F = FixtureCatalog
 

@@ -4,7 +4,7 @@ import StoreScenario
 import StorefrontTestSupport
 import XCTest
 
-/// The subscription rows of the fidelity audit as scenarios (`notes/storekit-fidelity-gaps.md`).
+/// The subscription rows of the fidelity audit as scenarios (`Docs/Fidelity.md`).
 final class SubscriptionScenarioTests: XCTestCase {
   typealias F = FixtureCatalog
 

@@ -4,7 +4,7 @@ import XCTest
 /// A private tmux server with one bash pane, for driving the real `storefront` binary.
 ///
 /// The server runs in the foreground as a child we never wait on: a tmux client that spawns the
-/// server itself leaves Foundation's `waitUntilExit` hanging (notes/ncurses-swift.md §3).
+/// server itself leaves Foundation's `waitUntilExit` hanging.
 final class TmuxSession {
   let socket = "sf-e2e-\(getpid())-\(UInt32.random(in: 0..<UInt32.max))"
   let dataDirectory: URL

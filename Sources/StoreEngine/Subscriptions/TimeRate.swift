@@ -3,7 +3,7 @@ import Foundation
 /// How fast subscription time runs: Xcode's `SKTestSession.TimeRate` presets and the sandbox's rates.
 ///
 /// Under an accelerated rate a period lasts a fixed span of (virtual) clock time, exactly as Xcode
-/// writes such short `expiresDate`s into its transactions. Table: notes/storekit-reference.md §3.3, §4.
+/// writes such short `expiresDate`s into its transactions. Xcode's rates are `SKTestSession.TimeRate`'s (Apple's `SKTestSession.h`); the sandbox's are App Store Connect's.
 public struct TimeRate: Sendable, Equatable, Hashable, CustomStringConvertible {
   /// `SKTestTimeRate` raw value; sandbox rates use 2000 + minutes per month.
   public let rawValue: Int
