@@ -33,7 +33,8 @@ enum CatalogSource {
 
   /// What to throw for `error`: an invalid catalog's located problems are written here (65, nothing
   /// more to say); a missing, unreadable or directory path is a message with what to do (66).
-  static func failure(_ error: CatalogLoadError, io: any ConsoleIO) -> CLIFailure {
+  /// - Parameter pathRequired: the command needs a path (`catalog check`): the hint is not to leave it out.
+  static func failure(_ error: CatalogLoadError, io: any ConsoleIO, pathRequired: Bool = false) -> CLIFailure {
     switch error {
     case .issues(let issues):
       for issue in issues { io.errorLine(issue.description) }
@@ -44,7 +45,8 @@ enum CatalogSource {
     case .fileNotFound(let path):
       var message = "No catalog at '\(path)'."
       if let nearby = nearbyName(for: path) { message += " Did you mean '\(nearby)'?" }
-      message += " Check the path (relative paths start at \(FileManager.default.currentDirectoryPath)), or leave it out to use the built-in catalog."
+      message += " Check the path (relative paths start at \(FileManager.default.currentDirectoryPath))"
+      message += pathRequired ? "." : ", or leave it out to use the built-in catalog."
       return CLIFailure(message, .noInput)
     case .isDirectory(let path):
       var message = "'\(path)' is a directory, not a .storekit file."

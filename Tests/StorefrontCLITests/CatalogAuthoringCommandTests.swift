@@ -29,6 +29,29 @@ final class CatalogAuthoringCommandTests: XCTestCase {
     XCTAssertTrue(CLIRun(["catalog", "check", path]).output.contains("4 products"))
   }
 
+  /// Each command's hint for a missing file fits it: editing points to `catalog new`, `check` (whose
+  /// path is required) only to the path, `new` names the missing folder.
+  func testAMissingFileOrFolderIsNamedWithWhatToDoForEachCommand() throws {
+    let directory = try CLIFiles.temporaryDirectory(self)
+    let missing = directory.appendingPathComponent("Missing.storekit").path
+    for command in ["add", "set", "remove"] {
+      let arguments = command == "add" ? [missing, "consumable", "x"] : command == "set" ? [missing, "x", "price=1"] : [missing, "x"]
+      let run = CLIRun(["catalog", command] + arguments)
+      XCTAssertEqual(run.code, 66, run.errorOutput)
+      XCTAssertTrue(run.errorOutput.contains("or make it with 'storefront catalog new \(missing)'"), run.errorOutput)
+      XCTAssertFalse(run.errorOutput.contains("built-in catalog"), run.errorOutput)
+    }
+    let check = CLIRun(["catalog", "check", missing])
+    XCTAssertEqual(check.code, 66)
+    XCTAssertTrue(check.errorOutput.contains("No catalog at '\(missing)'. Check the path"), check.errorOutput)
+    XCTAssertFalse(check.errorOutput.contains("leave it out"), check.errorOutput)
+    let inMissingFolder = directory.appendingPathComponent("nofolder/Store.storekit").path
+    let new = CLIRun(["catalog", "new", inMissingFolder])
+    XCTAssertEqual(new.code, 73)
+    XCTAssertTrue(new.errorOutput.contains("the folder '\(directory.appendingPathComponent("nofolder").path)' does not exist"), new.errorOutput)
+    XCTAssertFalse(FileManager.default.fileExists(atPath: inMissingFolder))
+  }
+
   func testBadInputIsRefusedWithNothingWritten() throws {
     let path = try CLIFiles.temporaryDirectory(self).appendingPathComponent("New.storekit").path
     XCTAssertEqual(CLIRun(["catalog", "new", path]).code, 0)

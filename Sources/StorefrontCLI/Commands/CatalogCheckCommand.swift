@@ -36,7 +36,7 @@ enum CatalogCheckCommand {
         if !catalog.warnings.isEmpty { parts.append(plural(catalog.warnings.count, "warning")) }
         invocation.io.line("\(path): OK (\(parts.joined(separator: ", ")))")
       case .failure(let error):
-        let code = CatalogSource.failure(error, io: invocation.io).report(to: invocation.io)
+        let code = CatalogSource.failure(error, io: invocation.io, pathRequired: true).report(to: invocation.io)
         worst = worst == ExitCode.noInput ? worst : code
       }
     }

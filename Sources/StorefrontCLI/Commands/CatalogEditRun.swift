@@ -14,6 +14,11 @@ enum CatalogEditRun {
     do {
       file = try CatalogFile.open(path: path)
     } catch {
+      if case .fileNotFound = error {
+        throw CLIFailure(
+          "No catalog at '\(path)'. Check the path (relative paths start at \(FileManager.default.currentDirectoryPath)), or make it with 'storefront catalog new \(path)'.",
+          .noInput)
+      }
       throw CLIFailure(error.description, .noInput)
     }
     var editor = CatalogTextEditor(bytes: file.bytes, seed: UInt64.random(in: .min ... .max))

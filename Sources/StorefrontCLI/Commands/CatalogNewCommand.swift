@@ -33,6 +33,13 @@ enum CatalogNewCommand {
     guard !FileManager.default.fileExists(atPath: path) else {
       throw CLIFailure("\(path) already exists; catalog new never replaces a file. Choose another name, or edit this one with catalog add and catalog set.", .cannotCreate)
     }
+    let folder = (path as NSString).deletingLastPathComponent
+    var isDirectory: ObjCBool = false
+    if !folder.isEmpty, !FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory) || !isDirectory.boolValue {
+      throw CLIFailure(
+        "\(path): the folder '\(folder)' does not exist; nothing was written. Make it first (mkdir -p '\(folder)') or choose another path.",
+        .cannotCreate)
+    }
     do { try CatalogFile.create(bytes, at: path) } catch { throw CLIFailure(error.description, .cannotCreate) }
     invocation.io.line("\(path): new catalog (storefront \(storefront), locale \(locale)); add products with: storefront catalog add \(path) consumable PRODUCT_ID")
     return .success
