@@ -28,6 +28,14 @@ import Testing
     for character in text { _ = reduce(into: &state, action: .key(.char(character))) }
   }
 
+  @Test func theSettingsRowNamesTheTimeRateNotItsNumber() throws {
+    let state = try editing()
+    let screen = render(state)
+    let rows = (0..<screen.size.height).map { screen.row($0).text }
+    #expect(rows.contains { $0.contains("time rate real-time") }, "\(rows)")
+    #expect(!rows.contains { $0.contains("time rate 0") })
+  }
+
   @Test func aProductAddedInTheFormIsSavedAsOneCommandWhoseFileLoads() throws {
     var state = try editing()
     _ = reduce(into: &state, action: .key(.char("a")))

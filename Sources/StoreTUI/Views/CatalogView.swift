@@ -31,7 +31,7 @@ enum CatalogView {
     switch row {
     case .settings:
       let settings = catalog.settings
-      return " Settings: storefront \(settings.storefront) · locale \(settings.locale) · time rate \(settings.timeRate) · Ask to Buy \(settings.askToBuyEnabled ? "on" : "off") · fail transactions \(settings.failTransactionsEnabled ? "on" : "off")"
+      return " Settings: storefront \(settings.storefront) · locale \(settings.locale) · time rate \(TimeRate.preset(rawValue: settings.timeRate)?.name ?? String(settings.timeRate)) · Ask to Buy \(settings.askToBuyEnabled ? "on" : "off") · fail transactions \(settings.failTransactionsEnabled ? "on" : "off")"
     case .heading(let title, _):
       return " " + title
     case .product(let id):
