@@ -36,6 +36,19 @@ import Testing
     #expect(!rows.contains { $0.contains("time rate 0") })
   }
 
+  @Test func aLongIdIsCutShortOfItsColumnNotRunIntoThePrice() throws {
+    var editor = CatalogTextEditor(bytes: try CatalogTextEditor.newCatalog(seed: 1), seed: 1)
+    let long = "com.example.an.exceptionally.long.product.identifier"
+    try editor.add(.consumable, id: long, edits: [.price("12.99")])
+    let catalog = try CatalogDecoder().decode(Data(editor.bytes), path: "Store.storekit")
+    var state = makeState(catalog: catalog, size: Size(width: 100, height: 24))
+    _ = reduce(into: &state, action: .catalogOpened(CatalogEditor(path: "/tmp/Store.storekit", bytes: editor.bytes, catalog: catalog, seed: 2)))
+    _ = reduce(into: &state, action: .key(.char("6")))
+    let screen = render(state)
+    let row = try #require((0..<screen.size.height).map { screen.row($0).text }.first { $0.contains("com.example.an.") })
+    #expect(row.contains(" 12.99"), "\(row)")
+  }
+
   @Test func aProductAddedInTheFormIsSavedAsOneCommandWhoseFileLoads() throws {
     var state = try editing()
     _ = reduce(into: &state, action: .key(.char("a")))

@@ -45,7 +45,9 @@ enum CatalogView {
       }
       details.append(product.localizations.map(\.locale).joined(separator: ","))
       if product.familyShareable { details.append("family") }
-      return "   " + type.padded(toWidth: 16) + id.rawValue.padded(toWidth: 34) + "\(product.price)".padded(toWidth: 10) + details.joined(separator: " · ")
+      // Each column keeps one blank after it: a long id is cut short of its column, never run into the price.
+      return "   " + type.padded(toWidth: 15) + " " + id.rawValue.padded(toWidth: 33) + " " + "\(product.price)".padded(toWidth: 9) + " "
+        + details.joined(separator: " · ")
     }
   }
 }
