@@ -34,6 +34,12 @@ import Testing
     let rows = (0..<screen.size.height).map { screen.row($0).text }
     #expect(rows.contains { $0.contains("time rate real-time") }, "\(rows)")
     #expect(!rows.contains { $0.contains("time rate 0") })
+    // The whole settings row fits 100 columns.
+    var narrow = state
+    _ = reduce(into: &narrow, action: .resized(Size(width: 100, height: 24)))
+    let shown = render(narrow)
+    let settings = try #require((0..<shown.size.height).map { shown.row($0).text }.first { $0.contains("Settings:") })
+    #expect(settings.hasSuffix("failures off"), "\(settings)")
   }
 
   @Test func aLongIdIsCutShortOfItsColumnNotRunIntoThePrice() throws {

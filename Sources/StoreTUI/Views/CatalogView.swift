@@ -11,7 +11,7 @@ enum CatalogView {
     } else if editor.changedOnDisk {
       file = " \(editor.path ?? "") changed on disk — R reloads it"
     } else {
-      file = " \(editor.path ?? "") · format \(editor.catalog.formatVersion) · \(editor.catalog.products.count) products"
+      file = " \(editor.path ?? "") · format \(editor.catalog.formatVersion) · \(editor.catalog.products.count) product\(editor.catalog.products.count == 1 ? "" : "s")"
     }
     canvas.text(file, x: 0, y: 0, width: canvas.size.width, style: editor.changedOnDisk ? Style(color: .error) : .muted)
     canvas.text(" " + "  Type".padded(toWidth: 18) + "Product ID".padded(toWidth: 34) + "Price".padded(toWidth: 10) + "Name / details", x: 0, y: 1, style: Style([.bold, .underline]))
@@ -31,7 +31,7 @@ enum CatalogView {
     switch row {
     case .settings:
       let settings = catalog.settings
-      return " Settings: storefront \(settings.storefront) · locale \(settings.locale) · time rate \(TimeRate.preset(rawValue: settings.timeRate)?.name ?? String(settings.timeRate)) · Ask to Buy \(settings.askToBuyEnabled ? "on" : "off") · fail transactions \(settings.failTransactionsEnabled ? "on" : "off")"
+      return " Settings: storefront \(settings.storefront) · locale \(settings.locale) · time rate \(TimeRate.preset(rawValue: settings.timeRate)?.name ?? String(settings.timeRate)) · Ask to Buy \(settings.askToBuyEnabled ? "on" : "off") · failures \(settings.failTransactionsEnabled ? "on" : "off")"
     case .heading(let title, _):
       return " " + title
     case .product(let id):
