@@ -39,10 +39,11 @@ extension SKTestSession {
   }
 
   /// As ``buyProduct(productIdentifier:)``, with StoreKit 2's options; returns the transaction.
-  /// As ``buyProduct(productIdentifier:)``, with the transaction manager's options (a quantity, an
-  /// account token, a promotional offer by id with no signature, an offer code by reference name, a
-  /// win-back offer, a past purchase date); returns the transaction. Options only an app's purchase has
-  /// (signed offers, Ask to Buy, a storefront-change handler) are `purchase(options:)`'s.
+  /// As ``buyProduct(productIdentifier:)``, with the options `purchase(options:)` applies to the
+  /// payment (a quantity, an account token, a signed or win-back offer) and the transaction manager's
+  /// own (a promotional offer by id with no signature, an offer code by reference name, a past purchase
+  /// date); returns the transaction. Ask to Buy and a storefront-change handler are an app's, not the
+  /// transaction manager's, and are ignored here.
   ///
   /// - Throws: ``SKTestError`` `.invalidProductIdentifier` for a product or offer the configuration
   ///   lacks, `.invalidAction` when the store refuses the purchase.
@@ -50,11 +51,8 @@ extension SKTestSession {
   public func buyProduct(identifier: StoreKit.Product.ID, options: Set<StoreKit.Product.PurchaseOption> = []) async throws -> StoreKit.Transaction {
     var payment = StoreEngine.Payment(productID: .init(identifier))
     var past: (date: Date, cancel: Bool)?
-    for option in options {
+    for option in options where try !option.apply(to: &payment) {
       switch option.value {
-      case .quantity(let quantity): payment.quantity = quantity
-      case .appAccountToken(let token): payment.applicationUsername = token.uuidString.lowercased()
-      case .winBackOffer(let offer): payment.offerID = offer
       case .testPromotionalOffer(let offer):
         payment.offerID = offer
         payment.offerSignatureWaived = true

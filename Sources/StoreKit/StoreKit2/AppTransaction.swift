@@ -60,8 +60,6 @@ public struct AppTransaction: Sendable, Hashable {
   }
 }
 
-extension AppTransaction: AppStoreSigned {}
-
 extension AppTransaction {
   /// The platform the app was first bought on, as the payload's string (`iOS`, `macOS`…).
   @available(*, deprecated, message: "Use the originalPlatform property instead")

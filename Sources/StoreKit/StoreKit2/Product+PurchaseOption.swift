@@ -1,4 +1,5 @@
 import Foundation
+package import StoreEngine
 
 extension Product {
   /// An option of a purchase. Its ``value`` is `package`, so `SKTestSession.buyProduct(identifier:options:)`
@@ -135,3 +136,30 @@ extension Product.SubscriptionOffer {
     }
   }
 }
+
+extension Product.PurchaseOption {
+  /// Sets what the option asks of the payment itself (quantity, account token, a signed or win-back
+  /// offer), for `purchase(options:)` and `SKTestSession.buyProduct(identifier:options:)` alike;
+  /// false for an option that acts around the payment (Ask to Buy, a storefront handler, the test-only
+  /// options), which the caller handles.
+  /// - Throws: ``Product/PurchaseError/invalidOfferSignature`` for an unreadable compact JWS.
+  package func apply(to payment: inout StoreEngine.Payment) throws -> Bool {
+    switch value {
+    case .quantity(let quantity): payment.quantity = quantity
+    case .appAccountToken(let token): payment.applicationUsername = token.uuidString.lowercased()
+    case .promotionalOffer(let offer, let key, let nonce, let signature, let timestamp):
+      payment.offerID = offer
+      payment.discount = PaymentDiscount(
+        identifier: offer, keyIdentifier: key, nonce: nonce, signature: signature.base64EncodedString(), timestamp: Int64(timestamp))
+    case .promotionalOfferJWS(let offer, let jws):
+      payment.offerID = offer
+      payment.discount = try Product.discount(offerID: offer, compactJWS: jws, productID: payment.productID.rawValue)
+    case .winBackOffer(let offer): payment.offerID = offer
+    case .simulatesAskToBuyInSandbox, .onStorefrontChange, .custom, .introductoryOfferEligibility, .testPromotionalOffer,
+      .testCodeOffer, .testPurchaseDate:
+      return false
+    }
+    return true
+  }
+}
+

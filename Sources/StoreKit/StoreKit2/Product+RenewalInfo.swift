@@ -125,8 +125,6 @@ extension Product.SubscriptionInfo {
   }
 }
 
-extension Product.SubscriptionInfo.RenewalInfo: AppStoreSigned {}
-
 extension Product.SubscriptionInfo.RenewalInfo: CustomDebugStringConvertible {
   /// The signed payload's JSON, pretty-printed.
   public var debugDescription: String { PrettyJSON.string(jsonRepresentation) }

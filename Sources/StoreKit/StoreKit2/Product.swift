@@ -88,21 +88,11 @@ public struct Product: Identifiable, Equatable, Hashable, Sendable {
     var payment = StoreEngine.Payment(productID: .init(id))
     var askToBuy: Bool?
     var storefrontHandler: PurchaseOption.StorefrontChangeHandler?
-    for option in options {
+    for option in options where try !option.apply(to: &payment) {
       switch option.value {
-      case .quantity(let quantity): payment.quantity = quantity
-      case .appAccountToken(let token): payment.applicationUsername = token.uuidString.lowercased()
-      case .promotionalOffer(let offer, let key, let nonce, let signature, let timestamp):
-        payment.offerID = offer
-        payment.discount = PaymentDiscount(
-          identifier: offer, keyIdentifier: key, nonce: nonce, signature: signature.base64EncodedString(), timestamp: Int64(timestamp))
-      case .promotionalOfferJWS(let offer, let jws):
-        payment.offerID = offer
-        payment.discount = try Self.discount(offerID: offer, compactJWS: jws, productID: id)
-      case .winBackOffer(let offer): payment.offerID = offer
       case .simulatesAskToBuyInSandbox(let on): askToBuy = on
       case .onStorefrontChange(let handler): storefrontHandler = handler
-      case .custom, .introductoryOfferEligibility, .testPromotionalOffer, .testCodeOffer, .testPurchaseDate: break
+      default: break
       }
     }
     if payment.quantity < 1 || payment.quantity > 10 { throw PurchaseError.invalidQuantity }

@@ -105,8 +105,6 @@ public struct Transaction: Identifiable, Hashable, Sendable {
   }
 }
 
-extension Transaction: AppStoreSigned {}
-
 extension Transaction: CustomDebugStringConvertible {
   /// The signed payload's JSON, pretty-printed (what Apple's shows).
   public var debugDescription: String { PrettyJSON.string(jsonRepresentation) }

@@ -1,16 +1,6 @@
 import Foundation
 internal import StoreEngine
 
-/// A value the App Store hands out as a compact JWS (a transaction, a renewal info, the app
-/// transaction): the accessors of ``VerificationResult`` read its parts.
-protocol AppStoreSigned {
-  /// The compact JWS as signed.
-  var jws: String { get }
-  var signedDate: Date { get }
-  var deviceVerification: Data { get }
-  var deviceVerificationNonce: UUID { get }
-}
-
 /// The parts of a compact JWS, decoded once per access (an unreadable JWS gives empty parts, as a
 /// value that did not verify with `.invalidEncoding` would carry).
 struct JWSParts {
