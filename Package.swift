@@ -68,16 +68,21 @@ let package = Package(
       dependencies: [
         "StoreEngine", "StoreScenario", "SQLiteLedger", "SandboxSigning", "StoreTUI", "NcursesTerminal", "StoreServer",
         "AppStoreServerAPI", "ServerNotifications", "SimulatedApp", "AppReceipt", "PostgreSQLLedger", "SharedLedgerSecrets",
+        "StorefrontLive",
       ]
     ),
     .executableTarget(name: "storefront", dependencies: ["StorefrontCLI"]),
+    // What every live process shares: the one watcher that wakes it on another process's commit (DECISIONS §41).
+    .target(name: "StorefrontLive", dependencies: ["StoreEngine", "SQLiteLedger", "PostgreSQLLedger"]),
     // A test fixture: an app's purchase code on Apple's StoreKit 1 API, attached to a storefront (issue 25).
     .executableTarget(name: "storekit-attached-app", dependencies: ["StoreKit"]),
     // The third front end of the engine (after the TUI and the scenario runner): StoreKit 1 and 2 as
     // Apple declares them, driving `PaymentQueue` and translating its events into Apple's callbacks.
     .target(
       name: "StoreKit",
-      dependencies: ["Combine", "StoreEngine", "StoreScenario", "SandboxSigning", "AppReceipt", "SQLiteLedger", "PostgreSQLLedger", "SharedLedgerSecrets"]
+      dependencies: ["Combine", "StoreEngine", "StoreScenario", "SandboxSigning", "AppReceipt", "SQLiteLedger", "PostgreSQLLedger", "SharedLedgerSecrets",
+        "StorefrontLive",
+      ]
     ),
     // `SKTestSession` and friends: the controls of the one test environment of the process.
     .target(name: "StoreKitTest", dependencies: ["StoreKit", "StoreEngine", "StoreScenario"]),

@@ -35,7 +35,19 @@ extension PostgreSQLLedgerStore {
     if changes.contains(where: { $0.ownerExpectation != nil }) { return try commitExpectingOwners(changes) }
     let statements = try encode(changes)
     try transaction(nil, ifLanded: ()) { connection throws(PostgreSQLFailure) in try write(statements, after: "BEGIN", on: connection) }
+    trimCommitLogNow()
   }
+
+  /// Every ``trimInterval`` commits, keeps the log to its newest rows (DECISIONS §41). Best effort
+  /// and after the commit: a trim that fails is done by the next.
+  func trimCommitLogNow() {
+    commitsSinceTrim += 1
+    guard commitsSinceTrim >= Self.trimInterval else { return }
+    commitsSinceTrim = 0
+    _ = try? run { connection throws(PostgreSQLFailure) in try connection.execute(PostgreSQLSchema.trimCommitLog) }
+  }
+
+  static var trimInterval: Int { 256 }
 
   /// Runs `statements` in a transaction, its rows stamped with the transaction's id, and ends it:
   /// `begin` (when given) opens it. Notifies listeners only when a row really changed (a replayed
@@ -58,6 +70,7 @@ extension PostgreSQLLedgerStore {
       let note = certain ? PostgreSQLSchema.noteAnnouncement : PostgreSQLSchema.noteAnnouncementIfStamped
       commitSent = true
       try connection.pipeline(writes + [(note, []), ("COMMIT", []), (PostgreSQLSchema.announce, [])], optional: 1)
+      noteOwnCommit()
       return
     }
     let results = try connection.pipeline(writes)
@@ -73,6 +86,15 @@ extension PostgreSQLLedgerStore {
     }
     commitSent = true
     try connection.pipeline(ending + [(PostgreSQLSchema.noteAnnouncement, []), ("COMMIT", []), (PostgreSQLSchema.announce, [])], optional: 1)
+    noteOwnCommit()
+  }
+
+  /// Remembers the stamp of the commit that just landed as this client's own.
+  private func noteOwnCommit() {
+    guard let stamp = pendingStamp else { return }
+    ownStamps.insert(UInt64(bitPattern: stamp))
+    // A client that never reads the log keeps only its recent stamps.
+    if ownStamps.count > 4096, let oldest = ownStamps.min() { ownStamps.remove(oldest) }
   }
 
   func encode(_ changes: [LedgerChange]) throws(LedgerError) -> [Statement] {
@@ -188,6 +210,21 @@ extension PostgreSQLLedgerStore {
         statements.append(value(PostgreSQLSchema.clockKey, String(date.timeIntervalSince1970)))
       case .expectOwner: break  // A precondition: ownerViolation(of:on:) checks it before the writes.
       }
+    }
+    // The commit's log record, last: removals logged themselves (the ids they removed).
+    let logged = changes.filter { change in
+      switch change {
+      case .clearHistory, .deleteTransaction, .removeSubscription: false
+      default: true
+      }
+    }
+    let entries = CommitLog.entries(for: logged) { _ in [] }
+    if !entries.isEmpty {
+      let certain = changes.contains { if case .putAccount = $0 { true } else { false } }
+      statements.append(
+        Statement(
+          sql: PostgreSQLSchema.insertCommit,
+          parameters: [.text(String(decoding: CommitLog.encode(entries), as: UTF8.self)), .bool(certain)], effect: .stamps))
     }
     return statements
   }

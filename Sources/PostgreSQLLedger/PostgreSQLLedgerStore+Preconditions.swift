@@ -24,6 +24,7 @@ extension PostgreSQLLedgerStore {
       return .written
     }
     if case .refused(let violation) = outcome { throw violation }
+    trimCommitLogNow()
   }
 
   /// The error of the first ``LedgerChange/expectOwner(_:session:)`` of `changes` that the rows as

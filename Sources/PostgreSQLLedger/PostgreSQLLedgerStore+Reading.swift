@@ -57,54 +57,114 @@ extension PostgreSQLLedgerStore {
     }
   }
 
-  /// What other clients committed after `position`: the rows whose writing transaction the
-  /// snapshot behind `position` did not see and this one does (see ``PostgreSQLFeedMark``); every
-  /// commit comes once, and with every commit that committed before it. The position stays when
-  /// nothing new was committed.
+  /// What other clients committed after `position`: the commit log's rows whose writing
+  /// transaction the snapshot behind `position` did not see and this one does (see
+  /// ``PostgreSQLFeedMark``), grouped by commit, turned into typed changes with the rows as this
+  /// snapshot has them (``CommitLog/materialize(_:rows:)``). Every commit comes once, and with every
+  /// commit that committed before it. The position stays when nothing new was committed; when the
+  /// log was trimmed past what `position` saw, the answer says to start over from the present.
   public func changes(since position: UInt64) throws(LedgerError) -> LedgerChanges {
     let previous = feedMarks.last { $0.position == position } ?? .assumed(position)
     return try readSnapshot { connection throws(PostgreSQLFailure) in
-      var changes = LedgerChanges(position: position)
       var undecodable: String?
       let seen = try currentMark(following: position, on: connection)
       let unseen: [PostgreSQLValue] = [.int(Int64(clamping: previous.floor)), .text(previous.snapshot)]
-      let rows = try connection.execute(PostgreSQLSchema.selectChangedTransactions, unseen)
-      for row in 0..<rows.rowCount {
-        if let transaction = decodeTransaction(rows.text(row, 1)) {
-          changes.transactions.append(transaction)
-        } else if undecodable == nil {
-          undecodable = "transaction \(Self.id(rows.int64(row, 0)))"
+      let logged = try connection.execute(PostgreSQLSchema.selectCommits, unseen)
+      guard logged.rowCount > 0 else { return (LedgerChanges(position: position), nil) }
+      let floor = try connection.execute(PostgreSQLSchema.selectCommitLogFloor).int64(0, 0) ?? 0
+      if Int64(clamping: previous.floor) < floor { return (LedgerChanges(position: position, startOver: true), nil) }
+      var commits: [(position: UInt64, entries: [CommitLogEntry])] = []
+      for row in 0..<logged.rowCount {
+        let stamp = Self.id(logged.int64(row, 0))
+        if ownStamps.contains(stamp) { continue }
+        guard let entries = CommitLog.decode(Data((logged.text(row, 1) ?? "").utf8)) else {
+          if undecodable == nil { undecodable = "commit \(stamp)" }
+          continue
+        }
+        if let last = commits.indices.last, commits[last].position == stamp {
+          commits[last].entries += entries
+        } else {
+          commits.append((stamp, entries))
         }
       }
-      changes.subscriptions = try records(
-        SubscriptionRecord.self, PostgreSQLSchema.selectChangedSubscriptions, unseen,
-        what: "subscription record of transaction", undecodable: &undecodable)
-      changes.askToBuyRequests = try records(
-        AskToBuyRequest.self, PostgreSQLSchema.selectChangedRequests, unseen, what: "Ask to Buy request",
-        undecodable: &undecodable)
-      let valuesChanged = (try connection.execute(PostgreSQLSchema.countChangedValues, unseen).int64(0, 0) ?? 0) > 0
-      guard valuesChanged || !changes.transactions.isEmpty || !changes.subscriptions.isEmpty || !changes.askToBuyRequests.isEmpty
-      else { return (changes, nil) }
+      let rows = try readRows(for: CommitLog.Wanted(commits.map(\.entries)), on: connection, undecodable: &undecodable)
+      var changes = LedgerChanges(position: seen.position, commits: CommitLog.materialize(commits, rows: rows))
       changes.position = seen.position
-      if undecodable == nil { remember(seen) }
-      var urls: [String: String] = [:]
-      var device: [String: String] = [:]
+      if undecodable == nil {
+        remember(seen)
+        // Passed: this client's own commits among them will not be read again.
+        for row in 0..<logged.rowCount { ownStamps.remove(Self.id(logged.int64(row, 0))) }
+      }
+      return (changes, undecodable)
+    }
+  }
+
+  /// The rows `wanted` names, as the open snapshot has them.
+  private func readRows(
+    for wanted: CommitLog.Wanted, on connection: PostgreSQLConnection, undecodable: inout String?
+  ) throws(PostgreSQLFailure) -> CommitLog.Rows {
+    var rows = CommitLog.Rows()
+    func array(_ ids: [PaymentTransaction.ID]) -> PostgreSQLValue {
+      .text("{" + ids.map { String(Int64(bitPattern: $0.rawValue)) }.joined(separator: ",") + "}")
+    }
+    if !wanted.transactions.isEmpty {
+      let found = try connection.execute("SELECT id, json FROM transactions WHERE id = ANY($1::bigint[])", [array(wanted.transactions)])
+      for row in 0..<found.rowCount {
+        if let transaction = decodeTransaction(found.text(row, 1)) {
+          rows.transactions[transaction.id] = transaction
+        } else if undecodable == nil {
+          undecodable = "transaction \(Self.id(found.int64(row, 0)))"
+        }
+      }
+    }
+    if !wanted.subscriptions.isEmpty {
+      for record in try records(
+        SubscriptionRecord.self, "SELECT original_id, json FROM subscriptions WHERE original_id = ANY($1::bigint[])",
+        [array(wanted.subscriptions)], what: "subscription record of transaction", undecodable: &undecodable)
+      {
+        rows.subscriptions[record.originalID] = record
+      }
+    }
+    if !wanted.askToBuyRequests.isEmpty {
+      for request in try records(
+        AskToBuyRequest.self, "SELECT id, json FROM ask_to_buy WHERE id = ANY($1::bigint[])", [array(wanted.askToBuyRequests)],
+        what: "Ask to Buy request", undecodable: &undecodable)
+      {
+        rows.askToBuyRequests[request.id] = request
+      }
+    }
+    for name in wanted.accounts {
+      let found = try connection.execute("SELECT json FROM accounts WHERE name = $1", [.text(name)])
+      guard found.rowCount > 0 else { continue }
+      if let account = try? coder.decode(SandboxAccount.self, from: found.text(0, 0) ?? "") {
+        rows.accounts[name] = account
+      } else if undecodable == nil {
+        undecodable = "account '\(name)'"
+      }
+    }
+    for (productID, requestID) in wanted.massExtensions {
+      let found = try connection.execute(PostgreSQLSchema.selectMassExtension, [.text(productID.rawValue), .text(requestID)])
+      if found.rowCount > 0, let request = try? recordCoder.decode(MassExtension.self, from: found.text(0, 0) ?? "") {
+        rows.massExtensions[CommitLog.Rows.key(productID, requestID)] = request
+      }
+    }
+    if wanted.values {
       let values = try connection.execute(PostgreSQLSchema.selectValues)
       for row in 0..<values.rowCount {
         let key = values.text(row, 0) ?? ""
         let value = values.text(row, 1) ?? ""
-        if key == PostgreSQLSchema.clockKey, let seconds = Double(value) {
-          changes.clock = Date(timeIntervalSince1970: seconds)
+        if key == PostgreSQLSchema.accountKey {
+          rows.currentAccount = value.isEmpty ? nil : value
+        } else if key == PostgreSQLSchema.clockKey, let seconds = Double(value) {
+          rows.clock = Date(timeIntervalSince1970: seconds)
         } else if key.hasPrefix(PostgreSQLSchema.notificationURLPrefix), !value.isEmpty {
-          urls[String(key.dropFirst(PostgreSQLSchema.notificationURLPrefix.count))] = value
+          rows.notificationURLs[String(key.dropFirst(PostgreSQLSchema.notificationURLPrefix.count))] = value
         } else if key.hasPrefix(PostgreSQLSchema.devicePrefix), !value.isEmpty {
-          device[String(key.dropFirst(PostgreSQLSchema.devicePrefix.count))] = value
+          rows.deviceValues[String(key.dropFirst(PostgreSQLSchema.devicePrefix.count))] = value
         }
       }
-      changes.notificationURLs = urls
-      changes.deviceValues = device
-      return (changes, undecodable)
     }
+    return rows
   }
 
   public func history(account: String) throws(LedgerError) -> [PaymentTransaction] {

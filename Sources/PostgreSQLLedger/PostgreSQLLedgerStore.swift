@@ -60,6 +60,11 @@ public final class PostgreSQLLedgerStore: LedgerStore {
   var pendingStamp: Int64?
   /// Whether the open transaction's COMMIT went out (what a loss then leaves in doubt).
   var commitSent = false
+  /// Commits since this store last trimmed the commit log.
+  var commitsSinceTrim = 0
+  /// The stamps of this client's own commits not yet passed by a read of the commit log:
+  /// ``changes(since:)`` reports other clients' commits only.
+  var ownStamps: Set<UInt64> = []
   /// When the server this connection reached started (`pg_postmaster_start_time()`): a later value
   /// after a reconnect means it restarted, so a lost transaction's id may have been handed out again.
   var serverStarted: String?

@@ -102,6 +102,16 @@ enum PostgreSQLSchema {
     ALTER TABLE subscriptions ADD COLUMN status text GENERATED ALWAYS AS (json::jsonb ->> 'status') STORED;
     CREATE INDEX subscriptions_account ON subscriptions (account, status, original_id);
     """,
+    // v4: the commit log (issue 35, DECISIONS §41): per commit, rows naming what it changed
+    // (``CommitLog``), stamped like every row, written in the commit's own transaction. A removal
+    // logs the ids it removed itself (``clearHistory``, ``deleteTransaction``, ``deleteSubscription``);
+    // the rest of the commit is one row (``insertCommit``). `commit-log-floor`: every trimmed row's
+    // stamp is below it; a reader whose snapshot is older starts over from the present.
+    """
+    CREATE TABLE commit_log (seq bigserial PRIMARY KEY, stamp bigint NOT NULL, entries text NOT NULL);
+    CREATE INDEX commit_log_stamp ON commit_log (stamp);
+    INSERT INTO kv (key, value, changed) VALUES ('commit-log-floor', '0', 0) ON CONFLICT (key) DO NOTHING;
+    """,
   ]
 
   /// The version whose migration is followed by `backfillHistoryColumns(on:)` and
@@ -211,7 +221,7 @@ enum PostgreSQLSchema {
   /// The largest stamp a snapshot sees: a read's position.
   static let selectNewestStamp = """
     SELECT greatest((SELECT max(changed) FROM transactions), (SELECT max(changed) FROM subscriptions),
-      (SELECT max(changed) FROM ask_to_buy), (SELECT max(changed) FROM kv), 0)
+      (SELECT max(changed) FROM ask_to_buy), (SELECT max(changed) FROM kv), (SELECT max(stamp) FROM commit_log), 0)
     """
   /// Rows stamped by a transaction the snapshot `$2` did not see (`$1` is its xmin, the prefilter).
   static let unseen = "changed >= $1 AND NOT pg_visible_in_snapshot(changed::text::xid8, $2::pg_snapshot)"
@@ -243,7 +253,34 @@ enum PostgreSQLSchema {
     ON CONFLICT (name) DO UPDATE SET seq = excluded.seq, json = excluded.json
     """
   static let clearChains = "DELETE FROM chains WHERE original_id IN (SELECT original_id FROM transactions WHERE account = $1)"
-  static let clearHistory = "DELETE FROM transactions WHERE account = $1"
+  static let clearHistory = """
+    WITH gone AS (DELETE FROM transactions WHERE account = $1 RETURNING id)
+    \(logRemoval("x", "id"))
+    """
+  /// Logs the rows a removal's `gone` returned, in its own log row of the commit; affects one row
+  /// exactly when the removal removed any.
+  private static func logRemoval(_ kind: String, _ column: String) -> String {
+    "INSERT INTO commit_log (stamp, entries) SELECT \(stamp), '[[\"\(kind)\",' || string_agg(\(column)::text, ',') || ']]' FROM gone HAVING count(*) > 0"
+  }
+  /// The rest of a commit's log record (`$1`), when the commit changed a row: `$2` when it surely
+  /// did (an account put, an outbox insert), else when a row carries its stamp.
+  static let insertCommit = """
+    INSERT INTO commit_log (stamp, entries) SELECT \(stamp), $1 WHERE $2::boolean
+      OR EXISTS (SELECT 1 FROM transactions WHERE changed = \(stamp)) OR EXISTS (SELECT 1 FROM subscriptions WHERE changed = \(stamp))
+      OR EXISTS (SELECT 1 FROM ask_to_buy WHERE changed = \(stamp)) OR EXISTS (SELECT 1 FROM kv WHERE changed = \(stamp))
+    """
+  /// Keeps the newest ``commitLogKept`` log rows and raises the floor above what it removed.
+  static let trimCommitLog = """
+    WITH gone AS (DELETE FROM commit_log WHERE seq <= (SELECT max(seq) FROM commit_log) - \(commitLogKept) RETURNING stamp)
+    INSERT INTO kv (key, value, changed) SELECT 'commit-log-floor', (max(stamp) + 1)::text, 0 FROM gone HAVING count(*) > 0
+    ON CONFLICT (key) DO UPDATE SET value = greatest(kv.value::bigint, excluded.value::bigint)::text
+    """
+  static let commitLogKept = 4096
+  static let selectCommitLogFloor = "SELECT coalesce((SELECT value::bigint FROM kv WHERE key = 'commit-log-floor'), 0)"
+  static let selectCommits = """
+    SELECT stamp, entries FROM commit_log WHERE stamp >= $1 AND NOT pg_visible_in_snapshot(stamp::text::xid8, $2::pg_snapshot)
+    ORDER BY stamp, seq
+    """
   static let clearRequests = "DELETE FROM ask_to_buy WHERE account = $1"
   static let upsertSubscription = """
     INSERT INTO subscriptions (original_id, account, json, changed) VALUES ($1, $2, $3, \(stamp))
@@ -255,14 +292,20 @@ enum PostgreSQLSchema {
     UPDATE chains SET ended = $2 WHERE original_id = $1 AND ended IS DISTINCT FROM $2
       AND EXISTS (SELECT 1 FROM subscriptions WHERE original_id = $1 AND changed = \(stamp))
     """
-  static let deleteSubscription = "DELETE FROM subscriptions WHERE original_id = $1"
+  static let deleteSubscription = """
+    WITH gone AS (DELETE FROM subscriptions WHERE original_id = $1 RETURNING original_id)
+    \(logRemoval("rs", "original_id"))
+    """
   static let upsertRequest = """
     INSERT INTO ask_to_buy (id, account, open, json, changed) VALUES ($1, $2, $3, $4, \(stamp))
     ON CONFLICT (id) DO UPDATE SET account = excluded.account, open = excluded.open, json = excluded.json,
       changed = excluded.changed
     WHERE ask_to_buy.json IS DISTINCT FROM excluded.json
     """
-  static let deleteTransaction = "DELETE FROM transactions WHERE id = $1"
+  static let deleteTransaction = """
+    WITH gone AS (DELETE FROM transactions WHERE id = $1 RETURNING id)
+    \(logRemoval("x", "id"))
+    """
   /// After a row was deleted: chains whose first or current row is gone point at what is left, and
   /// a chain with no rows left goes.
   static let repairChains = """
@@ -301,10 +344,6 @@ enum PostgreSQLSchema {
   static let selectHistory = "SELECT id, json FROM transactions WHERE account = $1 ORDER BY seq"
   static let selectTransactions = "SELECT id, json FROM transactions ORDER BY seq"
   static let selectTransactionJSON = "SELECT json FROM transactions WHERE id = $1"
-  static let selectChangedTransactions = "SELECT id, json FROM transactions WHERE \(unseen) ORDER BY seq"
-  static let selectChangedSubscriptions = "SELECT original_id, json FROM subscriptions WHERE \(unseen) ORDER BY original_id"
-  static let selectChangedRequests = "SELECT id, json FROM ask_to_buy WHERE \(unseen) ORDER BY id"
-  static let countChangedValues = "SELECT count(*) FROM kv WHERE \(unseen)"
   static let selectMassExtension = "SELECT json FROM mass_extensions WHERE product_id = $1 AND request_id = $2"
 
   static let accountKey = "account"

@@ -181,6 +181,16 @@ enum LedgerSchema {
     ALTER TABLE subscriptions ADD COLUMN status TEXT GENERATED ALWAYS AS (json_extract(json, '$.status')) VIRTUAL;
     CREATE INDEX subscriptions_account ON subscriptions(account, status, original_id);
     """,
+    // v8: the commit log (issue 35, DECISIONS §41). One row per commit that changed something, at
+    // the change counter's new value, naming what the commit changed (``CommitLog``); written in
+    // the commit's own transaction. `commit-log-floor` is the newest position trimmed away: a
+    // reader behind it starts over from the present. A ledger from before starts its log here.
+    """
+    CREATE TABLE commit_log (position INTEGER PRIMARY KEY, entries BLOB NOT NULL);
+    INSERT INTO kv (key, value)
+      SELECT 'commit-log-floor', coalesce((SELECT value FROM kv WHERE key = 'change-counter'), '0')
+      WHERE NOT EXISTS (SELECT 1 FROM kv WHERE key = 'commit-log-floor');
+    """,
   ]
 
   /// Work a migration does after its SQL, in the same transaction, by the version it migrates to.
@@ -272,7 +282,6 @@ enum LedgerSchema {
     WHERE ask_to_buy.json IS NOT excluded.json
     """
   static let selectOpenRequests = "SELECT id, json FROM ask_to_buy WHERE open = 1 ORDER BY id"
-  static let selectChangedRequests = "SELECT id, json FROM ask_to_buy WHERE changed > ?1 ORDER BY id"
   static let deleteTransaction = "DELETE FROM transactions WHERE id = ?1"
   static let upsertMassExtension = """
     INSERT INTO mass_extensions (product_id, request_id, json) VALUES (?1, ?2, ?3)
@@ -322,8 +331,19 @@ enum LedgerSchema {
     ON CONFLICT (key) DO UPDATE SET value = CAST(kv.value AS INTEGER) + 1
     """
   static let selectChangeCounter = "SELECT coalesce((SELECT CAST(value AS INTEGER) FROM kv WHERE key = 'change-counter'), 0)"
-  static let selectChangedTransactions = "SELECT id, json, is_finished FROM transactions WHERE changed > ?1 ORDER BY seq"
-  static let selectChangedSubscriptions = "SELECT original_id, json FROM subscriptions WHERE changed > ?1 ORDER BY original_id"
+  static let insertCommit = "INSERT INTO commit_log (position, entries) VALUES (?1, ?2)"
+  static let selectCommits = "SELECT position, entries FROM commit_log WHERE position > ?1 ORDER BY position"
+  static let selectCommitLogFloor = "SELECT coalesce((SELECT CAST(value AS INTEGER) FROM kv WHERE key = 'commit-log-floor'), 0)"
+  /// Trims the log to the commits after `?1` and notes where it starts.
+  static let trimCommitLog = "DELETE FROM commit_log WHERE position <= ?1"
+  static let noteCommitLogFloor = """
+    INSERT INTO kv (key, value) VALUES ('commit-log-floor', CAST(?1 AS TEXT))
+    ON CONFLICT (key) DO UPDATE SET value = excluded.value WHERE CAST(kv.value AS INTEGER) < CAST(excluded.value AS INTEGER)
+    """
+  static let selectAccountTransactionIDs = "SELECT id FROM transactions WHERE account = ?1 ORDER BY seq"
+  static let selectSubscriptionJSON = "SELECT json FROM subscriptions WHERE original_id = ?1"
+  static let selectRequestJSON = "SELECT json FROM ask_to_buy WHERE id = ?1"
+  static let selectAccountJSON = "SELECT json FROM accounts WHERE name = ?1"
   static let deleteSubscription = "DELETE FROM subscriptions WHERE original_id = ?1"
   static let selectSubscriptions = "SELECT original_id, json FROM subscriptions ORDER BY original_id"
   static let insertHeader = "INSERT INTO jws_headers (hash, header) VALUES (?1, ?2) ON CONFLICT (hash) DO NOTHING"

@@ -35,8 +35,9 @@ extension SQLiteLedgerStore {
     claimed.ownerSession = session
     let encoded = try encode([.putTransaction(claimed)])
     do {
-      try apply(encoded, with: statements)
+      let logged = try apply(encoded, logging: [.putTransaction(claimed)], with: statements)
       try statements.commit.run()
+      if let logged { ownCommits.insert(logged) }
     } catch {
       throw LedgerError(error, path: path, while: .writing)
     }

@@ -46,12 +46,15 @@ extension SQLiteLedgerStore {
     let bumpChangeCounter: SQLiteStatement
     let markChainEnded: SQLiteStatement
     let selectChangeCounter: SQLiteStatement
-    let selectChangedTransactions: SQLiteStatement
-    let selectChangedSubscriptions: SQLiteStatement
+    let insertCommit: SQLiteStatement
+    let selectCommits: SQLiteStatement
+    let selectCommitLogFloor: SQLiteStatement
+    let trimCommitLog: SQLiteStatement
+    let noteCommitLogFloor: SQLiteStatement
+    let selectAccountTransactionIDs: SQLiteStatement
     let clearRequests: SQLiteStatement
     let upsertRequest: SQLiteStatement
     let selectOpenRequests: SQLiteStatement
-    let selectChangedRequests: SQLiteStatement
     let deleteTransaction: SQLiteStatement
     let upsertMassExtension: SQLiteStatement
     let insertNotification: SQLiteStatement
@@ -97,12 +100,15 @@ extension SQLiteLedgerStore {
       bumpChangeCounter = try connection.prepare(LedgerSchema.bumpChangeCounter, persistent: true)
       markChainEnded = try connection.prepare(LedgerSchema.markChainEnded, persistent: true)
       selectChangeCounter = try connection.prepare(LedgerSchema.selectChangeCounter, persistent: true)
-      selectChangedTransactions = try connection.prepare(LedgerSchema.selectChangedTransactions, persistent: true)
-      selectChangedSubscriptions = try connection.prepare(LedgerSchema.selectChangedSubscriptions, persistent: true)
+      insertCommit = try connection.prepare(LedgerSchema.insertCommit, persistent: true)
+      selectCommits = try connection.prepare(LedgerSchema.selectCommits, persistent: true)
+      selectCommitLogFloor = try connection.prepare(LedgerSchema.selectCommitLogFloor, persistent: true)
+      trimCommitLog = try connection.prepare(LedgerSchema.trimCommitLog, persistent: true)
+      noteCommitLogFloor = try connection.prepare(LedgerSchema.noteCommitLogFloor, persistent: true)
+      selectAccountTransactionIDs = try connection.prepare(LedgerSchema.selectAccountTransactionIDs, persistent: true)
       clearRequests = try connection.prepare(LedgerSchema.clearRequests, persistent: true)
       upsertRequest = try connection.prepare(LedgerSchema.upsertRequest, persistent: true)
       selectOpenRequests = try connection.prepare(LedgerSchema.selectOpenRequests, persistent: true)
-      selectChangedRequests = try connection.prepare(LedgerSchema.selectChangedRequests, persistent: true)
       deleteTransaction = try connection.prepare(LedgerSchema.deleteTransaction, persistent: true)
       upsertMassExtension = try connection.prepare(LedgerSchema.upsertMassExtension, persistent: true)
       insertNotification = try connection.prepare(LedgerSchema.insertNotification, persistent: true)
@@ -194,17 +200,43 @@ extension SQLiteLedgerStore {
     return encoded
   }
 
-  /// Applies `encoded` inside the open write transaction. The rows it writes carry the next value
-  /// of the change counter, which is stored only when a row really changed (a replayed batch
-  /// changes nothing, not even the counter).
-  func apply(_ encoded: [EncodedChange], with statements: Statements) throws(SQLiteFailure) {
+  /// Applies `encoded` (the encoding of `changes`) inside the open write transaction. The rows it
+  /// writes carry the next value of the change counter, which is stored only when a row really
+  /// changed (a replayed batch changes nothing, not even the counter); then the commit's record
+  /// goes into the commit log at that position, in the same transaction (DECISIONS §41).
+  /// Returns the position logged, nil when nothing changed.
+  @discardableResult
+  func apply(_ encoded: [EncodedChange], logging changes: [LedgerChange], with statements: Statements) throws(SQLiteFailure) -> Int64? {
     var current: Int64 = 0
     try statements.selectChangeCounter.forEachRow { row in current = row.int64(at: 0) }
+    // What a clear removes is read before it removes it: the log names the exact rows.
+    var cleared: [String: [PaymentTransaction.ID]] = [:]
+    for change in changes {
+      guard case .clearHistory(let account) = change else { continue }
+      var ids: [PaymentTransaction.ID] = []
+      try statements.selectAccountTransactionIDs.bind(account, at: 1)
+      try statements.selectAccountTransactionIDs.forEachRow { row in ids.append(PaymentTransaction.ID(UInt64(bitPattern: row.int64(at: 0)))) }
+      cleared[account] = ids
+    }
     let before = connection.totalChanges
     for change in encoded { try apply(change, with: statements, commit: current + 1) }
-    if connection.totalChanges != before {
-      try statements.bumpChangeCounter.forEachRow { _ in }
+    guard connection.totalChanges != before else { return nil }
+    try statements.bumpChangeCounter.forEachRow { _ in }
+    let position = current + 1
+    let entries = CommitLog.entries(for: changes) { cleared[$0] ?? [] }
+    try statements.insertCommit.bind(position, at: 1)
+    try statements.insertCommit.bind(CommitLog.encode(entries), at: 2)
+    try statements.insertCommit.run()
+    if position % (options.commitLogKept / 16) == 0 {
+      let floor = position - options.commitLogKept
+      try statements.trimCommitLog.bind(floor, at: 1)
+      try statements.trimCommitLog.run()
+      try statements.noteCommitLogFloor.bind(floor, at: 1)
+      try statements.noteCommitLogFloor.run()
+      // A connection that never reads the log forgets its own positions once they are trimmed.
+      ownCommits = ownCommits.filter { $0 > floor }
     }
+    return position
   }
 
   func apply(_ change: EncodedChange, with statements: Statements, commit counter: Int64) throws(SQLiteFailure) {

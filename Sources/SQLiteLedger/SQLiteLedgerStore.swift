@@ -24,13 +24,17 @@ public final class SQLiteLedgerStore: LedgerStore {
     public var readOnly: Bool
     /// Runs `PRAGMA quick_check` at open and refuses a damaged file.
     public var checkAtOpen: Bool
+    /// How many commits the commit log keeps behind the newest (DECISIONS §41): a reader further
+    /// behind starts over from the present. Trimmed every `commitLogKept / 16` commits.
+    public var commitLogKept: Int64
 
     public init(
-      busyTimeout: Duration = .seconds(5), readOnly: Bool = false, checkAtOpen: Bool = true
+      busyTimeout: Duration = .seconds(5), readOnly: Bool = false, checkAtOpen: Bool = true, commitLogKept: Int64 = 4096
     ) {
       self.busyTimeout = busyTimeout
       self.readOnly = readOnly
       self.checkAtOpen = checkAtOpen
+      self.commitLogKept = max(16, commitLogKept)
     }
   }
 
@@ -52,6 +56,9 @@ public final class SQLiteLedgerStore: LedgerStore {
   let recordCoder = LedgerJSONCoder(millisecondDates: true)
   let headers = JWSHeaderTable()
   private var statements: Statements?
+  /// The commit-log positions of this connection's own commits not yet passed by a read of the
+  /// log: ``changes(since:)`` reports other connections' commits only.
+  var ownCommits: Set<Int64> = []
 
   /// Opens or creates `<directory>/ledger.sqlite`, creating the directory (mode 0700) if needed.
   ///
@@ -206,66 +213,6 @@ public final class SQLiteLedgerStore: LedgerStore {
     return list
   }
 
-  /// What other connections (other processes) committed after `position`: the transactions and
-  /// subscription records they wrote, and the new position.
-  public func changes(since position: UInt64) throws(LedgerError) -> LedgerChanges {
-    let statements = try openStatements()
-    var changes = LedgerChanges(position: position)
-    var undecodable: String?
-    do {
-      try statements.beginRead.run()
-      defer { if !connection.isAutocommit { try? statements.rollback.run() } }
-      try statements.selectChangeCounter.forEachRow { row in changes.position = UInt64(clamping: row.int64(at: 0)) }
-      if changes.position != position {
-        let since = Int64(clamping: position)
-        try statements.selectChangedTransactions.bind(since, at: 1)
-        try statements.selectChangedTransactions.forEachRow { row in
-          if let transaction = decodeTransaction(row.storedTransaction(at: 1)) {
-            changes.transactions.append(transaction)
-          } else if undecodable == nil {
-            undecodable = "transaction \(UInt64(bitPattern: row.int64(at: 0)))"
-          }
-        }
-        try statements.selectChangedSubscriptions.bind(since, at: 1)
-        try statements.selectChangedSubscriptions.forEachRow { row in
-          if let record = try? recordCoder.decode(SubscriptionRecord.self, from: row.text(at: 1)) {
-            changes.subscriptions.append(record)
-          } else if undecodable == nil {
-            undecodable = "subscription record of transaction \(UInt64(bitPattern: row.int64(at: 0)))"
-          }
-        }
-        try statements.selectChangedRequests.bind(since, at: 1)
-        try statements.selectChangedRequests.forEachRow { row in
-          if let request = try? recordCoder.decode(AskToBuyRequest.self, from: row.text(at: 1)) {
-            changes.askToBuyRequests.append(request)
-          } else if undecodable == nil {
-            undecodable = "Ask to Buy request \(UInt64(bitPattern: row.int64(at: 0)))"
-          }
-        }
-        // A clock moved by another process bumps the counter too, so it is read only here.
-        var urls: [String: String] = [:]
-        var device: [String: String] = [:]
-        try statements.selectValues.forEachRow { row in
-          let key = row.text(at: 0)
-          if key == LedgerSchema.clockKey, let seconds = Double(row.text(at: 1)) {
-            changes.clock = Date(timeIntervalSince1970: seconds)
-          } else if key.hasPrefix(LedgerSchema.notificationURLPrefix), !row.text(at: 1).isEmpty {
-            urls[String(key.dropFirst(LedgerSchema.notificationURLPrefix.count))] = row.text(at: 1)
-          } else if key.hasPrefix(LedgerSchema.devicePrefix), !row.text(at: 1).isEmpty {
-            device[String(key.dropFirst(LedgerSchema.devicePrefix.count))] = row.text(at: 1)
-          }
-        }
-        changes.notificationURLs = urls
-        changes.deviceValues = device
-      }
-      try statements.commit.run()
-    } catch {
-      throw LedgerError(error, path: path, while: .reading)
-    }
-    if let undecodable { throw .corrupt(path: path, reason: "the stored \(undecodable) could not be decoded") }
-    return changes
-  }
-
   /// Every stored transaction of every account, in first-insertion order (`storefront transactions --all`).
   public func allTransactions() throws(LedgerError) -> [PaymentTransaction] {
     _ = try openStatements()
@@ -363,8 +310,9 @@ public final class SQLiteLedgerStore: LedgerStore {
       try statements.begin.run()
       violation = try preconditionViolation(changes, with: statements)
       if violation == nil {
-        try apply(encoded, with: statements)
+        let logged = try apply(encoded, logging: changes, with: statements)
         try statements.commit.run()
+        if let logged { ownCommits.insert(logged) }
       } else {
         try statements.rollback.run()
       }
@@ -520,7 +468,7 @@ public final class SQLiteLedgerStore: LedgerStore {
 
   func preparedStatements() throws(LedgerError) -> Statements { try openStatements() }
 
-  private func openStatements() throws(LedgerError) -> Statements {
+  func openStatements() throws(LedgerError) -> Statements {
     guard let statements, connection.isOpen else { throw closedError }
     return statements
   }

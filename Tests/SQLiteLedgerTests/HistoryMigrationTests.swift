@@ -20,7 +20,7 @@ final class HistoryMigrationTests: XCTestCase {
       ALTER TABLE transactions DROP COLUMN last_modified_ms; ALTER TABLE transactions DROP COLUMN id_key;
       ALTER TABLE transactions DROP COLUMN quantity; ALTER TABLE transactions DROP COLUMN revoked;
       ALTER TABLE transactions DROP COLUMN revoked_ms; ALTER TABLE subscriptions DROP COLUMN status;
-      PRAGMA user_version = 6;
+      DROP TABLE commit_log; DELETE FROM kv WHERE key = 'commit-log-floor'; PRAGMA user_version = 6;
       """)
   }
 

@@ -92,6 +92,64 @@ final class SharedLedgerChangeFeedTests: XCTestCase {
     let start = try reader.load().position
     try writer.commit([DeviceValues.answer(PaymentTransaction.ID(9), .cancel)])
     let feed = try reader.changes(since: start)
-    XCTAssertEqual(feed.deviceValues.map(DeviceValues.answers(in:)), [PaymentTransaction.ID(9): .cancel])
+    let values = Dictionary(feed.changes.compactMap { change -> (String, String)? in
+      if case .setDeviceValue(let key, let value?) = change { (key, value) } else { nil }
+    }, uniquingKeysWith: { _, last in last })
+    XCTAssertEqual(DeviceValues.answers(in: values), [PaymentTransaction.ID(9): .cancel])
+  }
+
+  /// Every kind of change reaches another process typed, removals and settings included: the
+  /// commit log names the exact rows a clear removed.
+  func testEveryKindOfChangeArrivesTyped() throws {
+    let directory = try TemporaryDirectory()
+    let writer = try SQLiteLedgerStore(directory: directory.url)
+    let reader = try SQLiteLedgerStore(directory: directory.url)
+    try writer.commit([.putTransaction(LedgerFixtures.transaction(1)), .putTransaction(LedgerFixtures.transaction(2))])
+    let start = try reader.load().position
+    try writer.commit([.clearHistory(account: LedgerFixtures.transaction(1).account)])
+    try writer.commit([.putAccount(SandboxAccount(name: "mina")), .setCurrentAccount("mina")])
+    try writer.commit([.setNotificationURL(environment: "Sandbox", url: "http://127.0.0.1:9/n"), .setClock(LedgerFixtures.baseDate)])
+    try writer.commit([.putTransaction(LedgerFixtures.transaction(3))])
+    try writer.commit([.deleteTransaction(PaymentTransaction.ID(3))])
+    let feed = try reader.changes(since: start)
+    XCTAssertEqual(feed.commits.count, 5)
+    XCTAssertEqual(feed.commits.map(\.changes), [
+      [.deleteTransaction(PaymentTransaction.ID(1)), .deleteTransaction(PaymentTransaction.ID(2))],
+      [.putAccount(SandboxAccount(name: "mina")), .setCurrentAccount("mina")],
+      [.setNotificationURL(environment: "Sandbox", url: "http://127.0.0.1:9/n"), .setClock(LedgerFixtures.baseDate)],
+      // Transaction 3 was deleted by the next commit: its put is left out, its removal stays.
+      [],
+      [.deleteTransaction(PaymentTransaction.ID(3))],
+    ])
+    XCTAssertEqual(try reader.changes(since: feed.position), LedgerChanges(position: feed.position))
+  }
+
+  /// The log keeps its newest commits only; a reader behind what was trimmed is told to start over
+  /// from the present, and a payment queue then equals a fresh launch.
+  func testAReaderBehindTheTrimmedLogStartsOverFromThePresent() throws {
+    let directory = try TemporaryDirectory()
+    let options = SQLiteLedgerStore.Options(commitLogKept: 16)
+    let environment = StoreEnvironment(passwordHasher: InsecureTestHasher(), start: TestStore.start, firstTransactionID: 1)
+    let behind = try PaymentQueue(
+      catalog: FixtureCatalog.make(), ledger: try SQLiteLedgerStore(directory: directory.url, options: options), environment: environment)
+    let writer = try PaymentQueue(
+      catalog: FixtureCatalog.make(), ledger: try SQLiteLedgerStore(directory: directory.url, options: options), environment: environment)
+    try writer.signIn("shared")
+    try writer.set(.dialogs(false))
+    let commits = Locked<[LedgerCommit]>([])
+    let subscription = behind.bus.subscribe(LedgerCommit.self) { commit in commits.withLock { $0.append(commit) } }
+    defer { subscription.cancel() }
+    for _ in 0..<30 { try writer.add(Payment(productID: FixtureCatalog.coins)) }
+    let stored = try SQLiteLedgerStore(directory: directory.url)
+    let rows = try stored.connection.integer("SELECT count(*) FROM commit_log")
+    XCTAssertLessThanOrEqual(rows, 16 + 16 / 16, "the log is trimmed to its newest commits")
+    XCTAssertTrue(try stored.changes(since: 0).startOver)
+    try behind.refresh()
+    let present = try XCTUnwrap(commits.withLock { $0.last?.present }, "the views are handed the present")
+    XCTAssertEqual(present.transactions.count, 30, "each unfinished")
+    let fresh = try PaymentQueue(catalog: FixtureCatalog.make(), ledger: try SQLiteLedgerStore(directory: directory.url), environment: environment)
+    XCTAssertEqual(behind.unfinishedTransactions, fresh.unfinishedTransactions)
+    XCTAssertEqual(behind.currentAccount, "shared")
+    XCTAssertEqual(try behind.ledger.changes(since: present.position), LedgerChanges(position: present.position))
   }
 }

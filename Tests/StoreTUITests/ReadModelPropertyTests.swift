@@ -6,7 +6,9 @@ import StorefrontTestSupport
 import Testing
 
 /// After any sequence of commands, in this process or in another one on the same ledger, every
-/// row, the header and the Transactions pane equal what a fresh launch on that ledger shows.
+/// row, the header and the Transactions pane equal what a fresh launch on that ledger shows. The
+/// commands include every kind of change the commit log carries: removals (clear history, delete),
+/// sign-in, sign-out and account switches, the notification URL, relaunches.
 @MainActor
 @Suite struct ReadModelPropertyTests {
   /// Commands per sequence: fewer under a sanitizer (scripts/sanitizers sets STOREFRONT_SANITIZER),
@@ -27,7 +29,7 @@ import Testing
     let unfinished = transactions.filter { !$0.isFinished }.randomElement(using: &generator)?.id ?? any
     let product = products.randomElement(using: &generator) ?? FixtureCatalog.coins
     let command: StoreCommand
-    switch generator.next() % 17 {
+    switch generator.next() % 23 {
     case 0, 1, 2: command = .buy(Payment(productID: product))
     case 3, 4: command = .finish(unfinished)
     case 5: command = .advance(to: queue.now.addingTimeInterval([3_600, 86_400, 8 * 86_400, 31 * 86_400][Int(generator.next() % 4)]))
@@ -41,6 +43,14 @@ import Testing
     case 13: command = .setControl(.askToBuy(generator.next() % 3 == 0))
     case 14: command = generator.next() % 2 == 0 ? .approve(unfinished, after: nil) : .decline(unfinished, after: nil)
     case 15: command = .priceIncrease(subscription, generator.next() % 2 == 0 ? .request : .accept, price: nil)
+    // What only the commit log carries across processes: removals, accounts, settings.
+    case 17: command = generator.next() % 3 == 0 ? .clearHistory(account: nil) : .deleteTransaction(any)
+    case 18: command = .signIn(["tester", "tester", "second"][Int(generator.next() % 3)], password: nil)
+    case 19: command = generator.next() % 4 == 0 ? .signOut : .signIn("tester", password: nil)
+    case 20:
+      command = .setNotificationURL(
+        environment: "Sandbox", url: generator.next() % 3 == 0 ? nil : "http://127.0.0.1:\(8000 + generator.next() % 9)/n")
+    case 21: command = .relaunch
     default: command = .restore
     }
     _ = try? queue.perform(command)

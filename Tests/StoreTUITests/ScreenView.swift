@@ -16,6 +16,8 @@ struct ScreenView: Equatable, CustomStringConvertible {
   var account: String?
   var knownAccounts: [String]
   var clock: Date
+  /// The header's notification URL.
+  var notificationURL: String?
   /// The Store pane and header as drawn, and the Transactions pane as drawn.
   var storeScreen: String
   var transactionsScreen: String
@@ -29,6 +31,7 @@ struct ScreenView: Equatable, CustomStringConvertible {
     account = state.account
     knownAccounts = state.knownAccounts
     clock = state.clock
+    notificationURL = state.notificationURL
     var quiet = state
     quiet.notice = nil
     quiet.sheet = nil
@@ -60,6 +63,9 @@ struct ScreenView: Equatable, CustomStringConvertible {
       return "accounts \(String(describing: account)) \(knownAccounts) vs \(String(describing: other.account)) \(other.knownAccounts)"
     }
     if clock != other.clock { return "clock \(clock) vs \(other.clock)" }
+    if notificationURL != other.notificationURL {
+      return "notification URL \(String(describing: notificationURL)) vs \(String(describing: other.notificationURL))"
+    }
     if storeScreen != other.storeScreen { return "Store pane:\n\(storeScreen)\nvs\n\(other.storeScreen)" }
     if transactionsScreen != other.transactionsScreen {
       return "Transactions pane:\n\(transactionsScreen)\nvs\n\(other.transactionsScreen)"

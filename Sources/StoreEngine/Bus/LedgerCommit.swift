@@ -15,9 +15,13 @@ public struct LedgerCommit: Sendable, Equatable {
 
   public var changes: [LedgerChange]
   public var origin: Origin
+  /// The ledger's present, when this process fell behind the trimmed commit log and read it anew
+  /// (``LedgerChanges/startOver``): a view replaces its read model with it instead of applying changes.
+  public var present: LedgerSnapshot?
 
-  public init(_ changes: [LedgerChange], origin: Origin) {
+  public init(_ changes: [LedgerChange], origin: Origin, present: LedgerSnapshot? = nil) {
     self.changes = changes
     self.origin = origin
+    self.present = present
   }
 }

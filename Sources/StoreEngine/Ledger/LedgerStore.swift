@@ -73,36 +73,46 @@ public protocol LedgerStore: AnyObject {
   func claimPurchase(
     _ id: PaymentTransaction.ID, from expectedOwner: String?, for session: String
   ) throws(LedgerError) -> PaymentTransaction?
-  /// What was committed after `position` (a ``LedgerSnapshot/position`` or an earlier answer's):
-  /// the transactions and subscription records written since. The default, for a ledger only one
-  /// process uses, has nothing to report.
+  /// What other processes committed after `position` (a ``LedgerSnapshot/position`` or an earlier
+  /// answer's): their commits from the ledger's commit log, in order, each as typed changes. The
+  /// default, for a ledger only one process uses, has nothing to report.
   func changes(since position: UInt64) throws(LedgerError) -> LedgerChanges
   /// The mass renewal-date extension `requestID` of `productID`, if one was made.
   func massExtension(productID: Product.ID, requestID: String) throws(LedgerError) -> MassExtension?
 }
 
-/// What other users of a ledger committed since a position.
+/// What other users of a ledger committed since a position: their commits, in order, each with
+/// its typed changes (``CommitLog``).
 public struct LedgerChanges: Sendable, Equatable {
+  /// Where the reader stands after these commits.
   public var position: UInt64
-  public var transactions: [PaymentTransaction] = []
-  public var subscriptions: [SubscriptionRecord] = []
-  public var askToBuyRequests: [AskToBuyRequest] = []
-  /// The ledger's virtual clock now (another process may have advanced it), when it has one.
-  public var clock: Date?
-  /// The notification URLs as they are now, when anything changed.
-  public var notificationURLs: [String: String]?
-  /// The device values as they are now, when anything changed.
-  public var deviceValues: [String: String]?
+  public var commits: [LedgerCommitRecord]
+  /// The log no longer reaches back to the position asked for (it was trimmed behind it): the
+  /// reader starts over from the present (``LedgerStore/load()``) instead of replaying history.
+  public var startOver: Bool
 
-  public init(
-    position: UInt64, transactions: [PaymentTransaction] = [], subscriptions: [SubscriptionRecord] = [],
-    askToBuyRequests: [AskToBuyRequest] = [], clock: Date? = nil
-  ) {
+  public init(position: UInt64, commits: [LedgerCommitRecord] = [], startOver: Bool = false) {
     self.position = position
-    self.transactions = transactions
-    self.subscriptions = subscriptions
-    self.askToBuyRequests = askToBuyRequests
-    self.clock = clock
+    self.commits = commits
+    self.startOver = startOver
+  }
+
+  /// Every change of every commit, in order.
+  public var changes: [LedgerChange] { commits.flatMap(\.changes) }
+
+  /// The transactions put, in order (each once: the read's rows are as they are now).
+  public var transactions: [PaymentTransaction] {
+    changes.compactMap { if case .putTransaction(let transaction) = $0 { transaction } else { nil } }
+  }
+
+  /// The subscription records put, in order.
+  public var subscriptions: [SubscriptionRecord] {
+    changes.compactMap { if case .putSubscription(let record) = $0 { record } else { nil } }
+  }
+
+  /// The clock, when one of the commits moved it.
+  public var clock: Date? {
+    changes.reversed().lazy.compactMap { if case .setClock(let date) = $0 { date } else { nil } }.first
   }
 }
 

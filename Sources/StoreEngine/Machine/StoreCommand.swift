@@ -60,6 +60,10 @@ public enum StoreCommand: Sendable, Equatable {
   case advance(to: Date)
   /// Quit and relaunch the app: memory is re-read from the ledger, unfinished transactions come again.
   case relaunch
+  /// Take in one commit another process (or host) made to the same ledger, as the commit log
+  /// gives it (``LedgerStore/changes(since:)``): nothing is written, the working set follows it,
+  /// and the step's events tell the app what changed (DECISIONS §41).
+  case absorb([LedgerChange])
   /// Clear the purchase history of an account (default: the signed-in one).
   case clearHistory(account: String?)
   case setAutoRenew(PaymentTransaction.ID, Bool)

@@ -91,6 +91,21 @@ public struct StoreMachine: Sendable {
     pendingRequests = [:]
   }
 
+  /// Replaces what is durable with the ledger's present (``PaymentQueue``'s start-over after the
+  /// commit log was trimmed behind it), keeping the sheet, the timers and the requests in flight:
+  /// unlike ``load(_:)``, this process did not restart.
+  mutating func takePresent(_ snapshot: LedgerSnapshot) {
+    let (prompt, waiting, timers, requests) = (self.prompt, waitingForPrompt, self.timers, pendingRequests)
+    let reservation = ids
+    load(snapshot)
+    ids = reservation
+    for transaction in snapshot.transactions { ids.skip(past: transaction.id.rawValue) }
+    self.prompt = prompt
+    waitingForPrompt = waiting.filter { transactions[$0] != nil }
+    self.timers = timers
+    pendingRequests = requests
+  }
+
   /// Takes the ledger's versions of `list` into the working set (another process may have made or
   /// changed them; this process's own changes are always in the ledger before they are here).
   public mutating func absorb(_ list: [PaymentTransaction]) {
@@ -176,6 +191,7 @@ public struct StoreMachine: Sendable {
       if controls.storefront != storefront { step.emit(.storefrontChanged(controls.storefront)) }
     case .advance(let target): try advance(to: target)
     case .relaunch: try launch(claims: nil)
+    case .absorb(let changes): absorb(commit: changes)
     case .clearHistory(let account): try clearPurchaseHistory(account: account)
     case .setAutoRenew(let id, let on): try setAutoRenew(on, for: id)
     case .expireSubscription(let id): try expireSubscription(id)

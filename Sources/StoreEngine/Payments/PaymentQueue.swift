@@ -34,42 +34,41 @@ public final class PaymentQueue {
     machine = StoreMachine(catalog: catalog, environment: environment, snapshot: snapshot)
   }
 
-  /// Takes in what other processes committed to the ledger since the last look, and announces it:
-  /// their transactions as ``StoreEvent/transactionsAmended(_:)``, their subscription records as
-  /// ``StoreEvent/subscriptionChanged(_:reason:)``. Front ends call it on their tick; it costs one
+  /// Takes in what other processes committed to the ledger since the last look, commit by commit,
+  /// by the path this process's own steps take: each commit goes to the machine through ``StoreMachine/handle(_:)``
+  /// (``StoreCommand/absorb(_:)``), to the views as a ``LedgerCommit``, and its events to the
+  /// observers and the bus. Front ends call it when the ledger's watcher wakes them; it costs one
   /// indexed query when nothing changed.
   public func refresh() throws(EngineError) {
     let changes: LedgerChanges
     do { changes = try ledger.changes(since: ledgerPosition) } catch { throw .ledger(error) }
-    ledgerPosition = changes.position
-    let transactions = changes.transactions.filter { machine.transaction($0.id) != $0 }
-    let records = changes.subscriptions.filter { machine.subscriptionRecord($0.originalID) != $0 }
-    // Requests need no event: a scheduled answer is carried out when the clock passes it.
-    machine.absorb(changes.askToBuyRequests)
-    // One virtual clock per ledger: what another process advanced past has already happened there.
-    if let clock = changes.clock { machine.catchUp(to: clock) }
-    if let urls = changes.notificationURLs { machine.notificationURLs = urls }
-    if let values = changes.deviceValues { deviceValues = values }
-    guard !transactions.isEmpty || !records.isEmpty else {
-      if let clock = changes.clock { post(LedgerCommit([.setClock(clock)], origin: .otherProcess)) }
-      return
-    }
-    // As at launch, a finished consumable is announced but not kept in the working set.
-    for transaction in transactions {
-      if transaction.productKind == .consumable && transaction.isFinished {
-        machine.forget(transaction.id)
-      } else {
-        machine.absorb([transaction])
+    if changes.startOver { return try startOver() }
+    for commit in changes.commits {
+      var next = machine
+      let step = try next.handle(.absorb(commit.changes))
+      machine = next
+      ledgerPosition = commit.position
+      for change in commit.changes {
+        if case .setDeviceValue(let key, let value) = change { deviceValues[key] = value }
       }
+      post(LedgerCommit(commit.changes, origin: .otherProcess))
+      announce(step)
     }
-    machine.absorb(records)
-    post(LedgerCommit(
-      transactions.map(LedgerChange.putTransaction) + records.map(LedgerChange.putSubscription)
-        + (changes.clock.map { [.setClock($0)] } ?? []),
-      origin: .otherProcess))
-    var events: [StoreEvent] = transactions.isEmpty ? [] : [.transactionsAmended(transactions)]
-    events += records.map { .subscriptionChanged($0, reason: "changed by another process") }
-    emit(events)
+    ledgerPosition = changes.position
+  }
+
+  /// The log was trimmed behind this process (it slept through a checkpoint): it takes the present
+  /// in from the ledger, as a launch reads it, keeping its sheet, timers and controls, and the views
+  /// start over from the same present.
+  private func startOver() throws(EngineError) {
+    let snapshot: LedgerSnapshot
+    do { snapshot = try ledger.load() } catch { throw .ledger(error) }
+    var next = machine
+    next.takePresent(snapshot)
+    machine = next
+    deviceValues = snapshot.deviceValues
+    ledgerPosition = snapshot.position
+    post(LedgerCommit([], origin: .otherProcess, present: snapshot))
   }
 
   /// Runs `command` as one step and announces it. Returns the step that was committed.

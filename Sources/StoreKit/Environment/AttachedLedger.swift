@@ -1,4 +1,5 @@
 import Foundation
+import StorefrontLive
 internal import PostgreSQLLedger
 #if canImport(Glibc)
   import Glibc
@@ -105,83 +106,33 @@ struct AttachedLedger {
 
 }
 
-/// What an attached app's waiting sheet blocks on between looks at the ledger, on a connection of
-/// its own (so the waiter needs no lock while it waits): on SQLite inotify on the data directory
-/// (a commit writes the WAL file) confirmed by `data_version`, falling back to reading
-/// `data_version` every 20 ms where inotify is not available; on PostgreSQL `LISTEN`. ``wait()``
-/// says whether to look: another process committed, or ``StoreKitEnvironment/livenessInterval``
-/// passed without a look. Waiting costs no CPU until something is committed.
+/// What an attached app's follower and waiting sheets block on between looks at the ledger: the
+/// process's ``LedgerWatcher`` (inotify or `LISTEN`, on a connection of its own), plus the liveness
+/// rule: ``wait(lookingAnyway:)`` says whether to look, because another process committed or
+/// ``StoreKitEnvironment/livenessInterval`` passed without a look. Waiting costs no CPU until
+/// something is committed.
 final class LedgerWatch: @unchecked Sendable {
   // Used by one waiter thread at a time (the environment starts the next only after this one ended).
-  private let sqlite: SQLiteLedgerStore?
-  private let listener: PostgreSQLChangeListener?
-  /// The inotify descriptor watching the data directory's writes; -1 without one.
-  private let notify: Int32
-  private var version: Int64?
+  private let watcher: LedgerWatcher
   private var lastLook = ContinuousClock.now
-  /// Looks left at `data_version` after the last write seen.
-  private var hotRounds = 0
-  /// The waits (ms) of those looks: the commit is visible microseconds after its last write.
-  static let hotPolls: [Int32] = [1, 2, 5, 10, 20]
-  static var hotRounds: Int { hotPolls.count }
   /// How long a follower with no sheet open blocks at most (then it wakes without looking).
   static let quietInterval: TimeInterval = 5
 
   init(watching directory: URL) throws(LedgerError) {
-    let watcher = try SQLiteLedgerStore(directory: directory, options: .init(readOnly: true, checkAtOpen: false))
-    sqlite = watcher
-    listener = nil
-    version = try? watcher.dataVersion()
-    let descriptor = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
-    if descriptor >= 0, inotify_add_watch(descriptor, directory.path, UInt32(IN_MODIFY | IN_CREATE | IN_MOVED_TO)) < 0 {
-      close(descriptor)
-      notify = -1
-    } else {
-      notify = descriptor
-    }
+    watcher = try LedgerWatcher(directory: directory)
   }
 
   init(listening address: PostgreSQLAddress, ignoring store: PostgreSQLLedgerStore) throws(LedgerError) {
-    sqlite = nil
-    notify = -1
-    listener = try PostgreSQLChangeListener(address: address, ignoring: store)
-  }
-
-  deinit {
-    sqlite?.close()
-    listener?.interrupt()
-    if notify >= 0 { close(notify) }
+    watcher = try LedgerWatcher(address: address, ignoring: store)
   }
 
   /// Blocks until another process may have committed, or (`lookingAnyway`) for up to the liveness
   /// interval; without it, up to ``quietInterval`` before checking again that the store is current.
   func wait(lookingAnyway: Bool) -> Bool {
     let liveness = Duration.milliseconds(Int((lookingAnyway ? StoreKitEnvironment.livenessInterval : Self.quietInterval) * 1000))
-    if let listener {
-      // A notification can be missed while reconnecting: the time-out is a look too.
-      _ = try? listener.wait(timeout: liveness)
-      return true
-    }
-    if notify >= 0 {
-      // The WAL's writes come before the commit is visible (the shared-memory index, which sends
-      // no event): after a write, look every poll interval for a few rounds before blocking again.
-      let left = liveness - (ContinuousClock.now - lastLook)
-      let blocking = max(0, Int32(left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000))
-      var descriptor = pollfd(fd: notify, events: Int16(POLLIN), revents: 0)
-      let timeout = hotRounds > 0 ? Self.hotPolls[Self.hotPolls.count - hotRounds] : blocking
-      hotRounds = max(0, hotRounds - 1)
-      if poll(&descriptor, 1, min(timeout, blocking)) > 0 {
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while buffer.withUnsafeMutableBytes({ read(notify, $0.baseAddress, $0.count) }) > 0 {}
-        hotRounds = Self.hotRounds
-      }
-    } else {
-      Thread.sleep(forTimeInterval: StoreKitEnvironment.sheetPollInterval)
-    }
-    let now = try? sqlite?.dataVersion()
-    let changed = now != version
-    version = now
-    guard changed || ContinuousClock.now - lastLook >= liveness else { return false }
+    let left = liveness - (ContinuousClock.now - lastLook)
+    let committed = watcher.wait(upTo: max(left, .milliseconds(1)))
+    guard committed || ContinuousClock.now - lastLook >= liveness else { return false }
     lastLook = ContinuousClock.now
     return true
   }

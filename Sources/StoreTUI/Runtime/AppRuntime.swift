@@ -143,8 +143,6 @@ public final class AppRuntime {
     readNotifications()
     attendAttachedApps()
     watchCatalogFile()
-    let url = queue.notificationURLs[notificationEnvironment]
-    if url != state.notificationURL { send(.notificationURLRead(url)) }
     // A timer tick lands a hair under a whole second after the last one as often as over it: with
     // no tolerance the clock stood still for a tick and then jumped two seconds.
     let whole = (pendingSeconds + Self.tickTolerance).rounded(.down)
@@ -177,7 +175,21 @@ public final class AppRuntime {
       case .event(let event):
         handle(event)
       case .commit(let commit):
+        if commit.present != nil {
+          // This process fell behind the trimmed commit log: the screen starts over from the present.
+          do { apply(.accountLoaded(try AccountSnapshot(queue: queue))) } catch {
+            apply(.commandFailed(.relaunch, message: TUIErrorText.message(for: EngineError.ledger(error))))
+          }
+          apply(.notificationURLRead(queue.notificationURLs[notificationEnvironment]))
+          continue
+        }
         apply(.committed(commit))
+        // The header's notification URL comes with the commit that sets it, from any process.
+        for change in commit.changes {
+          if case .setNotificationURL(let environment, let url) = change, environment == notificationEnvironment {
+            apply(.notificationURLRead(url))
+          }
+        }
         // Before the step's events: a consumable's row shows the ledger's count when they arrive.
         if touchesConsumables(commit) { countConsumables() }
       }

@@ -36,6 +36,7 @@ final class PostgreSQLHistoryMigrationTests: XCTestCase {
         ALTER TABLE transactions DROP COLUMN last_modified_ms, DROP COLUMN id_key, DROP COLUMN quantity, DROP COLUMN revoked,
           DROP COLUMN revoked_ms;
         ALTER TABLE subscriptions DROP COLUMN status;
+        DROP TABLE commit_log; DELETE FROM kv WHERE key = 'commit-log-floor';
         UPDATE storefront_schema SET version = 2;
         """)
     }
