@@ -149,7 +149,7 @@ final class SQLiteLedgerStoreTests: XCTestCase {
       try store.commit([.putTransaction(bought)])
       try HistoryMigrationTests.downgradeToVersion6(store)
       try store.connection.execute(
-        "DROP TRIGGER outbox_queued; DROP TABLE outbox_delivery; DROP TABLE outbox_sent; DROP TABLE outbox; DROP TABLE mass_extensions; DROP TABLE commit_log; DELETE FROM kv WHERE key = 'commit-log-floor'; PRAGMA user_version = 3")
+        "DROP TRIGGER outbox_queued; DROP TABLE outbox_delivery; DROP TABLE outbox_sent; DROP TABLE outbox; DROP TABLE mass_extensions; PRAGMA user_version = 3")
       store.close()
     }
     let store = try SQLiteLedgerStore(directory: directory.url)
@@ -243,7 +243,7 @@ final class SQLiteLedgerStoreTests: XCTestCase {
       try store.connection.execute(
         "DROP TRIGGER outbox_queued; DROP TABLE outbox_delivery; DROP TABLE outbox_sent; DROP TABLE outbox; DROP TABLE mass_extensions; DROP TABLE ask_to_buy; DROP TABLE subscriptions; DROP TABLE chains; DROP TABLE jws_headers; DROP INDEX transactions_changed; "
           + "ALTER TABLE transactions DROP COLUMN product_kind; ALTER TABLE transactions DROP COLUMN has_expiry; "
-          + "ALTER TABLE transactions DROP COLUMN changed; DROP TABLE commit_log; DELETE FROM kv WHERE key = 'commit-log-floor'; PRAGMA user_version = 1")
+          + "ALTER TABLE transactions DROP COLUMN changed; PRAGMA user_version = 1")
       let coder = LedgerJSONCoder()
       let recordCoder = LedgerJSONCoder(millisecondDates: true)
       for (seq, transaction) in [subscription, consumable].enumerated() {

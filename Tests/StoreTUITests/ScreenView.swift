@@ -62,7 +62,7 @@ struct ScreenView: Equatable, CustomStringConvertible {
     if account != other.account || knownAccounts != other.knownAccounts {
       return "accounts \(String(describing: account)) \(knownAccounts) vs \(String(describing: other.account)) \(other.knownAccounts)"
     }
-    if clock != other.clock { return "clock \(clock) vs \(other.clock)" }
+    if clock != other.clock { return "clock \(clock.timeIntervalSince1970) vs \(other.clock.timeIntervalSince1970)" }
     if notificationURL != other.notificationURL {
       return "notification URL \(String(describing: notificationURL)) vs \(String(describing: other.notificationURL))"
     }

@@ -45,7 +45,9 @@ extension StoreMachine {
         try carryOutScheduledAnswer(request)
       }
     }
-    now = target
+    // As the ledger keeps it (seconds since 1970 as a Double): every process, and a fresh launch,
+    // then holds the very same clock, not one a rounding apart.
+    now = Date(timeIntervalSince1970: target.timeIntervalSince1970)
     step.changes.append(.setClock(now))
     step.emit(.clockAdvanced(now))
   }

@@ -107,8 +107,8 @@ extension StoreKitEnvironment {
     try checkStatusFailure()
     do {
       return try read { store in
-        let history = try store.queue.history()
-        guard let transaction = history.first(where: { $0.id.rawValue == transactionID }),
+        guard let transaction = try store.queue.transaction(StoreEngine.PaymentTransaction.ID(transactionID)),
+          transaction.account == store.queue.currentAccount,
           transaction.productKind == .autoRenewableSubscription, let group = transaction.subscriptionGroupID
         else { return nil }
         return try statuses(group: group, in: store).first { $0.transaction.unsafePayloadValue.originalID == transaction.originalID.rawValue }
@@ -129,11 +129,18 @@ extension StoreKitEnvironment {
     }) ?? []
   }
 
-  /// The statuses of `group` (lock held).
+  /// The statuses of `group` (lock held), from the present: a live chain's latest period is in the
+  /// working set; an ended chain's comes from one indexed read of the ledger. No whole-history read.
   func statuses(group: String, in store: OpenStore) throws -> [Product.SubscriptionInfo.Status] {
-    let entries = StoreKit2Queries.statuses(group: group, history: try store.queue.history(), subscriptions: store.queue.subscriptions())
-    return entries.compactMap { entry in
-      guard let transaction = entry.transaction else { return nil }
+    let entries = StoreKit2Queries.statuses(
+      group: group, history: store.queue.presentTransactions(), subscriptions: store.queue.subscriptions())
+    return try entries.compactMap { entry in
+      let live = entry.record.status != .expired && entry.record.status != .revoked
+      guard
+        let transaction = live
+          ? entry.transaction
+          : try store.queue.latestTransaction(matching: TransactionMatch(originalID: entry.record.originalID, state: .purchased))
+      else { return nil }
       return status(of: entry.record, transaction: transaction, in: store)
     }
   }

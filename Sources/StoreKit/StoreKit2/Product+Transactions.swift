@@ -12,8 +12,8 @@ extension Product {
   @available(*, deprecated, message: "Use the currentEntitlements property instead.")
   public var currentEntitlement: VerificationResult<Transaction>? {
     get async {
-      StoreKitEnvironment.shared.query { store, history in
-        StoreKit2Queries.currentEntitlements(history: history, subscriptions: store.queue.subscriptions())
+      StoreKitEnvironment.shared.presentQuery { store, present in
+        StoreKit2Queries.currentEntitlements(history: present, subscriptions: store.queue.subscriptions())
           .filter { $0.productID.rawValue == id }
       }.last
     }

@@ -33,71 +33,121 @@ extension Transaction {
   public static var updates: Transactions { Transactions(stream: StoreKitEnvironment.shared.addUpdatesListener()) }
 
   /// Every transaction of the account, oldest first: no restored copies, no finished consumables.
+  /// Read from the ledger a page at a time as the app iterates: never the whole history at once.
   public static var all: Transactions {
-    Transactions(StoreKitEnvironment.shared.query { store, history in
-      history.filter { $0.state == .purchased && !($0.productKind == .consumable && $0.isFinished) }
-    })
+    Transactions(paging: { $0.state == .purchased && !($0.productKind == .consumable && $0.isFinished) })
   }
 
-  /// The transactions that entitle the account now (Apple's rules, ``StoreScenario/StoreKit2Queries``).
+  /// The transactions that entitle the account now (Apple's rules, ``StoreScenario/StoreKit2Queries``),
+  /// from the present: the store's working set holds every row entitlement depends on.
   public static var currentEntitlements: Transactions {
-    Transactions(StoreKitEnvironment.shared.query { store, history in
-      StoreKit2Queries.currentEntitlements(history: history, subscriptions: store.queue.subscriptions())
+    Transactions(StoreKitEnvironment.shared.presentQuery { store, present in
+      StoreKit2Queries.currentEntitlements(history: present, subscriptions: store.queue.subscriptions())
     })
   }
 
   /// Every transaction of the account for `productID`, oldest first (as ``all``, one product).
   public static func all(for productID: String) -> Transactions {
-    Transactions(StoreKitEnvironment.shared.query { store, history in
-      history.filter {
-        $0.productID.rawValue == productID && $0.state == .purchased && !($0.productKind == .consumable && $0.isFinished)
-      }
+    Transactions(paging: {
+      $0.productID.rawValue == productID && $0.state == .purchased && !($0.productKind == .consumable && $0.isFinished)
     })
   }
 
   /// The transactions that entitle the account to `productID` now.
   public static func currentEntitlements(for productID: String) -> Transactions {
-    Transactions(StoreKitEnvironment.shared.query { store, history in
-      StoreKit2Queries.currentEntitlements(history: history, subscriptions: store.queue.subscriptions())
+    Transactions(StoreKitEnvironment.shared.presentQuery { store, present in
+      StoreKit2Queries.currentEntitlements(history: present, subscriptions: store.queue.subscriptions())
         .filter { $0.productID.rawValue == productID }
     })
   }
 
   /// The purchased transactions the app has not finished yet.
   public static var unfinished: Transactions {
-    Transactions(StoreKitEnvironment.shared.query { store, _ in StoreKit2Queries.unfinished(store.queue.unfinishedTransactions) })
+    Transactions(StoreKitEnvironment.shared.presentQuery { store, _ in StoreKit2Queries.unfinished(store.queue.unfinishedTransactions) })
   }
 
   /// The product's newest transaction (refunded or not), or nil.
   public static func latest(for productID: String) async -> VerificationResult<Transaction>? {
-    StoreKitEnvironment.shared.query { _, history in
-      StoreKit2Queries.latest(for: .init(productID), history: history).map { [$0] } ?? []
+    StoreKitEnvironment.shared.presentQuery { store, _ in
+      // One indexed read: the newest purchased row of the product; a non-consumable's is its chain's original.
+      guard let newest = try store.queue.latestTransaction(matching: TransactionMatch(product: .init(productID), state: .purchased))
+      else { return [] }
+      guard newest.productKind == .nonConsumable, newest.id != newest.originalID else { return [newest] }
+      return [try store.queue.transaction(newest.originalID) ?? newest]
     }.first
   }
 
   /// The transaction that entitles the account to `productID` now, or nil.
   @available(*, deprecated, message: "Use the currentEntitlements(for:) method instead.")
   public static func currentEntitlement(for productID: String) async -> VerificationResult<Transaction>? {
-    StoreKitEnvironment.shared.query { store, history in
-      StoreKit2Queries.currentEntitlements(history: history, subscriptions: store.queue.subscriptions())
+    StoreKitEnvironment.shared.presentQuery { store, present in
+      StoreKit2Queries.currentEntitlements(history: present, subscriptions: store.queue.subscriptions())
         .filter { $0.productID.rawValue == productID }
     }.last
   }
 }
 
 extension StoreKitEnvironment {
-  /// The transactions `select` picks from the signed-in account's history, verified; empty (with a
-  /// report) when the ledger cannot be read.
-  func query(
-    _ select: (OpenStore, [StoreEngine.PaymentTransaction]) -> [StoreEngine.PaymentTransaction]
+  /// The transactions `select` picks from the signed-in account's present (the store's working set:
+  /// unfinished transactions, each chain's first and current period; ``PaymentQueue/presentTransactions(account:)``),
+  /// verified; empty (with a report) when the ledger cannot be read. No whole-history read.
+  func presentQuery(
+    _ select: (OpenStore, [StoreEngine.PaymentTransaction]) throws -> [StoreEngine.PaymentTransaction]
   ) -> [VerificationResult<Transaction>] {
     do {
       return try read { store in
-        select(store, try store.queue.history()).map { verification(of: $0, in: store) }
+        try select(store, store.queue.presentTransactions()).map { verification(of: $0, in: store) }
       }
     } catch {
       report("reading the transactions failed: \(describe(error))")
       return []
     }
+  }
+
+  /// One page of the signed-in account's history after `cursor`, the rows `keep` accepts,
+  /// verified, and where the next page starts (nil: this was the last).
+  func historyPage(
+    after cursor: HistoryCursor?, keep: (StoreEngine.PaymentTransaction) -> Bool
+  ) -> (rows: [VerificationResult<Transaction>], next: HistoryCursor?) {
+    do {
+      return try read { store in
+        guard let account = store.queue.currentAccount else { return ([], nil) }
+        let page = try store.queue.ledger.historyPage(
+          account: account, order: .insertion, after: cursor, limit: Self.historyPageSize)
+        return (page.rows.filter(keep).map { verification(of: $0, in: store) }, page.next)
+      }
+    } catch {
+      report("reading the transactions failed: \(describe(error))")
+      return ([], nil)
+    }
+  }
+
+  /// Rows per page of `Transaction.all`.
+  static let historyPageSize = 200
+}
+
+extension Transaction.Transactions {
+  /// The signed-in account's history in insertion order, the rows `keep` accepts, read a page at a
+  /// time as the iterator asks for more.
+  init(paging keep: @escaping @Sendable (StoreEngine.PaymentTransaction) -> Bool) {
+    let state = Locked<(buffer: [Element], cursor: HistoryCursor?, done: Bool)>(([], nil, false))
+    self.init(stream: AsyncStream(unfolding: {
+      while true {
+        if let next = state.withLock({ state -> Element? in
+          guard !state.buffer.isEmpty else { return nil }
+          return state.buffer.removeFirst()
+        }) {
+          return next
+        }
+        let (cursor, done) = state.withLock { ($0.cursor, $0.done) }
+        if done { return nil }
+        let page = StoreKitEnvironment.shared.historyPage(after: cursor, keep: keep)
+        state.withLock { state in
+          state.buffer = page.rows
+          state.cursor = page.next
+          state.done = page.next == nil
+        }
+      }
+    }))
   }
 }
