@@ -28,7 +28,7 @@ final class CatalogFileTests: XCTestCase {
     try editor.add(.consumable, id: "coins")
     try file.save(editor.bytes)
     XCTAssertEqual(Array(try Data(contentsOf: URL(fileURLWithPath: path))), editor.bytes)
-    XCTAssertEqual(Array(try Data(contentsOf: URL(fileURLWithPath: path + ".bak"))), original)
+    XCTAssertEqual(Array(try Data(contentsOf: URL(fileURLWithPath: CatalogFile.backupPath(of: path)))), original)
     XCTAssertFalse(file.changedOnDisk)
     try file.save(original)
     XCTAssertEqual(Array(try Data(contentsOf: URL(fileURLWithPath: path))), original, "saved back, byte for byte")
@@ -50,7 +50,7 @@ final class CatalogFileTests: XCTestCase {
       XCTAssertTrue("\(error)".contains("changed on disk since it was opened"), "\(error)")
     }
     XCTAssertEqual(Array(try Data(contentsOf: URL(fileURLWithPath: path))), theirs.bytes, "their edit is kept")
-    XCTAssertFalse(FileManager.default.fileExists(atPath: path + ".bak"))
+    XCTAssertFalse(FileManager.default.fileExists(atPath: CatalogFile.backupPath(of: path)))
   }
 
   func testAFileMadeReadOnlyOrUnreadableIsNotWritten() throws {

@@ -48,15 +48,20 @@ import Testing
   }
 
   @Test func aURLSetByAnotherProcessShowsAtTheNextTick() throws {
-    let ledger = InMemoryLedgerStore()
-    let store = try TestStore(ledger: ledger)
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("notification-url-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let ledger = try SharedLedger(directory: directory)
+    let store = try ledger.store(session: "tui")
     let runtime = try AppRuntime(queue: store.queue, size: standardSize)
-    let other = try TestStore(ledger: ledger)
+    let other = try ledger.store(session: "other")
     try other.queue.perform(.setNotificationURL(environment: "Sandbox", url: "https://example.com/n"))
-    // The in-memory ledger has no change feed: the first queue learns it as a launch would.
-    try store.queue.perform(.relaunch)
+    // The commit log carries the other process's setting; the header takes it from the commit.
     runtime.tick(now: TestStore.start)
     #expect(runtime.state.notificationURL == "https://example.com/n")
+    try other.queue.perform(.setNotificationURL(environment: "Sandbox", url: nil))
+    runtime.tick(now: TestStore.start)
+    #expect(runtime.state.notificationURL == nil)
   }
 
   @Test func theServerFaultCyclesThroughTheAccessItWasGiven() throws {

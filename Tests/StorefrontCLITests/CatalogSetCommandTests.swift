@@ -1,8 +1,9 @@
 import Foundation
+import StoreEngine
 import XCTest
 
 /// `storefront catalog set FILE PRODUCT_ID price=…` (issue 26, its first part): the file changes by
-/// one line, the previous version is kept as FILE.bak, the edited file loads; bad input changes
+/// one line, the previous version is kept as .FILE.bak, the edited file loads; bad input changes
 /// nothing and says what to write.
 final class CatalogSetCommandTests: XCTestCase {
   private func copy() throws -> String {
@@ -16,8 +17,8 @@ final class CatalogSetCommandTests: XCTestCase {
     let before = try Data(contentsOf: URL(fileURLWithPath: path))
     let run = CLIRun(["catalog", "set", path, "fixture.v63.bundle.monthly", "price=12.34"])
     XCTAssertEqual(run.code, 0, run.errorOutput)
-    XCTAssertEqual(run.output, "\(path): fixture.v63.bundle.monthly price=12.34 (previous version: \(path).bak)\n")
-    XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path + ".bak")), before)
+    XCTAssertEqual(run.output, "\(path): fixture.v63.bundle.monthly price=12.34 (previous version: \(CatalogFile.backupName(of: path)))\n")
+    XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: CatalogFile.backupPath(of: path))), before)
     let after = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
     let old = String(decoding: before, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
     XCTAssertEqual(zip(old, after).filter { $0 != $1 }.count, 1)
@@ -52,7 +53,7 @@ final class CatalogSetCommandTests: XCTestCase {
     XCTAssertTrue(malformed.errorOutput.contains("does not load as it is, so it was not edited"), malformed.errorOutput)
     let missing = CLIRun(["catalog", "set", path + ".missing", "x", "price=1"])
     XCTAssertEqual(missing.code, 66, missing.errorOutput)
-    XCTAssertFalse(FileManager.default.fileExists(atPath: path + ".bak"), "no edit, no backup")
+    XCTAssertFalse(FileManager.default.fileExists(atPath: CatalogFile.backupPath(of: path)), "no edit, no backup")
   }
 
   func testALocalizedNameAndDescriptionAreSetForTheirLocale() throws {

@@ -1,4 +1,5 @@
 import Foundation
+import StoreEngine
 import XCTest
 
 /// The Catalog pane (issue 26), in a real terminal: a catalog made by `catalog new` is filled in
@@ -89,7 +90,7 @@ final class CatalogEditorTerminalTests: XCTestCase {
     let text = try String(contentsOfFile: path, encoding: .utf8)
     XCTAssertTrue(text.contains(#""displayName" : "동전 100""#), text)
     XCTAssertTrue(text.contains(#""displayPrice" : "1.29""#), text)
-    XCTAssertTrue(FileManager.default.fileExists(atPath: path + ".bak"))
+    XCTAssertTrue(FileManager.default.fileExists(atPath: CatalogFile.backupPath(of: path)))
     try session.send("q")
     try session.waitFor("EXIT=0")
   }

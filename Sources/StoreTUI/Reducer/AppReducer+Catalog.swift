@@ -46,7 +46,7 @@ extension AppReducer {
         return []
       }
       state.sheet = .confirm(ConfirmSheet(
-        title: "Delete \(id)?", message: "The product is removed from \(editor.name) (the previous version is kept as .bak). Transactions already made keep it.",
+        title: "Delete \(id)?", message: "The product is removed from \(editor.name) (the previous version is kept as .\(editor.name).bak). Transactions already made keep it.",
         confirmTitle: "Delete", command: .saveCatalog(bytes: text.bytes, summary: "removed \(id)")))
     case (.moveLevel(let step), .product(let id)?):
       guard let level = editor.catalog.product(id)?.subscription?.level else {

@@ -39,7 +39,7 @@ extension AppRuntime {
     catalogStamp = Self.stamp(file.path)
     try sell(catalog, bytes: bytes)
     let name = URL(fileURLWithPath: file.path).lastPathComponent
-    return "Saved \(name): \(summary) (previous version: \(name).bak)."
+    return "Saved \(name): \(summary) (previous version: \(CatalogFile.backupName(of: name)))."
   }
 
   func reloadCatalog() throws -> String {

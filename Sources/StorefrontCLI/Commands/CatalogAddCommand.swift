@@ -32,7 +32,7 @@ enum CatalogAddCommand {
     do { kind = try CatalogTextEditor.kind(named: type) } catch { throw CLIFailure("\(path): \(error.description); nothing was written", .dataError) }
     let edits = try CatalogEditRun.edits(operands.dropFirst(3), path: path, invocation: invocation, descriptor: descriptor)
     _ = try CatalogEditRun.run(path) { (editor) throws(CatalogTextEditor.Failure) in try editor.add(kind, id: product, edits: edits) }
-    invocation.io.line("\(path): added \(type) \(product) (previous version: \(path).bak)")
+    invocation.io.line("\(path): added \(type) \(product) (previous version: \(CatalogFile.backupName(of: path)))")
     return .success
   }
 }

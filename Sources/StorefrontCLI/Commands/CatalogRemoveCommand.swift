@@ -9,7 +9,7 @@ enum CatalogRemoveCommand {
     summary: "Remove a product from a .storekit file.",
     discussion: """
       Removes the product's entry with its comma; a subscription group it leaves empty stays. The previous \
-      version is kept as FILE.bak. Exit 65 for an unknown product (nothing is written).
+      version is kept as .FILE.bak. Exit 65 for an unknown product (nothing is written).
       """,
     options: [],
     run: run)
@@ -21,7 +21,7 @@ enum CatalogRemoveCommand {
     }
     let (path, product) = (operands[0], operands[1])
     _ = try CatalogEditRun.run(path) { (editor) throws(CatalogTextEditor.Failure) in try editor.remove(product) }
-    invocation.io.line("\(path): removed \(product) (previous version: \(path).bak)")
+    invocation.io.line("\(path): removed \(product) (previous version: \(CatalogFile.backupName(of: path)))")
     return .success
   }
 }

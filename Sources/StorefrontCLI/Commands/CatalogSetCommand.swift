@@ -11,7 +11,7 @@ enum CatalogSetCommand {
     discussion: """
       Only the value's own bytes change (a key the product lacks is added where the file's key order puts it): \
       key order, spacing, line endings and unknown keys stay as the file had them. The edited file must load \
-      as a catalog before it replaces the old one; the old one is kept as FILE.bak. Exit 65 for a bad value or \
+      as a catalog before it replaces the old one; the old one is kept as .FILE.bak. Exit 65 for a bad value or \
       an unknown product (nothing is written), 66 when FILE cannot be read, 73 when it cannot be written, 75 \
       when another process changed it meanwhile.
 
@@ -33,7 +33,7 @@ enum CatalogSetCommand {
       invocation.io.line("\(path): \(product) unchanged")
       return .success
     }
-    invocation.io.line("\(path): \(product) \(operands.dropFirst(2).joined(separator: " ")) (previous version: \(path).bak)")
+    invocation.io.line("\(path): \(product) \(operands.dropFirst(2).joined(separator: " ")) (previous version: \(CatalogFile.backupName(of: path)))")
     return .success
   }
 }

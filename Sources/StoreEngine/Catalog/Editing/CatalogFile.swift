@@ -80,13 +80,25 @@ public struct CatalogFile: Sendable {
     }
   }
 
-  /// Writes `bytes` over `path` atomically after keeping `previous` as `path.bak`; the file keeps
-  /// its permissions.
+  /// Where a save keeps the previous version of the catalog at `path`: `.FILE.bak` in its directory.
+  public static func backupPath(of path: String) -> String {
+    let url = URL(fileURLWithPath: path)
+    return url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).bak").path
+  }
+
+  /// The same as a user typed it: `path` with its last component hidden and `.bak` added.
+  public static func backupName(of path: String) -> String {
+    let slash = path.lastIndex(of: "/").map { path.index(after: $0) } ?? path.startIndex
+    return String(path[..<slash]) + "." + String(path[slash...]) + ".bak"
+  }
+
+  /// Writes `bytes` over `path` atomically after keeping `previous` at ``backupPath(of:)``; the
+  /// file keeps its permissions.
   static func write(_ bytes: [UInt8], to path: String, keeping previous: [UInt8]) throws(SaveError) {
     let url = URL(fileURLWithPath: path)
     let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).tmp")
     do {
-      try Data(previous).write(to: url.appendingPathExtension("bak"), options: .atomic)
+      try Data(previous).write(to: URL(fileURLWithPath: backupPath(of: path)), options: .atomic)
       try Data(bytes).write(to: temporary)
     } catch {
       try? FileManager.default.removeItem(at: temporary)
