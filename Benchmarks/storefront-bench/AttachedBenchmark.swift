@@ -14,6 +14,7 @@ enum AttachedBenchmark {
     [
       "attached_\(ledger)sheet_p50_ms", "attached_\(ledger)sheet_p99_ms", "attached_\(ledger)answer_p50_ms",
       "attached_\(ledger)answer_p99_ms", "attached_\(ledger)waiting_cpu_ms_per_s", "attached_\(ledger)idle_cpu_ms_per_s",
+      "attached_\(ledger)tui_idle_cpu_ms_per_s",
     ]
   }
   /// How long the app waits with its sheet on screen (and, as the baseline, with nothing pending).
@@ -96,11 +97,20 @@ enum AttachedBenchmark {
     }
     // What waiting for an answer costs the app: its CPU over a wait with the sheet up, against the
     // same wait with nothing pending (the attachment's sheet waiter and the process's own threads).
-    let idle = cpuMillisecondsPerSecond { Thread.sleep(forTimeInterval: waitSeconds) }
+    var tuiIdle = 0.0
+    let idle = cpuMillisecondsPerSecond {
+      // The storefront's own CPU over the same idle wait (its clock ticks each second; it waits on
+      // the ledger watcher in between), from /proc: user + system ticks of the whole process.
+      tuiIdle = processCPUMillisecondsPerSecond(tui.pid) { Thread.sleep(forTimeInterval: waitSeconds) }
+    }
     var waiting = 0.0
     _ = try purchase(-1) { waiting = cpuMillisecondsPerSecond { Thread.sleep(forTimeInterval: waitSeconds) } }
     report.set(prefix + "waiting_cpu_ms_per_s", waiting)
     report.set(prefix + "idle_cpu_ms_per_s", idle)
+    report.set(prefix + "tui_idle_cpu_ms_per_s", tuiIdle)
+    report.note(
+      prefix + "tui_idle_cpu_ms_per_s",
+      "The storefront TUI's CPU (the run times in /proc/PID/task/*/schedstat, all threads) over the same \(Int(waitSeconds)) s idle wait, per second: its one-second clock tick and its ledger watcher (DECISIONS §41). Baseline: \(prefix)idle_cpu_ms_per_s, the attached app over the same wait.")
     report.note(
       prefix + "waiting_cpu_ms_per_s",
       "The app's own CPU (getrusage, all threads) over \(Int(waitSeconds)) s with its purchase sheet up and unanswered, per second; \(prefix)idle_cpu_ms_per_s is the same process over the same wait with nothing pending, just before.")
@@ -119,6 +129,22 @@ enum AttachedBenchmark {
     let wall = Stopwatch.nanoseconds()
     body()
     return (Stopwatch.cpuSeconds() - cpu) * 1000 / (Double(Stopwatch.nanoseconds() - wall) / 1e9)
+  }
+
+  /// CPU milliseconds per second process `pid` spends over `body`: the sum of its threads'
+  /// `/proc/PID/task/TID/schedstat` run times (nanoseconds; clock ticks are too coarse for this).
+  static func processCPUMillisecondsPerSecond(_ pid: pid_t, _ body: () -> Void) -> Double {
+    func nanoseconds() -> Double {
+      let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+      return tasks.reduce(0) { total, task in
+        let text = (try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/schedstat", encoding: .utf8)) ?? ""
+        return total + (Double(text.split(separator: " ").first ?? "") ?? 0)
+      }
+    }
+    let before = nanoseconds()
+    let wall = Stopwatch.nanoseconds()
+    body()
+    return (nanoseconds() - before) / 1e6 / (Double(Stopwatch.nanoseconds() - wall) / 1e9)
   }
 
   /// The nearest-rank percentile `p` of `values`.

@@ -77,6 +77,22 @@ final class AttachedAppTerminalTests: XCTestCase {
       log.split(separator: "\n").contains { $0.contains("[storekit-attached-app]") && $0.contains("\(Self.coins) purchasing") }, log)
   }
 
+  /// The sheet states what the app's engine quoted: a subscription with a free trial reads as the
+  /// trial and its terms, not as the regular price (issue 35).
+  func testAnAttachedAppsFreeTrialSheetStatesTheTrial() throws {
+    let session = try TmuxSession()
+    try session.launch("--account mina")
+    try session.waitFor("Restore Purchases")
+    let app = try startApp(session, product: "com.jake.sample.ExInAppPurchase.premium.monthly")
+    try session.waitFor("For storekit-attached-app")
+    let screen = try session.screen()
+    XCTAssertTrue(screen.contains("Start your free trial of"), screen)
+    XCTAssertFalse(screen.contains("buy one"), screen)
+    try session.send("Enter")
+    let result = try finish(app)
+    XCTAssertEqual(result.status, 0, result.output + result.errors)
+  }
+
   func testEscapeInTheTUIGivesTheAppPaymentCancelled() throws {
     let session = try TmuxSession()
     try session.launch("--account mina")
@@ -199,6 +215,10 @@ final class AttachedAppTerminalTests: XCTestCase {
     let app = try startApp(session)
     try session.waitFor("For storekit-attached-app")
     try session.send("Enter")
+    // As for the simulated app: the Ask Permission sheet, and no word of completing the purchase.
+    try session.waitFor("Ask Permission")
+    XCTAssertTrue(try session.screen().contains("it gets deferred until a parent approves"))
+    try session.send("Escape")
     try session.waitUntil("the app's purchase is deferred", timeout: 10) {
       try session.ledger().contains { $0["productId"] as? String == Self.coins && $0["state"] as? String == "deferred" }
     }

@@ -77,6 +77,7 @@ public enum DeviceValues {
   static let answerPrefix = "sheet-answer."
   static let logPrefix = "app-log."
   static let signInPrefix = "sign-in."
+  static let quotePrefix = "sheet-quote."
   /// How many of an app's newest callback lines its log entry keeps.
   public static let logLines = 40
 
@@ -150,6 +151,44 @@ public enum DeviceValues {
     .setDeviceValue(key: answerPrefix + String(id.rawValue), value: answer?.rawValue)
   }
 
+  /// What an attached app's purchase sheet states, as the app's own engine quoted it (its
+  /// ``PurchasePrompt/confirm(transaction:product:quantity:alreadyOwned:price:terms:)``): the
+  /// storefront shows this, not a price of its own, so a free trial reads as one.
+  public struct SheetQuote: Codable, Sendable, Equatable {
+    /// What confirming charges (an offer's price, zero for a re-download or a free trial).
+    public var price: Decimal
+    public var alreadyOwned: Bool
+    /// An auto-renewable subscription's terms (B73).
+    public var terms: SubscriptionTerms<Decimal>?
+    /// Ask to Buy is on for the app: confirming sends the request to the parent (`deferred`).
+    public var asksToBuy: Bool
+
+    public init(price: Decimal, alreadyOwned: Bool, terms: SubscriptionTerms<Decimal>?, asksToBuy: Bool) {
+      self.price = price
+      self.alreadyOwned = alreadyOwned
+      self.terms = terms
+      self.asksToBuy = asksToBuy
+    }
+  }
+
+  /// The change that publishes the quote of the sheet of transaction `id` (nil: the sheet closed).
+  public static func quote(_ id: PaymentTransaction.ID, _ quote: SheetQuote?) -> LedgerChange {
+    let json = quote.flatMap { try? JSONEncoder().encode($0) }.map { String(decoding: $0, as: UTF8.self) }
+    return .setDeviceValue(key: quotePrefix + String(id.rawValue), value: json)
+  }
+
+  /// The attached apps' sheet quotes in `values`, by transaction.
+  public static func quotes(in values: [String: String]) -> [PaymentTransaction.ID: SheetQuote] {
+    var found: [PaymentTransaction.ID: SheetQuote] = [:]
+    for (key, value) in values where key.hasPrefix(quotePrefix) {
+      guard let raw = UInt64(key.dropFirst(quotePrefix.count)),
+        let quote = try? JSONDecoder().decode(SheetQuote.self, from: Data(value.utf8))
+      else { continue }
+      found[PaymentTransaction.ID(raw)] = quote
+    }
+    return found
+  }
+
   /// The change that tells the app whose purchase `id` asked to sign in that the storefront signed
   /// the device in as `account` (nil: the app took it in).
   public static func signedIn(_ id: PaymentTransaction.ID, account: String?) -> LedgerChange {
@@ -198,6 +237,9 @@ extension PaymentQueue {
 
   /// The storefronts' sign-ins for attached apps' signed-out purchases, by transaction, as last read.
   public var sheetSignIns: [PaymentTransaction.ID: String] { DeviceValues.signIns(in: deviceValues) }
+
+  /// The attached apps' sheet quotes, by transaction, as last read.
+  public var sheetQuotes: [PaymentTransaction.ID: DeviceValues.SheetQuote] { DeviceValues.quotes(in: deviceValues) }
 
   /// The storefronts' answers to attached apps' sheets, by transaction, as last read.
   public var sheetAnswers: [PaymentTransaction.ID: SheetAnswer] { DeviceValues.answers(in: deviceValues) }

@@ -53,3 +53,5 @@ extension SubscriptionTerms: Sendable where Price: Sendable {}
 extension SubscriptionTerms: Equatable where Price: Equatable {}
 extension SubscriptionTerms.Offer: Sendable where Price: Sendable {}
 extension SubscriptionTerms.Offer: Equatable where Price: Equatable {}
+extension SubscriptionTerms: Codable where Price: Codable {}
+extension SubscriptionTerms.Offer: Codable where Price: Codable {}

@@ -99,9 +99,17 @@ extension StoreKitEnvironment {
     let product: String
     var signingIn = false
     switch store.queue.prompt {
-    case .confirm(let sheet, let productID, _, _, _, _)?:
+    case .confirm(let sheet, let productID, _, let owned, let price, let terms)?:
       id = sheet
       product = productID.rawValue
+      // The storefront shows what this engine quoted: an offer's price, the terms, Ask to Buy.
+      if store.queue.sheetQuotes[sheet] == nil {
+        let quote = DeviceValues.SheetQuote(
+          price: price.amount, alreadyOwned: owned, terms: terms.map { $0.map(\.amount) }, asksToBuy: store.queue.controls.askToBuy)
+        do { try store.queue.commitDeviceValues([DeviceValues.quote(sheet, quote)]) } catch {
+          report("publishing the purchase sheet of transaction \(sheet) failed: \(describe(error))")
+        }
+      }
     case .signIn(.purchase(let sheet))?:
       // Signed out: the device signs in first, in the storefront's sign-in sheet.
       id = sheet
@@ -169,9 +177,10 @@ extension StoreKitEnvironment {
     } catch {
       report("answering the purchase sheet of transaction \(id) failed: \(describe(error))")
     }
-    if store.queue.sheetAnswers[id] != nil {
-      try? store.queue.commitDeviceValues([DeviceValues.answer(id, nil)])
-    }
+    var done: [StoreEngine.LedgerChange] = []
+    if store.queue.sheetAnswers[id] != nil { done.append(DeviceValues.answer(id, nil)) }
+    if store.queue.sheetQuotes[id] != nil { done.append(DeviceValues.quote(id, nil)) }
+    if !done.isEmpty { try? store.queue.commitDeviceValues(done) }
   }
 
   /// One thread per attached store follows the ledger for as long as the store is open: it blocks

@@ -85,6 +85,9 @@ public func reduce(into state: inout AppState, action: AppAction) -> [AppCommand
   case .attachedAppLogged(let lines):
     AppReducer.appendLog(lines, [], &state)
     return []
+  case .attachedAskToBuy(let name):
+    if state.sheet == nil { state.sheet = .askToBuy(productName: name) }
+    return []
   case .attachedSheetWithdrawn(let id):
     if case .purchase(let sheet) = state.sheet, sheet.app != nil, sheet.transaction == id { state.sheet = nil }
     if case .signIn(let form) = state.sheet, form.app != nil, form.purpose == .purchase(id) { state.sheet = nil }

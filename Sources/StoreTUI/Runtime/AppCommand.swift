@@ -156,6 +156,8 @@ public enum AppAction: Equatable, Sendable {
   case attachedSignInPresented(SignInSheet)
   /// An attached app's sheet no longer waits (answered elsewhere, cancelled, the app gone).
   case attachedSheetWithdrawn(PaymentTransaction.ID)
+  /// An attached app's purchase went to Ask to Buy: the Ask Permission sheet, as for the simulated app.
+  case attachedAskToBuy(productName: String)
 }
 
 /// What the app knows about the signed-in account, read from the engine in one go: its present

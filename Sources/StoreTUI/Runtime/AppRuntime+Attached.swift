@@ -66,12 +66,16 @@ extension AppRuntime {
         purpose: .purchase(next.id), account: state.account ?? state.knownAccounts.first ?? "", app: app)))
       return
     }
-    let price = queue.catalog.product(next.productID).map { product in
-      state.price(product.price * Decimal(next.quantity))
-    } ?? ""
+    // The app's engine quotes its sheet (an offer's price, the terms, Ask to Buy); it comes with
+    // the app's next commit, and the sheet with it.
+    guard let quote = queue.sheetQuotes[next.id] else {
+      shownAttachedSheet = nil
+      return
+    }
     send(.attachedSheetPresented(PurchaseSheet(
       transaction: next.id, product: next.productID, productName: state.displayName(of: next.productID),
-      quantity: next.quantity, price: price, alreadyOwned: false, app: app)))
+      quantity: next.quantity, price: state.price(quote.price), alreadyOwned: quote.alreadyOwned,
+      terms: quote.terms.map { $0.map { state.price($0) } }, app: app)))
   }
 
   /// Each attached app's callbacks since the last look go to the Log pane, marked with its bundle id.
@@ -103,7 +107,17 @@ extension AppRuntime {
     shownAttachedSheet = nil
     settledSheets.insert(id)
     try queue.commitDeviceValues([DeviceValues.answer(id, answer)])
-    let app = state.attachedApps.first { $0.session == (try? queue.transaction(id))??.ownerSession }?.bundleID ?? "the app"
-    return answer == .confirm ? "Confirmed for \(app); it completes the purchase." : "Cancelled for \(app)."
+    let transaction = (try? queue.transaction(id)) ?? nil
+    let app = state.attachedApps.first { $0.session == transaction?.ownerSession }?.bundleID ?? "the app"
+    guard answer == .confirm else { return "Cancelled for \(app)." }
+    // The app follows this storefront's Settings (the device's): its Ask to Buy decides, or the
+    // app's own where it answered before it took the storefront's settings in.
+    if queue.controls.askToBuy || queue.sheetQuotes[id]?.asksToBuy == true {
+      // As the simulated app's: the purchase goes to the parent; the app gets `deferred`.
+      let name = transaction.map { state.displayName(of: $0.productID) } ?? "The purchase"
+      send(.attachedAskToBuy(productName: name))
+      return "Asked to buy for \(app): it gets deferred until a parent approves."
+    }
+    return "Confirmed for \(app); it completes the purchase."
   }
 }
