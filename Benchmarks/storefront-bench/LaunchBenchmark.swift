@@ -50,6 +50,12 @@ enum LaunchBenchmark {
         if count == largeCount { large.append(timing) } else { small.append(timing.total * 1000) }
       }
     }
+    // The StoreKit library's queries on the same two ledgers (issue 35).
+    if let smallDirectory = directories[smallCount], let largeDirectory = directories[largeCount] {
+      let smallQueries = try LibraryQueriesBenchmark.measure(smallDirectory, repeats: max(3, repeats))
+      let largeQueries = try LibraryQueriesBenchmark.measure(largeDirectory, repeats: max(3, repeats))
+      LibraryQueriesBenchmark.record(small: smallQueries, large: largeQueries, into: report)
+    }
     let smallSample = Sample(values: small, unit: "ms")
     let largeSample = Sample(values: large.map { $0.total * 1000 }, unit: "ms")
     report.record("launch_100", smallSample)

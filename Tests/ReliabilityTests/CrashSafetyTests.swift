@@ -3,7 +3,9 @@ import XCTest
 
 /// SIGKILLs `storefront run - --json` at hundreds of points and checks, after each kill, that nothing a
 /// run reported was lost, that unfinished transactions come back at the next launch, that nothing was
-/// granted twice and that the database is intact.
+/// granted twice, that the database is intact and that the commit log agrees with the rows (no
+/// commit half written: every row a commit wrote is named by its record, the newest record is at the
+/// change counter).
 ///
 /// No sleeping: each kill point is "after the k-th line of stdout" or "after the first n bytes of
 /// stdout" (k, n from a seeded generator), so the kill lands right after the event was written.
@@ -33,6 +35,7 @@ final class CrashSafetyTests: XCTestCase {
     var launchesChecked = 0
     var transactionsChecked = 0
     var distinctPurchased = 0
+    var commitLogsChecked = 0
   }
 
   func testSIGKILLAtManyPointsLosesNothing() throws {
@@ -92,7 +95,7 @@ final class CrashSafetyTests: XCTestCase {
       Crash safety (seed \(seed)\(long ? ", long" : "")): \(figures.killPoints) kill points, \(figures.completedRuns) runs \
       completed, \(figures.runs) runs, \(figures.linesRead) event lines read, \(figures.launchesChecked) launches \
       checked with \(figures.redeliveriesChecked) redeliveries, \(figures.transactionsChecked) transaction checks, \
-      \(figures.distinctPurchased) purchased/restored transactions tracked, in \(String(format: "%.1f", seconds)) s
+      \(figures.distinctPurchased) purchased/restored transactions tracked, \(figures.commitLogsChecked) commit logs checked, in \(String(format: "%.1f", seconds)) s
       """)
     XCTAssertGreaterThanOrEqual(figures.killPoints, long ? 1000 : 200)
   }
@@ -156,6 +159,22 @@ final class CrashSafetyTests: XCTestCase {
     let lines = answer.split(separator: "\n").map(String.init)
     XCTAssertEqual(lines.first, "ok", "\(context): PRAGMA integrity_check: \(answer)")
     let account = lines.last { $0.hasPrefix("account=") }.map { String($0.dropFirst("account=".count)) } ?? ""
+    // The commit log (DECISIONS §41): every commit that landed has its record, none a record without
+    // its rows: the newest record is at the change counter, and every row a commit wrote is named by
+    // the record at its position.
+    let log = try Shell.sqlite(file, """
+      SELECT coalesce((SELECT value FROM kv WHERE key = 'change-counter'), '0') || ' ' ||
+        coalesce((SELECT max(position) FROM commit_log), (SELECT value FROM kv WHERE key = 'commit-log-floor'), '0');
+      SELECT count(*) FROM transactions t
+        WHERE t.changed > coalesce((SELECT CAST(value AS INTEGER) FROM kv WHERE key = 'commit-log-floor'), 0)
+          AND NOT EXISTS (SELECT 1 FROM commit_log c WHERE c.position = t.changed
+            AND instr(CAST(c.entries AS TEXT), '["t",' || t.id || ']') > 0);
+      """).split(separator: "\n").map(String.init)
+    if let positions = log.first?.split(separator: " "), positions.count == 2 {
+      XCTAssertEqual(positions[0], positions[1], "\(context): the change counter and the newest commit record differ")
+    }
+    XCTAssertEqual(log.last, "0", "\(context): a row was written without its commit record")
+    figures.commitLogsChecked += 1
     let ledger = try LedgerView.read(dataDir)
     for (id, identity) in reported.identity {
       figures.transactionsChecked += 1

@@ -104,22 +104,28 @@ extension StoreKitEnvironment {
     }
   }
 
-  /// One page of the signed-in account's history after `cursor`, the rows `keep` accepts,
-  /// verified, and where the next page starts (nil: this was the last).
+  /// One page of the signed-in account's history after `cursor`, the rows `keep` accepts, and where
+  /// the next page starts (nil: this was the last). Not yet verified: a row is verified when the app
+  /// reaches it (``verified(_:)``).
   func historyPage(
     after cursor: HistoryCursor?, keep: (StoreEngine.PaymentTransaction) -> Bool
-  ) -> (rows: [VerificationResult<Transaction>], next: HistoryCursor?) {
+  ) -> (rows: [StoreEngine.PaymentTransaction], next: HistoryCursor?) {
     do {
       return try read { store in
         guard let account = store.queue.currentAccount else { return ([], nil) }
         let page = try store.queue.ledger.historyPage(
           account: account, order: .insertion, after: cursor, limit: Self.historyPageSize)
-        return (page.rows.filter(keep).map { verification(of: $0, in: store) }, page.next)
+        return (page.rows.filter(keep), page.next)
       }
     } catch {
       report("reading the transactions failed: \(describe(error))")
       return ([], nil)
     }
+  }
+
+  /// `transaction` verified as the app gets it; nil when the store cannot be opened.
+  func verified(_ transaction: StoreEngine.PaymentTransaction) -> VerificationResult<Transaction>? {
+    try? read { store in verification(of: transaction, in: store) }
   }
 
   /// Rows per page of `Transaction.all`.
@@ -130,14 +136,15 @@ extension Transaction.Transactions {
   /// The signed-in account's history in insertion order, the rows `keep` accepts, read a page at a
   /// time as the iterator asks for more.
   init(paging keep: @escaping @Sendable (StoreEngine.PaymentTransaction) -> Bool) {
-    let state = Locked<(buffer: [Element], cursor: HistoryCursor?, done: Bool)>(([], nil, false))
+    let state = Locked<(buffer: [StoreEngine.PaymentTransaction], cursor: HistoryCursor?, done: Bool)>(([], nil, false))
     self.init(stream: AsyncStream(unfolding: {
       while true {
-        if let next = state.withLock({ state -> Element? in
+        if let next = state.withLock({ state -> StoreEngine.PaymentTransaction? in
           guard !state.buffer.isEmpty else { return nil }
           return state.buffer.removeFirst()
         }) {
-          return next
+          guard let verified = StoreKitEnvironment.shared.verified(next) else { return nil }
+          return verified
         }
         let (cursor, done) = state.withLock { ($0.cursor, $0.done) }
         if done { return nil }
