@@ -38,6 +38,9 @@ public final class TerminalRunLoop<External: Sendable> {
   public enum Step: Equatable, Sendable {
     /// Keep running (the screen is re-rendered).
     case `continue`
+    /// Keep running; the event changed nothing on screen, so a posted event draws no frame (an idle
+    /// screen woken by its own commit costs no redraw).
+    case unchanged
     /// Restore the terminal and return from ``TerminalRunLoop/run(handle:render:)``.
     case quit(exitCode: Int32)
   }
@@ -87,8 +90,7 @@ public final class TerminalRunLoop<External: Sendable> {
   /// delivered in the order posted, and dropped if the loop is not running by then.
   public nonisolated func post(_ event: External) {
     DispatchQueue.main.async {
-      self.deliver(.external(event))
-      self.scheduleRender()
+      if self.deliver(.external(event)) { self.scheduleRender() }
     }
   }
 
@@ -124,9 +126,17 @@ public final class TerminalRunLoop<External: Sendable> {
 
   // MARK: Events
 
-  private func deliver(_ event: Event) {
-    guard isRunning, outcome == nil, let handler else { return }
-    if case .quit(let code) = handler(event) { finish(.quit(exitCode: code)) }
+  /// Hands `event` to the handler; false when it said nothing on screen changed.
+  @discardableResult
+  private func deliver(_ event: Event) -> Bool {
+    guard isRunning, outcome == nil, let handler else { return false }
+    switch handler(event) {
+    case .quit(let code):
+      finish(.quit(exitCode: code))
+      return true
+    case .continue: return true
+    case .unchanged: return false
+    }
   }
 
   private func finish(_ result: Outcome) {

@@ -39,10 +39,15 @@ public final class PaymentQueue {
   /// (``StoreCommand/absorb(_:)``), to the views as a ``LedgerCommit``, and its events to the
   /// observers and the bus. Front ends call it when the ledger's watcher wakes them; it costs one
   /// indexed query when nothing changed.
-  public func refresh() throws(EngineError) {
+  /// - Returns: how many commits came in (a start-over counts as one).
+  @discardableResult
+  public func refresh() throws(EngineError) -> Int {
     let changes: LedgerChanges
     do { changes = try ledger.changes(since: ledgerPosition) } catch { throw .ledger(error) }
-    if changes.startOver { return try startOver() }
+    if changes.startOver {
+      try startOver()
+      return 1
+    }
     for commit in changes.commits {
       var next = machine
       let step = try next.handle(.absorb(commit.changes))
@@ -55,6 +60,7 @@ public final class PaymentQueue {
       announce(step)
     }
     ledgerPosition = changes.position
+    return changes.commits.count
   }
 
   /// The log was trimmed behind this process (it slept through a checkpoint): it takes the present

@@ -153,6 +153,23 @@ public final class AppRuntime {
     send(.tick(now))
   }
 
+  /// The ledger's watcher woke this screen: another process (or this one) committed. Takes the
+  /// other processes' commits in and attends to attached apps; returns whether anything came in
+  /// (else nothing on screen changed).
+  public func ledgerChanged() -> Bool {
+    let commits: Int
+    do {
+      commits = try queue.refresh()
+    } catch {
+      send(.commandFailed(.relaunch, message: TUIErrorText.message(for: error)))
+      return true
+    }
+    guard commits > 0 else { return false }
+    readNotifications()
+    attendAttachedApps()
+    return true
+  }
+
   private func receive(_ event: StoreEvent) {
     enqueue(.event(event))
   }

@@ -198,8 +198,9 @@ enum InteractiveCommand {
           case .external(.appServerAnswered(let answer)): runtime.send(.appServerAnswered(answer))
           case .external(.ledgerConnection(let state)): runtime.send(.ledgerConnectionChanged(state))
           case .external(.engine): break
-          // An early tick: it refreshes from the ledger (and moves the clock by the time elapsed).
-          case .external(.ledger): runtime.tick(now: Date())
+          // Another process committed: its commits come in now, not at the next tick. A wake-up by
+          // this process's own commit brings nothing and draws nothing.
+          case .external(.ledger): if !runtime.ledgerChanged() { return runtime.wantsQuit ? .quit(exitCode: ExitCode.success.rawValue) : .unchanged }
           }
           return runtime.wantsQuit ? .quit(exitCode: ExitCode.success.rawValue) : .continue
         },

@@ -30,7 +30,7 @@ enum ServeEndpoints {
       faultFile: FaultPlanFile(directory: store.directory),
       virtualClock: {
         // The clock another process advanced; a failed refresh keeps the one last taken in.
-        try? queue.refresh()
+        _ = try? queue.refresh()
         return queue.now
       })
     // The lock owns the API: the only way to it is a turn.
