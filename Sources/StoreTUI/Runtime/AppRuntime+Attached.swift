@@ -33,6 +33,7 @@ extension AppRuntime {
   /// After a refresh: the header's list of apps, this storefront's dialogs setting as the apps see
   /// it, and the next attached app's sheet that waits.
   func attendAttachedApps() {
+    ticksSinceAttend = 0
     guard var entry = storefrontEntry else { return }
     // The apps follow this storefront's Settings pane: its dialogs and its sandbox settings.
     if entry.showsSheets != queue.controls.dialogsEnabled || entry.settings != DeviceSettings(queue.controls) {

@@ -15,6 +15,8 @@ extension AppRuntime {
   func run(_ command: AppCommand) {
     do {
       let message = try execute(command)
+      // A command may change what attached apps see (a setting, an answer); the clock's advance does not.
+      if case .advance = command {} else if storefrontEntry != nil { attendAttachedApps() }
       send(.commandSucceeded(command, message: message))
     } catch let error as EngineError {
       send(.commandFailed(command, message: TUIErrorText.message(for: error)))

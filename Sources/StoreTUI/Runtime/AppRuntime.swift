@@ -50,6 +50,10 @@ public final class AppRuntime {
   private var lastTick: Date?
   /// Real seconds not yet moved onto the virtual clock (it moves in whole seconds).
   private var pendingSeconds: TimeInterval = 0
+  /// Ticks since attached apps were last attended to: they are attended when a commit comes in,
+  /// after a command, and every ``attendEvery`` ticks for an app that quit without a word.
+  var ticksSinceAttend = 0
+  static let attendEvery = 5
   /// Starts the simulated app's call to its server on a worker and returns at once; the answer must
   /// come back on the main thread as ``AppAction/appServerAnswered(_:)``. Nil: after-server mode
   /// tells the tester no client is wired.
@@ -134,14 +138,16 @@ public final class AppRuntime {
       pendingSeconds += max(0, now.timeIntervalSince(lastTick))
     }
     lastTick = now
-    // Another storefront on the same data directory may have bought or finished something.
+    // The fallback for the ledger's watcher: another process's commits come in here at the latest.
+    var commits = 0
     do {
-      try queue.refresh()
+      commits = try queue.refresh()
     } catch {
       send(.commandFailed(.relaunch, message: TUIErrorText.message(for: error)))
     }
     readNotifications()
-    attendAttachedApps()
+    ticksSinceAttend += 1
+    if commits > 0 || ticksSinceAttend >= Self.attendEvery { attendAttachedApps() }
     watchCatalogFile()
     // A timer tick lands a hair under a whole second after the last one as often as over it: with
     // no tolerance the clock stood still for a tick and then jumped two seconds.
@@ -169,6 +175,7 @@ public final class AppRuntime {
     attendAttachedApps()
     return true
   }
+
 
   private func receive(_ event: StoreEvent) {
     enqueue(.event(event))
