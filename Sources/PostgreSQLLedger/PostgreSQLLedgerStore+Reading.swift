@@ -150,19 +150,7 @@ extension PostgreSQLLedgerStore {
     }
     if wanted.values {
       let values = try connection.execute(PostgreSQLSchema.selectValues)
-      for row in 0..<values.rowCount {
-        let key = values.text(row, 0) ?? ""
-        let value = values.text(row, 1) ?? ""
-        if key == PostgreSQLSchema.accountKey {
-          rows.currentAccount = value.isEmpty ? nil : value
-        } else if key == PostgreSQLSchema.clockKey, let seconds = Double(value) {
-          rows.clock = Date(timeIntervalSince1970: seconds)
-        } else if key.hasPrefix(PostgreSQLSchema.notificationURLPrefix), !value.isEmpty {
-          rows.notificationURLs[String(key.dropFirst(PostgreSQLSchema.notificationURLPrefix.count))] = value
-        } else if key.hasPrefix(PostgreSQLSchema.devicePrefix), !value.isEmpty {
-          rows.deviceValues[String(key.dropFirst(PostgreSQLSchema.devicePrefix.count))] = value
-        }
-      }
+      for row in 0..<values.rowCount { rows.take(value: values.text(row, 1) ?? "", forKey: values.text(row, 0) ?? "") }
     }
     return rows
   }

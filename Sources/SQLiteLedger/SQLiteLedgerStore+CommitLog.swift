@@ -107,19 +107,7 @@ extension SQLiteLedgerStore {
       }
     }
     if wanted.values {
-      try statements.selectValues.forEachRow { row in
-        let key = row.text(at: 0)
-        let value = row.text(at: 1)
-        if key == LedgerSchema.accountKey {
-          rows.currentAccount = value.isEmpty ? nil : value
-        } else if key == LedgerSchema.clockKey, let seconds = Double(value) {
-          rows.clock = Date(timeIntervalSince1970: seconds)
-        } else if key.hasPrefix(LedgerSchema.notificationURLPrefix), !value.isEmpty {
-          rows.notificationURLs[String(key.dropFirst(LedgerSchema.notificationURLPrefix.count))] = value
-        } else if key.hasPrefix(LedgerSchema.devicePrefix), !value.isEmpty {
-          rows.deviceValues[String(key.dropFirst(LedgerSchema.devicePrefix.count))] = value
-        }
-      }
+      try statements.selectValues.forEachRow { row in rows.take(value: row.text(at: 1), forKey: row.text(at: 0)) }
     }
     undecodable = missing
     return rows

@@ -124,6 +124,20 @@ public enum CommitLog {
 
     public init() {}
 
+    /// Takes one row of a ledger's key/value table in (both stores name them alike: `account`,
+    /// `clock`, `notification-url.<environment>`, `device.<key>`); other keys are not the log's.
+    public mutating func take(value: String, forKey key: String) {
+      if key == "account" {
+        currentAccount = value.isEmpty ? nil : value
+      } else if key == "clock", let seconds = Double(value) {
+        clock = Date(timeIntervalSince1970: seconds)
+      } else if key.hasPrefix("notification-url."), !value.isEmpty {
+        notificationURLs[String(key.dropFirst("notification-url.".count))] = value
+      } else if key.hasPrefix("device."), !value.isEmpty {
+        deviceValues[String(key.dropFirst("device.".count))] = value
+      }
+    }
+
     /// The key of a mass extension in ``massExtensions``.
     public static func key(_ productID: Product.ID, _ requestID: String) -> String { productID.rawValue + "\u{1F}" + requestID }
   }
