@@ -96,8 +96,7 @@ public final class LedgerWatcher: @unchecked Sendable {
             drainWakeup()
             return false
           }
-          var buffer = [UInt8](repeating: 0, count: 4096)
-          while buffer.withUnsafeMutableBytes({ read(notify, $0.baseAddress, $0.count) }) > 0 {}
+          drainNotify()
           hotRounds = Self.hotPolls.count
         }
       } else {
@@ -112,6 +111,10 @@ public final class LedgerWatcher: @unchecked Sendable {
       let now = try? sqlite?.dataVersion()
       if now != version {
         version = now
+        // The same commit's other writes (the WAL index, more WAL pages) are this wake's too: they
+        // do not start another round of looks.
+        if notify >= 0 { drainNotify() }
+        hotRounds = 0
         return true
       }
     }
@@ -124,6 +127,11 @@ public final class LedgerWatcher: @unchecked Sendable {
       var one: UInt8 = 1
       _ = write(wakeupWriter, &one, 1)
     }
+  }
+
+  private func drainNotify() {
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    while buffer.withUnsafeMutableBytes({ read(notify, $0.baseAddress, $0.count) }) > 0 {}
   }
 
   private func drainWakeup() {

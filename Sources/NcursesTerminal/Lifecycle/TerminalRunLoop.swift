@@ -185,6 +185,9 @@ public final class TerminalRunLoop<External: Sendable> {
 
   // MARK: Rendering
 
+  /// Asks for a frame on the main queue's next turn; requests before it is drawn are one frame.
+  public func requestRender() { scheduleRender() }
+
   private func scheduleRender() {
     guard isRunning, !renderScheduled else { return }
     renderScheduled = true
@@ -230,7 +233,10 @@ public final class TerminalRunLoop<External: Sendable> {
         MainActor.assumeIsolated {
           guard let self else { return }
           self.deliver(.tick(self.now()))
-          self.renderNow()
+          // Scheduled, not drawn now: what the tick caused and reaches the handler on the main
+          // queue after it (engine events) is in the same frame, and a request for one more
+          // frame in between is one and the same.
+          self.scheduleRender()
         }
       }
       timer.resume()

@@ -162,10 +162,10 @@ enum InteractiveCommand {
     runtime.serverFaults = ServerFaultSettings.access(directory: store.directory)
     runtime.receipts = ReceiptText.access(store: store, bundleID: store.queue.bundleID)
     // Engine events reach the runtime on the main queue; this wakes the loop to draw them after.
-    let wake = store.queue.bus.subscribe(StoreEvent.self, on: .queue(.main)) { _ in loop.post(.engine) }
+    let wake = store.queue.bus.subscribe(StoreEvent.self, on: .queue(.main)) { _ in MainActor.assumeIsolated { loop.requestRender() } }
     // A commit with no event (another process's, read by a refresh) still changes rows to draw.
     let commitWake = store.queue.bus.subscribe(LedgerCommit.self, on: .queue(.main)) { commit in
-      if !commit.changes.isEmpty { loop.post(.engine) }
+      if !commit.changes.isEmpty { MainActor.assumeIsolated { loop.requestRender() } }
     }
     // Another machine's commit to a shared ledger refreshes the rows at once, not at the next tick.
     let ledgerWake = LedgerWake(store: store) { loop.post(.ledger) }
