@@ -64,28 +64,12 @@ extension SQLiteLedgerStore {
         }
       }
     }
-    let subscription = try statements.historyPage(LedgerSchema.selectSubscriptionJSON, on: connection)
-    for id in wanted.subscriptions {
-      try subscription.bind(Int64(bitPattern: id.rawValue), at: 1)
-      try subscription.forEachRow { row in
-        if let record = try? recordCoder.decode(SubscriptionRecord.self, from: row.text(at: 0)) {
-          rows.subscriptions[id] = record
-        } else if missing == nil {
-          missing = "subscription record of transaction \(id)"
-        }
-      }
-    }
-    let request = try statements.historyPage(LedgerSchema.selectRequestJSON, on: connection)
-    for id in wanted.askToBuyRequests {
-      try request.bind(Int64(bitPattern: id.rawValue), at: 1)
-      try request.forEachRow { row in
-        if let value = try? recordCoder.decode(AskToBuyRequest.self, from: row.text(at: 0)) {
-          rows.askToBuyRequests[id] = value
-        } else if missing == nil {
-          missing = "Ask to Buy request \(id)"
-        }
-      }
-    }
+    rows.subscriptions = try records(
+      SubscriptionRecord.self, LedgerSchema.selectSubscriptionJSON, ids: wanted.subscriptions,
+      what: "subscription record of transaction", with: statements, missing: &missing)
+    rows.askToBuyRequests = try records(
+      AskToBuyRequest.self, LedgerSchema.selectRequestJSON, ids: wanted.askToBuyRequests, what: "Ask to Buy request",
+      with: statements, missing: &missing)
     let account = try statements.historyPage(LedgerSchema.selectAccountJSON, on: connection)
     for name in wanted.accounts {
       try account.bind(name, at: 1)
@@ -111,5 +95,26 @@ extension SQLiteLedgerStore {
     }
     undecodable = missing
     return rows
+  }
+
+  /// The records `select` (one JSON column, by id) reads for `ids`, by id; the first that does not
+  /// decode is named in `missing`.
+  private func records<Record: Decodable>(
+    _ type: Record.Type, _ select: String, ids: [PaymentTransaction.ID], what: String, with statements: Statements,
+    missing: inout String?
+  ) throws(SQLiteFailure) -> [PaymentTransaction.ID: Record] {
+    let statement = try statements.historyPage(select, on: connection)
+    var found: [PaymentTransaction.ID: Record] = [:]
+    for id in ids {
+      try statement.bind(Int64(bitPattern: id.rawValue), at: 1)
+      try statement.forEachRow { row in
+        if let record = try? recordCoder.decode(Record.self, from: row.text(at: 0)) {
+          found[id] = record
+        } else if missing == nil {
+          missing = "\(what) \(id)"
+        }
+      }
+    }
+    return found
   }
 }
