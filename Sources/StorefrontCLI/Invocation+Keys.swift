@@ -1,6 +1,7 @@
 import Foundation
 import SharedLedgerSecrets
 import StoreEngine
+import StorefrontLive
 import StoreServer
 
 extension Invocation {

@@ -17,7 +17,7 @@ final class AttachedProcessLivenessTests: XCTestCase {
     // A process of this host that no longer runs: its session does not parse, so it is dead.
     let gone = AttachedProcess(
       session: "not-a-session", role: .app, bundleID: "com.example.app", since: Date(timeIntervalSince1970: 1_800_000_001), showsSheets: false)
-    try queue.commitDeviceValues([DeviceValues.register(elsewhere), DeviceValues.register(gone)])
+    try queue.tell(.register(elsewhere), .register(gone))
     XCTAssertEqual(queue.attachedProcesses.map(\.session), ["storefront-on-b"])
     _ = dead.withLock { $0.insert("storefront-on-b") }
     XCTAssertEqual(queue.attachedProcesses.map(\.session), [], "its session ended: it is gone")

@@ -8,7 +8,8 @@ import Testing
 /// After any sequence of commands, in this process or in another one on the same ledger, every
 /// row, the header and the Transactions pane equal what a fresh launch on that ledger shows. The
 /// commands include every kind of change the commit log carries: removals (clear history, delete),
-/// sign-in, sign-out and account switches, the notification URL, relaunches.
+/// sign-in, sign-out and account switches, the notification URL, relaunches, an edited catalog and
+/// attached processes' mailbox.
 @MainActor
 @Suite struct ReadModelPropertyTests {
   /// Commands per sequence: fewer under a sanitizer (scripts/sanitizers sets STOREFRONT_SANITIZER),
@@ -43,6 +44,16 @@ import Testing
     case 13: command = .setControl(.askToBuy(generator.next() % 3 == 0))
     case 14: command = generator.next() % 2 == 0 ? .approve(unfinished, after: nil) : .decline(unfinished, after: nil)
     case 15: command = .priceIncrease(subscription, generator.next() % 2 == 0 ? .request : .accept, price: nil)
+    case 16:
+      // An edited catalog (a product gone, a setting changed), or an attached process's mailbox.
+      switch generator.next() % 3 {
+      case 0: command = .sellCatalog(variantCatalog(&generator))
+      case 1:
+        command = .device([
+          .register(AttachedProcess(session: "app-\(generator.next() % 3)", role: .app, bundleID: "com.example.app", since: TestStore.start, showsSheets: false))
+        ])
+      default: command = .device([.answer(any, generator.next() % 2 == 0 ? .confirm : nil), .quote(any, nil)])
+      }
     // What only the commit log carries across processes: removals, accounts, settings.
     case 17: command = generator.next() % 3 == 0 ? .clearHistory(account: nil) : .deleteTransaction(any)
     case 18: command = .signIn(["tester", "tester", "second"][Int(generator.next() % 3)], password: nil)
@@ -57,6 +68,19 @@ import Testing
     return "\(command)"
   }
 
+  /// The fixture catalog as an edit may leave it: without one of its products, or with other settings.
+  static func variantCatalog(_ generator: inout SplitMix64) -> Catalog {
+    var settings = CatalogSettings()
+    settings.askToBuyEnabled = generator.next() % 2 == 0
+    settings.billingGracePeriodEnabled = generator.next() % 2 == 0
+    let full = FixtureCatalog.make(settings: settings)
+    guard generator.next() % 2 == 0 else { return full }
+    let gone = [FixtureCatalog.removeAds, FixtureCatalog.coins, FixtureCatalog.seasonPass].randomElement(using: &generator) ?? FixtureCatalog.coins
+    return Catalog(
+      formatVersion: full.formatVersion, products: full.products.filter { $0.id != gone },
+      subscriptionGroups: full.subscriptionGroups, settings: settings)
+  }
+
   @Test(arguments: 1...4 as ClosedRange<UInt64>)
   func inThisProcess(seed: UInt64) throws {
     var generator = SplitMix64(seed: seed)
@@ -69,7 +93,7 @@ import Testing
         steps.append("relaunch")
         runtime.send(.key(.char("L")))
       }
-      try expectSameAsFreshLaunch(runtime, on: store.ledger, "seed \(seed) after \(steps.suffix(3))")
+      try expectSameAsFreshLaunch(runtime, on: store.ledger, "seed \(seed) after \(steps.suffix(6).map { String($0.prefix(80)) })")
     }
   }
 
@@ -108,7 +132,7 @@ import Testing
       // This screen's tick reads the change feed (a fixed wall time: the clock moves only by commands).
       runtime.tick(now: TestStore.start)
       try expectSameAsFreshLaunch(
-        runtime, on: try ledger.open(), "seed \(seed) after \(steps.suffix(3))",
+        runtime, on: try ledger.open(), "seed \(seed) after \(steps.suffix(6).map { String($0.prefix(80)) })",
         environment: SharedLedger.environment(session: "fresh"))
     }
   }

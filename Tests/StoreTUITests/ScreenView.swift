@@ -51,8 +51,9 @@ struct ScreenView: Equatable, CustomStringConvertible {
   func difference(from other: ScreenView) -> String? {
     if statuses != other.statuses { return "statuses \(statuses) vs \(other.statuses)" }
     if transactions != other.transactions {
-      let mine = transactions.map { "\($0.id) \($0.state.name)\($0.isFinished ? " finished" : "")" }
-      let theirs = other.transactions.map { "\($0.id) \($0.state.name)\($0.isFinished ? " finished" : "")" }
+      let mine = transactions.map { "\($0.id) \($0.productID) \($0.state.name)\($0.isFinished ? " finished" : "")" }
+      let theirs = other.transactions.map { "\($0.id) \($0.productID) \($0.state.name)\($0.isFinished ? " finished" : "")" }
+      if mine.count != theirs.count { return "transactions \(mine) vs \(theirs); subscriptions \(subscriptions) vs \(other.subscriptions)" }
       return "transactions \(mine) vs \(theirs)"
     }
     if history != other.history || historyCount != other.historyCount {
@@ -95,7 +96,8 @@ func expectSameAsFreshLaunch(
   // The Transactions pane reads its window when it shows; both screens read it as if it did.
   runtime.readHistoryWindowNow()
   let live = ScreenView(runtime.state)
-  let fresh = try freshView(on: ledger, environment: environment)
+  // A fresh launch sells what this screen's store sells now (an edit may have replaced the file's).
+  let fresh = try freshView(on: ledger, catalog: runtime.queue.machine.catalog, environment: environment)
   if let difference = live.difference(from: fresh) {
     Issue.record("\(comment): the live screen differs from a fresh launch: \(difference)", sourceLocation: sourceLocation)
   }

@@ -1,5 +1,6 @@
 import Foundation
 import StoreEngine
+import StorefrontLive
 import XCTest
 
 @testable import StorefrontCLI

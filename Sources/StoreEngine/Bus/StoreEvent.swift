@@ -47,6 +47,9 @@ public enum StoreEvent: Sendable, Equatable {
   case transactionDeleted(PaymentTransaction)
   /// The virtual clock moved.
   case clockAdvanced(Date)
+  /// The store sells another catalog from now on (``StoreCommand/sellCatalog(_:)``). Not a
+  /// StoreKit callback: an app learns of new products when it asks for them.
+  case catalogChanged(Catalog)
   /// A notification for the app's server was committed to the outbox (App Store Server Notifications
   /// V2); delivery follows, by the process that serves.
   case notificationQueued(ServerNotification)

@@ -106,18 +106,21 @@ public enum DeviceValues {
     }
   }
 
-  /// The changes that remove what processes no longer running left: their entries and their logs.
-  /// `isRunning` tells (default: ``AttachedProcess/mayBeAlive``).
+  /// What processes no longer running left behind: their entries and their logs, as the command
+  /// that removes them (nil: nothing to remove). `isRunning` tells (default: ``AttachedProcess/mayBeAlive``).
   public static func leftBehind(
     in values: [String: String], isRunning: (AttachedProcess) -> Bool = \.mayBeAlive
-  ) -> [LedgerChange] {
+  ) -> DeviceCommand? {
     let entries = processes(in: values)
     let alive = Set(entries.filter(isRunning).map(\.session))
-    let dead = entries.filter { !alive.contains($0.session) }.map { unregister(session: $0.session) }
+    let dead = entries.filter { !alive.contains($0.session) }.map(\.session)
     let logs = values.keys.filter { $0.hasPrefix(logPrefix) && !alive.contains(String($0.dropFirst(logPrefix.count))) }
-      .sorted().map { LedgerChange.setDeviceValue(key: $0, value: nil) }
-    return dead + logs
+      .map { String($0.dropFirst(logPrefix.count)) }.sorted()
+    return dead.isEmpty && logs.isEmpty ? nil : .forget(sessions: dead, logs: logs)
   }
+
+  /// The change that removes the callback log of the app of `session`.
+  static func forgetLog(session: String) -> LedgerChange { .setDeviceValue(key: logPrefix + session, value: nil) }
 
   /// The change that writes the callback log of the app of `session`.
   public static func log(_ log: AppLog, session: String) -> LedgerChange {
@@ -226,6 +229,10 @@ public enum DeviceValues {
 }
 
 extension PaymentQueue {
+  /// The ledger's device values as this process last took them in (``DeviceValues``): who is
+  /// attached, sheets, answers.
+  public var deviceValues: [String: String] { machine.deviceValues }
+
   /// The processes attached to this store that may still run, oldest first (this one included
   /// once it registered), as this process's session tells (``AttachedProcess/isRunning(askedBy:)``).
   public var attachedProcesses: [AttachedProcess] {
@@ -244,9 +251,14 @@ extension PaymentQueue {
   /// The storefronts' answers to attached apps' sheets, by transaction, as last read.
   public var sheetAnswers: [PaymentTransaction.ID: SheetAnswer] { DeviceValues.answers(in: deviceValues) }
 
-  /// Writes device values (registering, answering) and takes them in at once.
-  public func commitDeviceValues(_ changes: [LedgerChange]) throws(EngineError) {
-    do { try ledger.commit(changes) } catch { throw .ledger(error) }
-    for case .setDeviceValue(let key, let value) in changes { deviceValues[key] = value }
+  /// Says `commands` to the other attached processes as one step (``StoreCommand/device(_:)``).
+  public func tell(_ commands: DeviceCommand...) throws(EngineError) {
+    try tell(commands)
+  }
+
+  /// Says `commands` to the other attached processes as one step (``StoreCommand/device(_:)``).
+  public func tell(_ commands: [DeviceCommand]) throws(EngineError) {
+    guard !commands.isEmpty else { return }
+    try perform(.device(commands))
   }
 }

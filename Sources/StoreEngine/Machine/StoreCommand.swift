@@ -97,6 +97,11 @@ public enum StoreCommand: Sendable, Equatable {
   /// The App Store Server API's Request a Test Notification: a TEST notification, named by `token`
   /// (its `testNotificationToken`).
   case requestTestNotification(token: String)
+  /// Sell `catalog` from now on (an edited or reloaded `.storekit` file); settings it changed become
+  /// the sandbox's.
+  case sellCatalog(Catalog)
+  /// What this process says to the others attached to the store (``DeviceCommand``), as one step.
+  case device([DeviceCommand])
 
   /// A price-increase step.
   public enum PriceIncreaseAction: String, Sendable, Equatable, CaseIterable {

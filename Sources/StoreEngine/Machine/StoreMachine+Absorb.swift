@@ -42,7 +42,8 @@ extension StoreMachine {
       case .setClock(let date): catchUp(to: date)
       case .putAskToBuyRequest(let request): absorb([request])
       case .setNotificationURL(let environment, let url): notificationURLs[environment] = url
-      case .putMassExtension, .putNotification, .setDeviceValue, .expectOwner: break
+      case .setDeviceValue(let key, let value): deviceValues[key] = value
+      case .putMassExtension, .putNotification, .expectOwner: break
       }
     }
     // The app's queue loses what another process removed, as it does after its own clear.

@@ -49,6 +49,8 @@ public struct StoreMachine: Sendable {
   /// Where the app's server wants App Store Server Notifications, by environment (`Sandbox`,
   /// `Production`); the store sends them only for an environment with a URL, as App Store Connect does.
   public internal(set) var notificationURLs: [String: String] = [:]
+  /// The ledger's device values (``DeviceValues``): the attached processes' mailbox.
+  public internal(set) var deviceValues: [String: String] = [:]
   /// The step being built by the command in progress.
   var step = StoreStep()
 
@@ -83,6 +85,7 @@ public struct StoreMachine: Sendable {
     absorb(snapshot.askToBuyRequests)
     currentAccount = snapshot.currentAccount
     notificationURLs = snapshot.notificationURLs
+    deviceValues = snapshot.deviceValues
     if let clock = snapshot.clock { now = max(now, clock) }
     ids.dropReservation()
     prompt = nil
@@ -192,6 +195,12 @@ public struct StoreMachine: Sendable {
     case .advance(let target): try advance(to: target)
     case .relaunch: try launch(claims: nil)
     case .absorb(let changes): absorb(commit: changes)
+    case .device(let commands): for command in commands { say(command) }
+    case .sellCatalog(let new):
+      let changes = Self.settingChanges(from: catalog, to: new)
+      catalog = new
+      step.emit(.catalogChanged(new))
+      for change in changes { try run(.setControl(change)) }
     case .clearHistory(let account): try clearPurchaseHistory(account: account)
     case .setAutoRenew(let id, let on): try setAutoRenew(on, for: id)
     case .expireSubscription(let id): try expireSubscription(id)
@@ -325,5 +334,6 @@ extension StoreMachine: Equatable {
       && lhs.rng == rhs.rng && lhs.subscriptionRecords == rhs.subscriptionRecords
       && lhs.nextLineItemID == rhs.nextLineItemID && lhs.askToBuyRequests == rhs.askToBuyRequests
       && lhs.currentPeriod == rhs.currentPeriod && lhs.notificationURLs == rhs.notificationURLs
+      && lhs.deviceValues == rhs.deviceValues
   }
 }

@@ -20,8 +20,6 @@ public final class PaymentQueue {
   private var productCallbacks: [Int: (Result<ProductsResponse, StoreKitError>) -> Void] = [:]
   /// How far this process has read the ledger's change feed.
   private var ledgerPosition: UInt64 = 0
-  /// The ledger's device values as last read (``DeviceValues``): who is attached, sheet answers.
-  public internal(set) var deviceValues: [String: String] = [:]
 
   /// Opens the store on `catalog` with what `ledger` holds (accounts, unfinished and current
   /// transactions, subscription records, the clock).
@@ -30,7 +28,6 @@ public final class PaymentQueue {
     self.bus = bus
     let snapshot = try ledger.load()
     ledgerPosition = snapshot.position
-    deviceValues = snapshot.deviceValues
     machine = StoreMachine(catalog: catalog, environment: environment, snapshot: snapshot)
   }
 
@@ -53,9 +50,6 @@ public final class PaymentQueue {
       let step = try next.handle(.absorb(commit.changes))
       machine = next
       ledgerPosition = commit.position
-      for change in commit.changes {
-        if case .setDeviceValue(let key, let value) = change { deviceValues[key] = value }
-      }
       post(LedgerCommit(commit.changes, origin: .otherProcess))
       announce(step)
     }
@@ -72,7 +66,6 @@ public final class PaymentQueue {
     var next = machine
     next.takePresent(snapshot)
     machine = next
-    deviceValues = snapshot.deviceValues
     ledgerPosition = snapshot.position
     post(LedgerCommit([], origin: .otherProcess, present: snapshot))
   }

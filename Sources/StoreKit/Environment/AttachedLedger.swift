@@ -1,10 +1,6 @@
 import Foundation
-import StorefrontLive
 internal import PostgreSQLLedger
-#if canImport(Glibc)
-  import Glibc
-#endif
-internal import SQLiteLedger
+internal import StorefrontLive
 internal import SandboxSigning
 internal import SharedLedgerSecrets
 internal import StoreEngine
@@ -20,7 +16,6 @@ struct AttachedLedger {
   var session: AppSession
   /// Where the CA's keys are kept when not in the data directory's `ca/`.
   var storage: (any SecretStorage)?
-  var sessionLock: AnyObject?
 
   /// Opens the ledger `configuration` names under `directory`, checks that this app may attach to
   /// it, and takes a storefront's catalog when the app named none.
@@ -29,35 +24,26 @@ struct AttachedLedger {
     let name = shared.map { PostgreSQLAddress($0).description } ?? directory.path
     do {
       try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-      var opened: AttachedLedger
-      let clock: Date?
-      if let uri = shared {
-        guard PostgreSQLAddress.isPostgreSQL(uri) else {
-          throw StoreOpenError.ledger(
-            "$STOREFRONT_LEDGER", "it is not a postgresql:// URI; set it to postgresql://user@host/database, or unset it to use the data directory's ledger")
-        }
-        let address = PostgreSQLAddress(uri)
+      // The backend is chosen where the CLI's is (StorefrontLive): `STOREFRONT_LEDGER`, else the directory.
+      let location = try LedgerLocation.resolve(
+        ledger: nil, dataDirectory: directory.path, environment: shared.map { ["STOREFRONT_LEDGER": $0] } ?? [:])
+      var storage: (any SecretStorage)?
+      if case .postgresql(let address) = location {
         let sealer: SecretSealer
         do throws(SharedSecretStorage.Failure) {
           sealer = try SharedSecretStorage.sealer(keyFile: nil, environment: configuration.attachment?.environment ?? [:], ledger: address.description)
         } catch {
           throw StoreOpenError.ledger(address.description, error.description)
         }
-        let store = try PostgreSQLLedgerStore(address: address)
-        let lock = try PostgreSQLSessionLock.acquire(address: address, id: ProcessSession().current().id)
-        opened = AttachedLedger(
-          ledger: store, watch: configuration.attachment == nil ? nil : try LedgerWatch(listening: address, ignoring: store),
-          start: Date(), session: lock.session,
-          storage: SharedSecretStorage(table: try PostgreSQLSecretTable(address: address), sealer: sealer), sessionLock: lock)
-        clock = try store.virtualClock()
-      } else {
-        let store = try SQLiteLedgerStore(directory: directory)
-        let session = configuration.attachment == nil ? AppSession.solitary : ProcessSession().current()
-        opened = AttachedLedger(
-          ledger: store, watch: configuration.attachment == nil ? nil : try LedgerWatch(watching: directory), start: Date(),
-          session: session, storage: nil, sessionLock: nil)
-        clock = try store.virtualClock()
+        storage = SharedSecretStorage(table: try PostgreSQLSecretTable(address: address), sealer: sealer)
       }
+      let store = try location.open()
+      // Only an attached app answers to other processes: an `SKTestSession` store is alone.
+      let session = configuration.attachment == nil && !location.isShared ? AppSession.solitary : try location.session()
+      var opened = AttachedLedger(
+        ledger: store, watch: configuration.attachment == nil ? nil : LedgerWatch(try location.watcher(ignoring: store)),
+        start: Date(), session: session, storage: storage)
+      let clock = try store.virtualClock()
       // The clock belongs to the ledger (DECISIONS §32): continue from it, or record where it starts.
       if let clock {
         opened.start = clock
@@ -81,6 +67,8 @@ struct AttachedLedger {
       throw .ledger(
         name,
         "the ledger '\(path)' has schema version \(found), written by a newer storefront than this app's StoreKit library (it reads \(supported)). Update the storefront package your app depends on to the storefront's version (`swift package update`), or set \(shared == nil ? "STOREFRONT_DATA_DIR to another directory" : "STOREFRONT_LEDGER to another database"). Nothing was written")
+    } catch LedgerError.cannotOpen(let path, let reason) where path == "$STOREFRONT_LEDGER" {
+      throw .ledger(path, reason)
     } catch let error as LedgerError {
       throw .ledger(name, error.description)
     } catch {
@@ -118,12 +106,8 @@ final class LedgerWatch: @unchecked Sendable {
   /// How long a follower with no sheet open blocks at most (then it wakes without looking).
   static let quietInterval: TimeInterval = 5
 
-  init(watching directory: URL) throws(LedgerError) {
-    watcher = try LedgerWatcher(directory: directory)
-  }
-
-  init(listening address: PostgreSQLAddress, ignoring store: PostgreSQLLedgerStore) throws(LedgerError) {
-    watcher = try LedgerWatcher(address: address, ignoring: store)
+  init(_ watcher: LedgerWatcher) {
+    self.watcher = watcher
   }
 
   /// Blocks until another process may have committed, or (`lookingAnyway`) for up to the liveness

@@ -30,8 +30,6 @@ package final class OpenStore {
   let collector = EventCollector()
   /// What a waiting sheet blocks on between looks at the ledger; nil for an in-memory store.
   let watch: LedgerWatch?
-  /// On a shared ledger, the lock that tells other machines this process's sheets are still its.
-  private var sessionLock: AnyObject?
   private var subscription: Subscription?
 
   /// Opens the store `configuration` describes; the app is launched (unfinished transactions are
@@ -57,7 +55,6 @@ package final class OpenStore {
       start = opened.start
       session = opened.session
       storage = opened.storage
-      sessionLock = opened.sessionLock
     } else {
       // One CA for every in-memory store of this user: making a chain costs more than a session.
       let shared = FileManager.default.temporaryDirectory.appendingPathComponent("storefront-storekit-\(getuid())", isDirectory: true)

@@ -23,7 +23,8 @@ extension StoreKitEnvironment {
     appLog = DeviceValues.AppLog(bundleID: store.configuration.bundleID)
     do {
       // Entries of processes that ended without removing theirs (a SIGKILL) go, with their logs.
-      try store.queue.commitDeviceValues(DeviceValues.leftBehind(in: store.queue.deviceValues, isRunning: store.queue.isRunning) + [DeviceValues.register(process)])
+      try store.queue.tell(
+        [DeviceValues.leftBehind(in: store.queue.deviceValues, isRunning: store.queue.isRunning), .register(process)].compactMap { $0 })
     } catch {
       report("registering with the storefront data directory \(store.configuration.dataDirectory?.path ?? "") failed: \(describe(error))")
       return
@@ -36,7 +37,7 @@ extension StoreKitEnvironment {
   func unregisterAtExit() {
     locked {
       guard let session = attachedSession, let store = currentStore else { return }
-      try? store.queue.commitDeviceValues([DeviceValues.unregister(session: session)])
+      try? store.queue.tell(.unregister(session: session))
       attachedSession = nil
     }
   }
@@ -63,7 +64,7 @@ extension StoreKitEnvironment {
   func writeAppLog(_ lines: [String], in store: OpenStore) {
     guard let session = attachedSession else { return }
     appLog = appLog.appending(lines)
-    try? store.queue.commitDeviceValues([DeviceValues.log(appLog, session: session)])
+    try? store.queue.tell(.log(appLog, session: session))
   }
 
   /// An attached app asked for products its store does not sell: they are invalid identifiers, as
@@ -106,7 +107,7 @@ extension StoreKitEnvironment {
       if store.queue.sheetQuotes[sheet] == nil {
         let quote = DeviceValues.SheetQuote(
           price: price.amount, alreadyOwned: owned, terms: terms.map { $0.map(\.amount) }, asksToBuy: store.queue.controls.askToBuy)
-        do { try store.queue.commitDeviceValues([DeviceValues.quote(sheet, quote)]) } catch {
+        do { try store.queue.tell(.quote(sheet, quote)) } catch {
           report("publishing the purchase sheet of transaction \(sheet) failed: \(describe(error))")
         }
       }
@@ -118,7 +119,7 @@ extension StoreKitEnvironment {
       if let account = store.queue.sheetSignIns[sheet] {
         sheetDeadline = nil
         do { try perform(.adoptAccount(account)) } catch { report("signing in as the device's \(account) failed: \(describe(error))") }
-        try? store.queue.commitDeviceValues([DeviceValues.signedIn(sheet, account: nil)])
+        try? store.queue.tell(.signedIn(sheet, account: nil))
         return
       }
     case .signIn(.restore)?:
@@ -134,7 +135,7 @@ extension StoreKitEnvironment {
       if signingIn, answer == .confirm {
         // Confirmed without a sign-in (a storefront that asks none): the app's own account.
         do { try perform(.signIn(store.configuration.account, password: nil)) } catch { report("signing in failed: \(describe(error))") }
-        try? store.queue.commitDeviceValues([DeviceValues.answer(id, nil)])
+        try? store.queue.tell(.answer(id, nil))
       } else {
         carryOut(answer, for: id, in: store)
       }
@@ -177,10 +178,10 @@ extension StoreKitEnvironment {
     } catch {
       report("answering the purchase sheet of transaction \(id) failed: \(describe(error))")
     }
-    var done: [StoreEngine.LedgerChange] = []
-    if store.queue.sheetAnswers[id] != nil { done.append(DeviceValues.answer(id, nil)) }
-    if store.queue.sheetQuotes[id] != nil { done.append(DeviceValues.quote(id, nil)) }
-    if !done.isEmpty { try? store.queue.commitDeviceValues(done) }
+    var done: [DeviceCommand] = []
+    if store.queue.sheetAnswers[id] != nil { done.append(.answer(id, nil)) }
+    if store.queue.sheetQuotes[id] != nil { done.append(.quote(id, nil)) }
+    try? store.queue.tell(done)
   }
 
   /// One thread per attached store follows the ledger for as long as the store is open: it blocks

@@ -24,8 +24,9 @@ extension ScenarioRunner {
       let actual = try ledgerRead { try queue.entitlements() }.consumableCounts[product] ?? 0
       return actual == count ? nil : "expected \(count) units of \(product) bought, but \(actual) were"
     case .unfinished(let count):
-      let actual = queue.unfinishedTransactions.count
-      return actual == count ? nil : "expected \(count) unfinished transactions, but there are \(actual): \(queue.unfinishedTransactions.map { "\($0.id) \($0.productID) \($0.state.name)" }.joined(separator: ", "))"
+      let unfinished = try unfinishedTransactions()
+      return unfinished.count == count ? nil
+        : "expected \(count) unfinished transactions, but there are \(unfinished.count): \(unfinished.map { "\($0.id) \($0.productID) \($0.state.name)" }.joined(separator: ", "))"
     case .transactions(let count):
       let actual = try ledgerRead({ try queue.transactionCount() })
       return actual == count ? nil : "expected \(count) transactions in the account's history, but there are \(actual)"
@@ -34,16 +35,19 @@ extension ScenarioRunner {
       return actual == count ? nil : "expected \(count) restored transactions, but \(actual) were restored"
     case .prompt(let name):
       let actual: String =
-        switch queue.prompt {
+        switch readModel?.prompt {
         case nil: "none"
         case .signIn: "sign-in"
         case .confirm(_, _, _, let owned, _, _): owned ? "already-owned" : "confirm"
         }
       return actual == name ? nil : "expected the \(name) sheet, but the sheet is \(actual)"
     case .account(let name):
-      return queue.currentAccount == name ? nil : "expected account \(name ?? "none"), but it is \(queue.currentAccount ?? "none")"
+      let actual = try present().currentAccount
+      return actual == name ? nil : "expected account \(name ?? "none"), but it is \(actual ?? "none")"
     case .status(let product, let status):
-      guard let record = queue.subscriptions().last(where: { $0.productID == product || $0.renewalProductID == product }) else {
+      let present = try present()
+      let records = present.subscriptions.filter { $0.account == present.currentAccount }
+      guard let record = records.last(where: { $0.productID == product || $0.renewalProductID == product }) else {
         return "expected \(product) to be \(status.rawValue), but the account has no subscription to it"
       }
       return record.status == status ? nil : "expected \(product) to be \(status.rawValue), but it is \(record.status.rawValue)"
@@ -100,10 +104,25 @@ extension ScenarioRunner {
       }
       id = found.id
     }
-    guard let transaction = try ledgerRead({ try queue.transaction(id) }) else {
+    // The present has what is current; a finished or past one is the ledger's.
+    if let current = try present().transaction(id) { return current }
+    guard let transaction = try ledgerRead({ try queue.ledger.transactions([id]).first }) else {
       throw .assertion("expected a transaction \(id), but there is none")
     }
     return transaction
+  }
+
+  /// The run's read model (``ScenarioReadModel``), current.
+  func present() throws(StepError) -> LedgerImage {
+    guard let readModel else { throw .other("expect runs only inside a scenario run") }
+    do { return try readModel.present() } catch { throw .engine(.ledger(error)) }
+  }
+
+  /// The signed-in account's unfinished transactions in this app's queue, as the read model has them.
+  func unfinishedTransactions() throws(StepError) -> [PaymentTransaction] {
+    let present = try present()
+    guard let account = present.currentAccount else { return [] }
+    return present.transactions.filter { $0.account == account && !$0.isFinished && queue.machine.isInThisAppsQueue($0) }
   }
 
   /// Runs a ledger read for an assertion; a ledger failure aborts the run like any other.

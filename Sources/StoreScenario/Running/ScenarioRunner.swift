@@ -23,6 +23,9 @@ public final class ScenarioRunner {
   private let write: (String) -> Void
   private let recorder = EventRecorder()
   private var subscription: Subscription?
+  /// What `expect`s read (made when the run starts, from the ledger's present).
+  var readModel: ScenarioReadModel?
+  private var readModelSubscriptions: [Subscription] = []
   let verifier: SignatureVerifier?
   private let storePayments = StorePaymentAnswerer()
   /// App Store payments the app answered `later` and keeps, to add them itself.
@@ -105,6 +108,16 @@ public final class ScenarioRunner {
         ledgerFailure = error
         return .aborted(line: 0, message: ScenarioErrorText.message(for: .ledger(error)))
       }
+    }
+    do throws(LedgerError) {
+      let model = try ScenarioReadModel(ledger: queue.ledger)
+      readModel = model
+      readModelSubscriptions = [
+        queue.bus.subscribe(LedgerCommit.self) { model.apply($0) }, queue.bus.subscribe(StoreEvent.self) { model.hear($0) },
+      ]
+    } catch {
+      ledgerFailure = error
+      return .aborted(line: 0, message: ScenarioErrorText.message(for: .ledger(error)))
     }
     do {
       try queue.launch()

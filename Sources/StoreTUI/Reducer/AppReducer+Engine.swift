@@ -65,6 +65,11 @@ extension AppReducer {
           : "Ask to Buy: the parent declined \(state.displayName(of: request.productID)); StoreKit tells the app nothing, it stays deferred.")
     case .storefrontChanged:
       break  // The header shows the storefront; the log has the callback.
+    case .catalogChanged(let catalog):
+      // Rows follow the catalog the store sells; the editor's file bytes come with `catalogLoaded`.
+      state.catalogEditor.catalog = catalog
+      state.replaceProducts(with: catalog)
+      clampAll(&state)
     case .transactionDeleted(let transaction):
       state.notice = Notice("Deleted transaction \(transaction.id) (\(state.displayName(of: transaction.productID))).")
     case .misuse(let error):

@@ -202,9 +202,12 @@ public struct AccountSnapshot: Equatable, Sendable {
   /// whatever the history's length; the Transactions pane's window is left to be read.
   public init(queue: PaymentQueue) throws(LedgerError) {
     let account = queue.currentAccount
+    // Signed out, the rows are the account-less purchases' (a sign-in sheet's), as the read model
+    // scopes them (``LedgerImage/show(account:)``).
+    let scope = account ?? ""
     self.init(
-      account: account, knownAccounts: queue.accountNames, transactions: queue.presentTransactions(),
-      subscriptions: queue.subscriptions(),
+      account: account, knownAccounts: queue.accountNames, transactions: queue.presentTransactions(account: scope),
+      subscriptions: queue.subscriptions(account: scope),
       consumableUnits: try account.map { name throws(LedgerError) in try queue.ledger.consumableUnits(account: name) } ?? [:],
       history: HistoryWindow(isStale: true),
       controls: queue.controls, clock: queue.now)

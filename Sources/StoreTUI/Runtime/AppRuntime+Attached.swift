@@ -15,7 +15,7 @@ extension AppRuntime {
     // What apps heard before this storefront started is not news on its Log pane.
     appLogSeen = DeviceValues.logs(in: queue.deviceValues).mapValues(\.count)
     do {
-      try queue.commitDeviceValues([DeviceValues.register(entry)])
+      try queue.tell(.register(entry))
       storefrontEntry = entry
     } catch {
       send(.commandFailed(.relaunch, message: "Could not register as the attached apps' App Store: \(TUIErrorText.message(for: error))"))
@@ -26,7 +26,7 @@ extension AppRuntime {
   /// Removes this storefront's entry (at quit).
   public func unregisterAsStorefront() {
     guard let entry = storefrontEntry else { return }
-    try? queue.commitDeviceValues([DeviceValues.unregister(session: entry.session)])
+    try? queue.tell(.unregister(session: entry.session))
     storefrontEntry = nil
   }
 
@@ -39,7 +39,7 @@ extension AppRuntime {
     if entry.showsSheets != queue.controls.dialogsEnabled || entry.settings != DeviceSettings(queue.controls) {
       entry.showsSheets = queue.controls.dialogsEnabled
       entry.settings = DeviceSettings(queue.controls)
-      if (try? queue.commitDeviceValues([DeviceValues.register(entry)])) != nil { storefrontEntry = entry }
+      if (try? queue.tell(.register(entry))) != nil { storefrontEntry = entry }
     }
     let apps = queue.attachedProcesses.filter { $0.role == .app }
     if apps != state.attachedApps { send(.attachedAppsRead(apps)) }
@@ -99,7 +99,7 @@ extension AppRuntime {
     try queue.refresh()
     try queue.signIn(name, password: password)
     signedInSheets.insert(id)
-    try queue.commitDeviceValues([DeviceValues.signedIn(id, account: name)])
+    try queue.tell(.signedIn(id, account: name))
     return "Signed in as \(name) for the app; its purchase sheet follows."
   }
 
@@ -107,7 +107,7 @@ extension AppRuntime {
   func answerAttachedSheet(_ id: PaymentTransaction.ID, _ answer: SheetAnswer) throws -> String {
     shownAttachedSheet = nil
     settledSheets.insert(id)
-    try queue.commitDeviceValues([DeviceValues.answer(id, answer)])
+    try queue.tell(.answer(id, answer))
     let transaction = (try? queue.transaction(id)) ?? nil
     let app = state.attachedApps.first { $0.session == transaction?.ownerSession }?.bundleID ?? "the app"
     guard answer == .confirm else { return "Cancelled for \(app)." }

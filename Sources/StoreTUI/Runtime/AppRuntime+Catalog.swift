@@ -60,9 +60,8 @@ extension AppRuntime {
 
   /// The store sells `catalog` now; its settings that changed become the sandbox's.
   private func sell(_ catalog: Catalog, bytes: [UInt8]) throws {
-    let changes = queue.replaceCatalog(catalog)
+    try queue.sell(catalog)
     send(.catalogLoaded(bytes: bytes, catalog: catalog))
-    for change in changes { try queue.perform(.setControl(change)) }
   }
 
   /// Tells the pane whether the file on disk still has what it last read or wrote; reads the file

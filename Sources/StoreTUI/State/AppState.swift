@@ -250,6 +250,11 @@ public struct AppState: Equatable {
   /// whose status ran out on the clock they moved). Returns what was touched.
   @discardableResult
   mutating func apply(_ commit: LedgerCommit) -> LedgerImage.Touched {
+    // A deleted transaction's chain may lose its record with it: its other periods are looked at again.
+    var chains: Set<PaymentTransaction.ID> = []
+    for change in commit.changes {
+      if case .deleteTransaction(let id) = change, let original = image.transaction(id)?.originalID { chains.insert(original) }
+    }
     let touched = image.apply(commit.changes)
     if touched.currentAccount {
       // Another account's rows are a new view, read afresh by the runtime (``AppAction/accountLoaded(_:)``).
@@ -257,9 +262,13 @@ public struct AppState: Equatable {
       image.show(account: account)
     }
     // The present keeps what a fresh launch keeps: a finished consumable, a copy, a past period leave it.
-    var chains = Set(touched.transactions.compactMap { image.transaction($0)?.originalID })
+    chains.formUnion(touched.transactions.compactMap { image.transaction($0)?.originalID })
     for change in commit.changes {
-      if case .putSubscription(let record) = change { chains.insert(record.originalID) }
+      switch change {
+      case .putSubscription(let record): chains.insert(record.originalID)
+      case .removeSubscription(let original): chains.insert(original)
+      default: break
+      }
     }
     if !chains.isEmpty {
       for transaction in image.transactions where chains.contains(transaction.originalID) {

@@ -1,6 +1,7 @@
 import Foundation
 import SQLiteLedger
 import StoreEngine
+import StorefrontLive
 import StoreTUI
 
 /// `storefront notifications [--json] [--environment NAME]`: the outbox with its deliveries.

@@ -2,6 +2,7 @@ import Foundation
 import SQLiteLedger
 import ServerNotifications
 import StoreEngine
+import StorefrontLive
 
 /// `storefront notifications url [URL | off | --clear] [--environment NAME]`: App Store Connect's
 /// notification URL setting, per environment, in the ledger.

@@ -3,6 +3,7 @@ import Foundation
 import SandboxSigning
 import SharedLedgerSecrets
 import StoreEngine
+import StorefrontLive
 
 /// `storefront receipt [--account NAME] [--out FILE] [--base64] [--environment E]`: the app receipt.
 enum ReceiptCommand {

@@ -1,6 +1,7 @@
 import Foundation
 import SQLiteLedger
 import StoreEngine
+import StorefrontLive
 import StoreScenario
 import StoreTUI
 

@@ -1,6 +1,4 @@
 import Foundation
-import PostgreSQLLedger
-import SQLiteLedger
 import StoreEngine
 import StorefrontLive
 
@@ -17,10 +15,7 @@ final class LedgerWake: Sendable {
   /// refreshes alone).
   init?(store: LiveStore, wake: @escaping @Sendable () -> Void) {
     do {
-      switch store.location {
-      case .sqlite(let directory): watcher = try LedgerWatcher(directory: directory)
-      case .postgresql(let address): watcher = try LedgerWatcher(address: address, ignoring: store.ledger as? PostgreSQLLedgerStore)
-      }
+      watcher = try store.location.watcher(ignoring: store.ledger)
     } catch {
       return nil
     }

@@ -3,6 +3,7 @@ import SQLiteLedger
 import SandboxSigning
 import SharedLedgerSecrets
 import StoreEngine
+import StorefrontLive
 
 /// The real store for a data directory: its ledger (SQLite in the directory, or the shared PostgreSQL
 /// ledger of `--ledger`), the sandbox CA's signer, PBKDF2 passwords, and this process's session (so

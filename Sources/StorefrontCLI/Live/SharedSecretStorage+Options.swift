@@ -2,6 +2,7 @@ import Foundation
 import PostgreSQLLedger
 import SandboxSigning
 import SharedLedgerSecrets
+import StorefrontLive
 
 extension SharedSecretStorage {
   /// The key-encryption key `--key-file` or the environment names.

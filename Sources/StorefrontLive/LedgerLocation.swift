@@ -1,11 +1,10 @@
 import Foundation
 import PostgreSQLLedger
 import SQLiteLedger
-import ServerNotifications
 import StoreEngine
 
-/// What a command reads and writes through, whichever ledger it is.
-protocol OpenLedger: LedgerStore, NotificationOutbox {
+/// What a live process reads and writes through, whichever ledger it is.
+public protocol LiveLedger: LedgerStore, NotificationOutbox {
   /// Problems fixed while opening, for the user.
   var warnings: [String] { get }
   /// The notification URL set for `environment`, if any.
@@ -18,28 +17,30 @@ protocol OpenLedger: LedgerStore, NotificationOutbox {
   func close()
 }
 
-extension SQLiteLedgerStore: OpenLedger {
-  func changeToken() -> Int64? { try? dataVersion() }
+extension SQLiteLedgerStore: LiveLedger {
+  public func changeToken() -> Int64? { try? dataVersion() }
 }
 
-extension PostgreSQLLedgerStore: OpenLedger {
+extension PostgreSQLLedgerStore: LiveLedger {
   // No cheap per-connection commit counter like SQLite's `data_version`: whoever caches reads the
   // shared ledger again each time.
-  func changeToken() -> Int64? { nil }
+  public func changeToken() -> Int64? { nil }
 }
 
-/// Where the ledger is: SQLite in the data directory (the default), or a shared PostgreSQL database
-/// named by `--ledger` or `$STOREFRONT_LEDGER`. The one place every command opens a ledger.
-enum LedgerLocation: Equatable {
+/// Where the ledger is: SQLite in a data directory (the default), or a shared PostgreSQL database
+/// (`--ledger` or `$STOREFRONT_LEDGER`). The one place a live process (the CLI's commands, `serve`,
+/// the TUI, the `StoreKit` library's attached app) chooses and opens its ledger, its owner session
+/// and the watcher that wakes it on another process's commit (DECISIONS §41).
+public enum LedgerLocation: Equatable, Sendable {
   case sqlite(directory: URL)
   case postgresql(PostgreSQLAddress)
 
-  /// `--ledger`, else `$STOREFRONT_LEDGER`, else the data directory's SQLite file.
+  /// `ledger` (an explicit `--ledger`), else `$STOREFRONT_LEDGER`, else `dataDirectory`'s SQLite file.
   ///
   /// - Throws: ``LedgerError/cannotOpen(path:reason:)`` when `$STOREFRONT_LEDGER` is not a
   ///   PostgreSQL URI (the value is not repeated: it may hold a password).
-  static func resolve(_ global: GlobalOptions, environment: [String: String]) throws(LedgerError) -> LedgerLocation {
-    if let uri = global.ledger { return .postgresql(PostgreSQLAddress(uri)) }
+  public static func resolve(ledger: String?, dataDirectory: String, environment: [String: String]) throws(LedgerError) -> LedgerLocation {
+    if let uri = ledger { return .postgresql(PostgreSQLAddress(uri)) }
     if let uri = environment["STOREFRONT_LEDGER"], !uri.isEmpty {
       guard PostgreSQLAddress.isPostgreSQL(uri) else {
         throw .cannotOpen(
@@ -48,11 +49,11 @@ enum LedgerLocation: Equatable {
       }
       return .postgresql(PostgreSQLAddress(uri))
     }
-    return .sqlite(directory: URL(fileURLWithPath: global.dataDirectory(environment: environment), isDirectory: true))
+    return .sqlite(directory: URL(fileURLWithPath: dataDirectory, isDirectory: true))
   }
 
   /// The ledger as messages name it: the file, or `postgresql://user@host:port/db` (no password).
-  var displayName: String {
+  public var displayName: String {
     switch self {
     case .sqlite(let directory): directory.appendingPathComponent(SQLiteLedgerStore.fileName).path
     case .postgresql(let address): address.description
@@ -60,29 +61,21 @@ enum LedgerLocation: Equatable {
   }
 
   /// Whether there is a ledger to read yet (a database always counts: its schema is made on open).
-  var exists: Bool {
+  public var exists: Bool {
     switch self {
     case .sqlite: FileManager.default.fileExists(atPath: displayName)
     case .postgresql: true
     }
   }
 
-  var isShared: Bool { if case .postgresql = self { true } else { false } }
-
-  /// Where serve's deliverer reads the outbox and hears of commits.
-  var deliverySource: DeliverySource {
-    switch self {
-    case .sqlite(let directory): .sqlite(directory: directory)
-    case .postgresql(let address): .postgresql(address)
-    }
-  }
+  public var isShared: Bool { if case .postgresql = self { true } else { false } }
 
   /// Opens the ledger (a SQLite ledger's directory is made, 0700, if missing). A shared one
   /// reconnects by `reconnect` when its connection is lost, telling `onConnectionChange`.
-  func open(
+  public func open(
     readOnly: Bool = false, reconnect: PostgreSQLReconnectPolicy = .commandLine,
     onConnectionChange: (@Sendable (LedgerConnectionState) -> Void)? = nil, waitsAtOpen: Bool = false
-  ) throws(LedgerError) -> any OpenLedger {
+  ) throws(LedgerError) -> any LiveLedger {
     switch self {
     case .sqlite(let directory):
       readOnly
@@ -95,13 +88,24 @@ enum LedgerLocation: Equatable {
   }
 
   /// This process's owner session: on SQLite liveness from `/proc` (one machine); on PostgreSQL a
-  /// session advisory lock held for the life of the process (any machine, DECISIONS §24).
-  func session(onProblem: @escaping @Sendable (String) -> Void = { _ in }) throws(LedgerError) -> AppSession {
+  /// session advisory lock held for the life of the process (any machine, DECISIONS §24; the
+  /// session keeps its lock).
+  public func session(onProblem: @escaping @Sendable (String) -> Void = { _ in }) throws(LedgerError) -> AppSession {
     let local = ProcessSession().current()
     switch self {
     case .sqlite: return local
     case .postgresql(let address):
       return try PostgreSQLSessionLock.acquire(address: address, id: local.id, onProblem: onProblem).session
+    }
+  }
+
+  /// The watcher that wakes this process on another's commit to the ledger `store` (opened here)
+  /// writes to: inotify on the data directory, or `LISTEN` on a connection of its own, ignoring
+  /// `store`'s own notifications.
+  public func watcher(ignoring store: any LedgerStore) throws(LedgerError) -> LedgerWatcher {
+    switch self {
+    case .sqlite(let directory): try LedgerWatcher(directory: directory)
+    case .postgresql(let address): try LedgerWatcher(address: address, ignoring: store as? PostgreSQLLedgerStore)
     }
   }
 }
