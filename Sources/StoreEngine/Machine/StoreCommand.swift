@@ -100,6 +100,8 @@ public enum StoreCommand: Sendable, Equatable {
   /// Sell `catalog` from now on (an edited or reloaded `.storekit` file); settings it changed become
   /// the sandbox's.
   case sellCatalog(Catalog)
+  /// What the shell read from the ledger for the machine (``LedgerRead``): nothing is written.
+  case read(LedgerRead)
   /// What this process says to the others attached to the store (``DeviceCommand``), as one step.
   case device([DeviceCommand])
 
@@ -167,4 +169,18 @@ extension StoreCommand {
     default: false
     }
   }
+}
+
+/// What ``PaymentQueue`` reads from the ledger and hands the machine (``StoreCommand/read(_:)``), so
+/// that every change of the machine goes through ``StoreMachine/handle(_:)``: the machine does no I/O.
+public enum LedgerRead: Sendable, Equatable {
+  /// The ledger's present, after the commit log was trimmed behind this process: taken in as a
+  /// launch reads it, keeping the sheet, the timers and the requests in flight.
+  case present(LedgerSnapshot)
+  /// The ledger's present for a relaunch: everything durable replaced, the process's state gone.
+  case relaunch(LedgerSnapshot)
+  /// Rows a command needs that the working set does not hold (a restore's history, a named transaction).
+  case rows([PaymentTransaction])
+  /// Transaction ids the ledger reserved for this process.
+  case reservedIDs(Range<UInt64>)
 }

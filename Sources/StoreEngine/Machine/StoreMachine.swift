@@ -195,6 +195,10 @@ public struct StoreMachine: Sendable {
     case .advance(let target): try advance(to: target)
     case .relaunch: try launch(claims: nil)
     case .absorb(let changes): absorb(commit: changes)
+    case .read(.present(let snapshot)): takePresent(snapshot)
+    case .read(.relaunch(let snapshot)): load(snapshot)
+    case .read(.rows(let list)): absorb(list)
+    case .read(.reservedIDs(let range)): addReservedIDs(range)
     case .device(let commands): for command in commands { say(command) }
     case .sellCatalog(let new):
       let changes = Self.settingChanges(from: catalog, to: new)

@@ -64,7 +64,7 @@ public final class PaymentQueue {
     let snapshot: LedgerSnapshot
     do { snapshot = try ledger.load() } catch { throw .ledger(error) }
     var next = machine
-    next.takePresent(snapshot)
+    try take(.present(snapshot), into: &next)
     machine = next
     ledgerPosition = snapshot.position
     post(LedgerCommit([], origin: .otherProcess, present: snapshot))
@@ -79,7 +79,7 @@ public final class PaymentQueue {
       var fresh = machine
       let snapshot: LedgerSnapshot
       do { snapshot = try ledger.load() } catch { throw .ledger(error) }
-      fresh.load(snapshot)
+      try take(.relaunch(snapshot), into: &fresh)
       let step = try launchStep(from: fresh)
       ledgerPosition = max(ledgerPosition, snapshot.position)
       return step
@@ -165,7 +165,7 @@ public final class PaymentQueue {
         // Start over from the unchanged machine with enough ids: count what the step needs on an
         // unsigned stand-in (a long advance draws thousands), then reserve that many at once.
         next = base ?? machine
-        for range in reserved { next.addReservedIDs(range) }
+        for range in reserved { try take(.reservedIDs(range), into: &next) }
         var probe = next.probe
         let needed = (try? body(&probe)).map { _ in probe.ids.drawnInStep } ?? drawn * 2
         reserved.append(try reserveIDs(count: UInt64(max(Self.idBlock, needed + Self.idBlock)), into: &next))
@@ -204,13 +204,16 @@ public final class PaymentQueue {
 
   @discardableResult
   private func reserveIDs(count: UInt64, into target: inout StoreMachine) throws(EngineError) -> Range<UInt64> {
-    do {
-      let first = try ledger.reserveTransactionIDs(count: count, atLeast: target.ids.floor)
-      target.addReservedIDs(first..<(first + count))
-      return first..<(first + count)
-    } catch {
-      throw .ledger(error)
-    }
+    let first: UInt64
+    do { first = try ledger.reserveTransactionIDs(count: count, atLeast: target.ids.floor) } catch { throw .ledger(error) }
+    try take(.reservedIDs(first..<(first + count)), into: &target)
+    return first..<(first + count)
+  }
+
+  /// Hands the machine what was read from the ledger, through ``StoreMachine/handle(_:)`` like
+  /// every other change of it (the step writes nothing).
+  private func take(_ read: LedgerRead, into target: inout StoreMachine) throws(EngineError) {
+    _ = try target.handle(.read(read))
   }
 
   /// Ids are reserved in blocks of at least this many, consecutive, so one process's stay predictable.
@@ -220,7 +223,9 @@ public final class PaymentQueue {
   private func bringIn(
     into target: inout StoreMachine, _ read: (any LedgerStore) throws(LedgerError) -> [PaymentTransaction]
   ) throws(EngineError) {
-    do { target.absorb(try read(ledger)) } catch { throw .ledger(error) }
+    let rows: [PaymentTransaction]
+    do { rows = try read(ledger) } catch { throw .ledger(error) }
+    try take(.rows(rows), into: &target)
   }
 
   // MARK: Observers and announcing
