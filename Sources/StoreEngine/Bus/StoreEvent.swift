@@ -36,6 +36,11 @@ public enum StoreEvent: Sendable, Equatable {
   /// Transactions changed in the ledger with no StoreKit callback: an upgraded old period, a period
   /// cut short by Expire or Renew, or another process's change. Front ends update their rows.
   case transactionsAmended([PaymentTransaction])
+  /// Transactions of this app's queue that another process (or host) moved into a state this
+  /// process did not have them in, unfinished and past the sheet: an Ask to Buy approved, a renewal
+  /// another process's clock made, a purchase another process completed. An app whose store is
+  /// attached to a storefront hears them as updated transactions, as StoreKit reports them.
+  case transactionsChangedElsewhere([PaymentTransaction])
   /// Every transaction and subscription record of the account was removed ("Clear Purchase History").
   case historyCleared(account: String)
   /// The parent answered an Ask to Buy request. Not a StoreKit callback: a decline reaches the app

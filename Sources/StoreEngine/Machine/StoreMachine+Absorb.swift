@@ -7,10 +7,12 @@ extension StoreMachine {
   mutating func absorb(commit changes: [LedgerChange]) {
     var amended: [PaymentTransaction] = []
     var removed: [PaymentTransaction] = []
+    var news: [PaymentTransaction] = []
     for change in changes {
       switch change {
       case .putTransaction(let transaction), .finishTransaction(let transaction):
         guard transactions[transaction.id] != transaction else { continue }
+        if isNews(transaction, before: transactions[transaction.id]) { news.append(transaction) }
         // As at launch, a finished consumable is announced but not kept in the working set.
         if transaction.productKind == .consumable && transaction.isFinished {
           drop(transaction.id)
@@ -49,6 +51,14 @@ extension StoreMachine {
     // The app's queue loses what another process removed, as it does after its own clear.
     if !removed.isEmpty { step.emit(.transactionsRemoved(removed)) }
     if !amended.isEmpty { step.events.insert(.transactionsAmended(amended), at: 0) }
+    if !news.isEmpty { step.emit(.transactionsChangedElsewhere(news)) }
+  }
+
+  /// Whether another process's version of a transaction is news to this app: it is in this app's
+  /// queue, unfinished, past the sheet, and in a state this process did not hold it in (the
+  /// process's own steps told the app of every state it held).
+  func isNews(_ transaction: PaymentTransaction, before: PaymentTransaction?) -> Bool {
+    !transaction.isFinished && transaction.state != .purchasing && isInThisAppsQueue(transaction) && before?.state != transaction.state
   }
 
   /// Removes a transaction from the working set and from what points at it.

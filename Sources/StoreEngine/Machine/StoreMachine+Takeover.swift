@@ -32,6 +32,7 @@ extension StoreMachine {
     step = StoreStep()
     ids.startStep()
     defer { step = StoreStep() }
+    let before = transactions[id]
     if let current, !(current.productKind == .consumable && current.isFinished) {
       absorb([current])
     } else {
@@ -42,7 +43,11 @@ extension StoreMachine {
       prompt = nil
       step.emit(.promptDismissed)
     }
-    if let current { step.emit(.transactionsAmended([current])) }
+    if let current {
+      step.emit(.transactionsAmended([current]))
+      // The sheet this process showed was answered elsewhere: the app hears the outcome.
+      if isNews(current, before: before) { step.emit(.transactionsChangedElsewhere([current])) }
+    }
     try presentNextPromptOrComplete()
     finishNotifications()
     return step

@@ -15,7 +15,6 @@ extension StoreKitEnvironment {
     defer { if !logged.isEmpty { writeAppLog(logged, in: store) } }
     for event in events {
       guard let heard = news(in: event, from: store)?.heard(by: account) else { continue }
-      if case .transactionsUpdated(let list) = heard { for transaction in list { heardStates[transaction.id] = transaction.state } }
       if store.configuration.attachment != nil { logged += Self.logFormatter.lines(for: heard, at: store.queue.now) }
       if let routes = store.view.routes(for: heard, lookup: { try? store.queue.transaction($0) }) {
         for route in routes { deliver(route, from: store) }
@@ -51,18 +50,16 @@ extension StoreKitEnvironment {
     if !callbacks.isEmpty { SKPaymentQueue.default().schedule(callbacks) }
   }
 
-  /// What another process committed is news to an attached app where it is a transaction of this
-  /// app's queue in a state the app has not heard: an Ask to Buy approved, a renewal of its
-  /// subscription the storefront's clock made, a purchase a launch took over. Those reach the app as
-  /// StoreKit reports them, as updated transactions; other events pass as they are.
+  /// What another process committed is news to an attached app where its machine says so
+  /// (``StoreEvent/transactionsChangedElsewhere(_:)``: an Ask to Buy approved, a renewal the
+  /// storefront's clock made, a purchase another process completed); those reach the app as StoreKit
+  /// reports them, as updated transactions. Amended rows are the views' business, not the app's.
   private func news(in event: StoreEvent, from store: OpenStore) -> StoreEvent? {
-    guard case .transactionsAmended(let list) = event else { return event }
-    guard store.configuration.attachment != nil else { return nil }
-    let fresh = list.filter { transaction in
-      !transaction.isFinished && transaction.state != .purchasing && store.queue.machine.isInThisAppsQueue(transaction)
-        && heardStates[transaction.id] != transaction.state
+    switch event {
+    case .transactionsAmended: nil
+    case .transactionsChangedElsewhere(let list): store.configuration.attachment == nil ? nil : .transactionsUpdated(list)
+    default: event
     }
-    return fresh.isEmpty ? nil : .transactionsUpdated(fresh)
   }
 
   private func answer(_ request: Int, with result: Result<ProductsAnswer, StoreEngine.StoreKitError>) {

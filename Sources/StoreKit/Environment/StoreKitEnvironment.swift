@@ -46,8 +46,6 @@ package final class StoreKitEnvironment: @unchecked Sendable {
   package internal(set) var followerWakes = 0
   /// The transactions the launch found unfinished, for the first `Transaction.updates` sequence.
   var unfinishedAtLaunch: [StoreEngine.PaymentTransaction.ID] = []
-  /// The state each transaction was last delivered to the app in (an attached app's news test).
-  var heardStates: [StoreEngine.PaymentTransaction.ID: StoreEngine.TransactionState] = [:]
   /// The storefront's sandbox settings this attached app last followed.
   var followedSettings: DeviceSettings?
   /// What this attached app heard, as written to the ledger for the storefront's Log pane.
@@ -92,7 +90,6 @@ package final class StoreKitEnvironment: @unchecked Sendable {
     store = opened
     storeGeneration += 1
     followedSettings = nil
-    heardStates = [:]
     StoreKit2Registry.shared.storeReplaced()
     _ = opened.collector.drain()
     // Registered first, so that the storefront's Log pane shows what the launch delivers.

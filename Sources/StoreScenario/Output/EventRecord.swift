@@ -64,7 +64,7 @@ enum EventRecord: Sendable, Equatable {
     case .misuse(let error): [.error(Misuse(error: error.name, message: ScenarioErrorText.message(for: error)))]
     case .refundRequestFinished(let id, let result): [.refundRequest(RefundRequest(id, result))]
     case .notificationQueued(let notification): [.notificationQueued(NotificationQueued(notification))]
-    case .controlsChanged, .transactionsAmended, .clockAdvanced, .catalogChanged: []
+    case .controlsChanged, .transactionsAmended, .transactionsChangedElsewhere, .clockAdvanced, .catalogChanged: []
     }
   }
 

@@ -56,7 +56,7 @@ extension AppReducer {
       state.controls = controls
     case .subscriptionChanged(let record, let reason):
       state.notice = Notice("\(state.displayName(of: record.productID)): \(record.status.rawValue) (\(reason)).")
-    case .transactionsAmended, .historyCleared, .clockAdvanced:
+    case .transactionsAmended, .transactionsChangedElsewhere, .historyCleared, .clockAdvanced:
       break  // The committed changes before it carried what the rows show.
     case .askToBuyAnswered(let request, let approved):
       state.notice = Notice(
