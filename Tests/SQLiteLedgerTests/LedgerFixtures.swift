@@ -53,6 +53,7 @@ enum LedgerFixtures {
     transaction.ownerSession = "4242:1234567@0f1e2d3c-boot"
     transaction.appBundleID = "com.example.attached"
     transaction.familySharedBy = "parent"
+    transaction.introductoryOfferAllowed = true
     transaction.consumption = ConsumptionInformation(
       customerConsented: true, sampleContentProvided: false, deliveryStatus: "DELIVERED", consumptionPercentage: 50_000,
       refundPreference: "GRANT_FULL", receivedDate: baseDate.addingTimeInterval(7_200.5))

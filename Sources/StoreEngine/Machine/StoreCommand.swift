@@ -121,6 +121,9 @@ public enum StoreCommand: Sendable, Equatable {
       .resolveBillingIssue(let id), .priceIncrease(let id, _, _), .deleteTransaction(let id),
       .extendRenewalDate(let id, _, _), .sendConsumptionInformation(let id, _), .setAppAccountToken(let id, _):
       id
+    case .buy(let payment):
+      // A signed request names a transaction of the customer's: the store looks it up.
+      (payment.discount?.request?.transactionID ?? payment.introductoryOfferEligibility?.transactionID).flatMap(PaymentTransaction.ID.init)
     default: nil
     }
   }

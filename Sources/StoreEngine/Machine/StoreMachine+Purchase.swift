@@ -22,7 +22,10 @@ extension StoreMachine {
       else if product == nil { refusal(forMissingProduct: payment.productID) }
       else if payment.quantity < 1 || payment.quantity > 10 { .paymentInvalid }
       else if payment.quantity != 1 && product?.kind != .consumable { .paymentInvalid }
-      else { offerRefusal(for: payment, product: product) }
+      else { offerRefusal(for: payment, product: product) ?? eligibilityRefusal(for: payment, product: product) }
+    if refusal == nil, product?.kind == .autoRenewableSubscription {
+      transaction.introductoryOfferAllowed = payment.introductoryOfferEligibility?.allowIntroductoryOffer
+    }
     if let refusal {
       transaction.state = .failed
       transaction.error = refusal
@@ -260,7 +263,7 @@ extension StoreMachine {
     case .nonConsumable: if ownership(of: product.id, account: account) != nil { price = 0 }
     case .autoRenewableSubscription:
       if let info = product.subscription {
-        price = subscriptionPlan(for: product, info: info, account: account, offerID: transaction.offerID).price
+        price = subscriptionPlan(for: product, info: info, account: account, transaction: transaction).price
       }
     }
     return Money(Money.rounded(price, currencyCode: currency), currencyCode: currency)

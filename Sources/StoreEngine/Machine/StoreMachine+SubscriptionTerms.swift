@@ -11,7 +11,7 @@ extension StoreMachine {
     let currency = Self.currency(of: transaction.storefront)
     let account = transaction.account.isEmpty ? (currentAccount ?? "") : transaction.account
     let offer: SubscriptionOffer? =
-      switch subscriptionPlan(for: product, info: info, account: account, offerID: transaction.offerID).kind {
+      switch subscriptionPlan(for: product, info: info, account: account, transaction: transaction).kind {
       case .new(let offer, _): offer
       case .offerAtRenewal(_, let offer): offer
       case .upgrade(_, let offer), .change(_, let offer): offer

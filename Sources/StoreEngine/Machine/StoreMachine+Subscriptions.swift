@@ -25,7 +25,8 @@ extension StoreMachine {
     var price: Decimal
   }
 
-  func subscriptionPlan(for product: Product, info: SubscriptionInfo, account: String, offerID: String?) -> SubscriptionPlan {
+  func subscriptionPlan(for product: Product, info: SubscriptionInfo, account: String, transaction: PaymentTransaction) -> SubscriptionPlan {
+    let offerID = transaction.offerID
     let allOffers = info.promotionalOffers + info.codeOffers + info.winBackOffers
     if let active = activeSubscription(group: info.groupID, account: account) {
       let current = catalog.product(active.productID)?.subscription
@@ -74,7 +75,8 @@ extension StoreMachine {
       guard isEligible(for: chosen, subscribedInGroup: !history.isEmpty, subscribedInApp: subscribedInApp, lapsed: lapsed != nil)
       else { return SubscriptionPlan(kind: .refused(.ineligibleForOffer), price: 0) }
       offer = chosen
-    } else if let intro = info.introductoryOffer, history.isEmpty {
+    } else if let intro = info.introductoryOffer, transaction.introductoryOfferAllowed ?? history.isEmpty {
+      // The developer's server may grant or withhold it (a signed eligibility request); else the history decides.
       offer = intro
     }
     let price = offer.map { $0.paymentMode == .freeTrial ? 0 : $0.price } ?? product.price
@@ -103,7 +105,7 @@ extension StoreMachine {
     guard transaction.productKind == .autoRenewableSubscription, let product = catalog.product(transaction.productID),
       let info = product.subscription
     else { return nil }
-    switch subscriptionPlan(for: product, info: info, account: transaction.account, offerID: transaction.offerID).kind {
+    switch subscriptionPlan(for: product, info: info, account: transaction.account, transaction: transaction).kind {
     case .alreadySubscribed(let active): return (.unknown, currentTransaction(of: active)?.id)
     case .refused(let error): return (error, nil)
     case .new, .upgrade, .change, .offerAtRenewal: return nil
@@ -127,7 +129,7 @@ extension StoreMachine {
     _ transaction: inout PaymentTransaction, product: Product
   ) throws(EngineError) -> (events: [StoreEvent], amended: [PaymentTransaction]) {
     guard let info = product.subscription else { return ([], []) }
-    let plan = subscriptionPlan(for: product, info: info, account: transaction.account, offerID: transaction.offerID)
+    let plan = subscriptionPlan(for: product, info: info, account: transaction.account, transaction: transaction)
     switch plan.kind {
     case .alreadySubscribed(let active):
       markRefused(&transaction, .unknown, subscribed: currentTransaction(of: active)?.id)

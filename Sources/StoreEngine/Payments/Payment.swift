@@ -11,6 +11,8 @@ public struct Payment: Sendable, Equatable {
   /// Xcode's transaction manager applies a promotional offer without a signature
   /// (`buyProduct(identifier:options:)` with `.promotionalOffer(id:)`); apps never can.
   public var offerSignatureWaived = false
+  /// The developer's server's word on the introductory offer (`introductoryOfferEligibility(compactJWS:)`).
+  public var introductoryOfferEligibility: SignedRequest?
 
   public init(
     productID: Product.ID, quantity: Int = 1, applicationUsername: String? = nil, offerID: String? = nil,

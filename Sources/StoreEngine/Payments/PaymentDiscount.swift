@@ -17,6 +17,9 @@ public struct PaymentDiscount: Sendable, Equatable, Codable {
   /// `promotionalOffer(_:compactJWS:)`: `header.payload`); nil for the classic signature, which
   /// covers ``message(bundleID:productID:applicationUsername:)``.
   public var signedMessage: Data?
+  /// The whole compact JWS the offer came as, whose claims the store checks too; nil for the
+  /// classic signature.
+  public var request: SignedRequest?
 
   public init(identifier: String, keyIdentifier: String, nonce: UUID, signature: String, timestamp: Int64) {
     self.identifier = identifier

@@ -96,6 +96,10 @@ public struct PaymentTransaction: Sendable, Equatable, Codable, Identifiable, Cu
     /// The consumption information the app's server last sent for this transaction (Send
     /// Consumption Information); nil until one arrives, and in older ledgers.
     public var consumption: ConsumptionInformation?
+    /// What the developer's server signed about the introductory offer for this purchase
+    /// (`introductoryOfferEligibility(compactJWS:)`): true grants it, false withholds it, whatever
+    /// the account's history says; nil leaves it to the history.
+    public var introductoryOfferAllowed: Bool?
   }
 
   /// Copies of a transaction share one box: the engine passes transactions around a lot, and
@@ -211,7 +215,8 @@ public struct PaymentTransaction: Sendable, Equatable, Codable, Identifiable, Cu
     ownerSession: nil,
     appBundleID: nil,
     familySharedBy: nil,
-    consumption: nil)
+    consumption: nil,
+    introductoryOfferAllowed: nil)
 
   public init(from decoder: any Decoder) throws {
     storage = Storage(try Fields(from: decoder))

@@ -155,7 +155,8 @@ extension Product.PurchaseOption {
       payment.offerID = offer
       payment.discount = try Product.discount(offerID: offer, compactJWS: jws, productID: payment.productID.rawValue)
     case .winBackOffer(let offer): payment.offerID = offer
-    case .simulatesAskToBuyInSandbox, .onStorefrontChange, .custom, .introductoryOfferEligibility, .testPromotionalOffer,
+    case .introductoryOfferEligibility(let jws): payment.introductoryOfferEligibility = try Product.signedRequest(jws)
+    case .simulatesAskToBuyInSandbox, .onStorefrontChange, .custom, .testPromotionalOffer,
       .testCodeOffer, .testPurchaseDate:
       return false
     }

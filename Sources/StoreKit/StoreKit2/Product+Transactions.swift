@@ -22,23 +22,38 @@ extension Product {
   /// The transactions that entitle the account to this product now.
   public var currentEntitlements: Transaction.Transactions { Transaction.currentEntitlements(for: id) }
 
-  /// A promotional offer signed as a compact JWS, as the store checks it: the JWS's ES256
-  /// signature over `header.payload` with the key its `kid` names, its `nonce` and its `iat` (or
-  /// `timestamp`) time.
+  /// A promotional offer signed as a compact JWS (Apple's `PromotionalOfferV2SignatureCreator`):
+  /// the store checks its ES256 signature with the key its `kid` names, and its claims (``SignedRequest``).
   static func discount(offerID: String, compactJWS: String, productID: String) throws -> PaymentDiscount {
-    guard let jws = try? CompactJWS(compactJWS), let key = jws.header.kid, jws.signature.count == 64,
-      let signature = try? P256.Signing.ECDSASignature(rawRepresentation: jws.signature)
-    else { throw PurchaseError.invalidOfferSignature }
-    if let offer = jws.payloadString("offerIdentifier"), offer != offerID { throw PurchaseError.invalidOfferIdentifier }
-    if let product = jws.payloadString("productId"), product != productID { throw PurchaseError.invalidOfferSignature }
-    guard let nonce = jws.payloadString("nonce").flatMap(UUID.init(uuidString:)) else { throw PurchaseError.missingOfferParameters }
-    let milliseconds = jws.payloadNumber("iat").map { Int64($0 * 1000) } ?? jws.payloadNumber("timestamp").map { Int64($0) }
-    guard let milliseconds else { throw PurchaseError.missingOfferParameters }
+    let request = try signedRequest(compactJWS)
+    if let offer = request.offerIdentifier, offer != offerID { throw PurchaseError.invalidOfferIdentifier }
+    guard let nonce = request.nonce.flatMap(UUID.init(uuidString:)), let issued = request.issuedAt else {
+      throw PurchaseError.missingOfferParameters
+    }
     var discount = PaymentDiscount(
-      identifier: offerID, keyIdentifier: key, nonce: nonce, signature: signature.derRepresentation.base64EncodedString(),
-      timestamp: milliseconds)
-    discount.signedMessage = jws.signingInput
+      identifier: offerID, keyIdentifier: request.keyIdentifier, nonce: nonce, signature: request.signature,
+      timestamp: Int64(issued.timeIntervalSince1970 * 1000))
+    discount.signedMessage = request.signingInput
+    discount.request = request
     return discount
+  }
+
+  /// A request the developer's server signed as a compact JWS, read (not yet checked: the store
+  /// checks it at the purchase). An unreadable one is `invalidOfferSignature`.
+  static func signedRequest(_ compactJWS: String) throws -> SignedRequest {
+    guard let jws = try? CompactJWS(compactJWS), let key = jws.header.kid, jws.signature.count == 64,
+      let signature = try? P256.Signing.ECDSASignature(rawRepresentation: jws.signature),
+      let claims = (try? JSONSerialization.jsonObject(with: jws.payloadData)) as? [String: Any]
+    else { throw PurchaseError.invalidOfferSignature }
+    // `iat` in seconds (Apple's creators); an older `timestamp` in milliseconds is read too.
+    let issued = (claims["iat"] as? NSNumber).map { Date(timeIntervalSince1970: $0.doubleValue) }
+      ?? (claims["timestamp"] as? NSNumber).map { Date(timeIntervalSince1970: $0.doubleValue / 1000) }
+    let allow = claims["allowIntroductoryOffer"] as? Bool
+    return SignedRequest(
+      keyIdentifier: key, signature: signature.derRepresentation.base64EncodedString(), signingInput: jws.signingInput,
+      audience: claims["aud"] as? String, bundleID: claims["bid"] as? String, productID: claims["productId"] as? String,
+      offerIdentifier: claims["offerIdentifier"] as? String, transactionID: claims["transactionId"] as? String,
+      allowIntroductoryOffer: allow, issuedAt: issued, nonce: claims["nonce"] as? String)
   }
 }
 
