@@ -22,3 +22,30 @@ extension PromotionalOfferSigner {
       timestamp: timestamp)
   }
 }
+
+extension PromotionalOfferSigner {
+  /// A request signed as the developer's server signs one with Apple's library
+  /// (`PromotionalOfferV2SignatureCreator`, `IntroductoryOfferEligibilitySignatureCreator`): a
+  /// compact JWS's `header.payload` with the claims they write, signed with this key at `date`.
+  /// `valid: false` signs other bytes (a forged request).
+  public func signedRequest(
+    _ audience: SignedRequest.Audience, bundleID: String, productID: Product.ID, offerID: String? = nil, allow: Bool? = nil,
+    transactionID: String?, nonce: UUID, at date: Date, valid: Bool = true
+  ) throws -> SignedRequest {
+    let issued = Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down))
+    var claims: [String: Any] = [
+      "aud": audience.rawValue, "bid": bundleID, "iss": "storefront", "iat": Int(issued.timeIntervalSince1970),
+      "nonce": nonce.uuidString.lowercased(), "productId": productID.rawValue,
+    ]
+    if let offerID { claims["offerIdentifier"] = offerID }
+    if let allow { claims["allowIntroductoryOffer"] = allow }
+    if let transactionID { claims["transactionId"] = transactionID }
+    let header = try JSONSerialization.data(withJSONObject: ["alg": "ES256", "kid": keyIdentifier, "typ": "JWT"], options: [.sortedKeys])
+    let payload = try JSONSerialization.data(withJSONObject: claims, options: [.sortedKeys])
+    let input = Data((header.base64URLEncoded + "." + payload.base64URLEncoded).utf8)
+    return SignedRequest(
+      keyIdentifier: keyIdentifier, signature: try signature(of: valid ? input : Data("not this request".utf8)), signingInput: input,
+      audience: audience.rawValue, bundleID: bundleID, productID: productID.rawValue, offerIdentifier: offerID,
+      transactionID: transactionID, allowIntroductoryOffer: allow, issuedAt: issued, nonce: nonce.uuidString.lowercased())
+  }
+}

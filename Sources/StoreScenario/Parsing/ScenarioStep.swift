@@ -31,6 +31,10 @@ public struct ScenarioStep: Sendable, Equatable {
     /// `buy … offer=… signed` (or `signature=bad`): the runner signs the promotional offer with the
     /// storefront's key when the line runs (B51); `valid` false signs something else.
     case signedBuy(Payment, valid: Bool)
+    /// `buy … offer=… jws` and/or `intro=allow|withhold` (with `signature=bad` for a forged one): the
+    /// runner signs a compact-JWS promotional offer and/or introductory-offer eligibility as the
+    /// developer's server does with Apple's library, with the storefront's in-app purchase key (B74, B75).
+    case requestSignedBuy(Payment, offerJWS: Bool, allowIntroductoryOffer: Bool?, valid: Bool)
     /// Move the clock forward by a duration (a month is a calendar month from now).
     case advance(ScenarioDuration)
     /// Change a sandbox control.

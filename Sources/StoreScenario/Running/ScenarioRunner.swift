@@ -258,6 +258,43 @@ public final class ScenarioRunner {
     return signed
   }
 
+  /// `payment` with what the developer's server signs as compact JWS: the promotional offer and/or
+  /// introductory-offer eligibility, naming the customer by their app transaction id.
+  private func requestSigned(_ payment: Payment, offerJWS: Bool, allowIntroductoryOffer allow: Bool?, valid: Bool) throws(StepError) -> Payment {
+    guard let offerSigner else { throw .other("no in-app purchase key to sign the request with") }
+    let bundleID = queue.bundleID
+    let customer = queue.currentAccount.map { SignedPayloads.appTransactionID(account: $0, bundleID: bundleID) }
+    var signed = payment
+    do {
+      if offerJWS, let offerID = payment.offerID {
+        signedOffers += 1
+        let request = try offerSigner.signedRequest(
+          .promotionalOffer, bundleID: bundleID, productID: payment.productID, offerID: offerID, transactionID: customer,
+          nonce: nonce(signedOffers), at: queue.now, valid: valid)
+        var discount = PaymentDiscount(
+          identifier: offerID, keyIdentifier: request.keyIdentifier, nonce: nonce(signedOffers), signature: request.signature,
+          timestamp: SignedPayloads.milliseconds(request.issuedAt ?? queue.now))
+        discount.signedMessage = request.signingInput
+        discount.request = request
+        signed.discount = discount
+      }
+      if let allow {
+        signedOffers += 1
+        signed.introductoryOfferEligibility = try offerSigner.signedRequest(
+          .introductoryOfferEligibility, bundleID: bundleID, productID: payment.productID, allow: allow, transactionID: customer,
+          nonce: nonce(signedOffers), at: queue.now, valid: valid)
+      }
+    } catch {
+      throw .other("could not sign the request: \(error)")
+    }
+    return signed
+  }
+
+  /// The runner's n-th nonce: runs repeat.
+  private func nonce(_ count: UInt64) -> UUID {
+    UUID(uuidString: String(format: "00000000-0000-4000-8000-%012llx", count)) ?? UUID()
+  }
+
   func perform(_ command: StoreCommand) throws(StepError) {
     storeKit2View.willPerform(command)
     do { try queue.perform(command) } catch { throw .engine(error) }
@@ -282,6 +319,8 @@ public final class ScenarioRunner {
       try perform(verb.command(for: try resolve(reference), now: queue.now))
     case .signedBuy(let payment, let valid):
       try perform(.buy(try signed(payment, valid: valid)))
+    case .requestSignedBuy(let payment, let offerJWS, let allow, let valid):
+      try perform(.buy(try requestSigned(payment, offerJWS: offerJWS, allowIntroductoryOffer: allow, valid: valid)))
     case .finishAll:
       for transaction in queue.unfinishedTransactions where transaction.isFinishable {
         try perform(.finish(transaction.id))
