@@ -27,6 +27,14 @@ struct NotificationPayload: Encodable, Equatable {
     var failedCount: Int
   }
 
+  /// `appData`: the app and the customer's signed app transaction (RESCIND_CONSENT).
+  struct AppData: Encodable, Equatable {
+    var environment: String
+    var appAppleId: Int64?
+    var bundleId: String
+    var signedAppTransactionInfo: String?
+  }
+
   var notificationType: String
   var subtype: String?
   var notificationUUID: String
@@ -35,6 +43,7 @@ struct NotificationPayload: Encodable, Equatable {
   var signedDate: Int64
   var data: Data?
   var summary: Summary?
+  var appData: AppData?
 
   /// The payload of `notification` as Apple fills it.
   ///
@@ -50,6 +59,9 @@ struct NotificationPayload: Encodable, Equatable {
         environment: environment, appAppleId: appleID, bundleId: bundleID, productId: extensions.productID.rawValue,
         requestIdentifier: extensions.requestID, storefrontCountryCodes: extensions.storefronts ?? [],
         succeededCount: extensions.succeeded, failedCount: extensions.failed)
+    } else if notification.notificationType == .rescindConsent {
+      appData = AppData(
+        environment: environment, appAppleId: appleID, bundleId: bundleID, signedAppTransactionInfo: notification.signedAppTransactionInfo)
     } else if notification.notificationType == .test {
       data = Data(environment: environment, appAppleId: appleID, bundleId: bundleID)
     } else {
@@ -67,6 +79,7 @@ struct NotificationPayload: Encodable, Equatable {
   /// `JSONEncoder` with `[.sortedKeys, .withoutEscapingSlashes]` makes, written directly.
   func encoded() -> Foundation.Data {
     var object = JSONObjectWriter()
+    object.add("appData", appData.map(Self.object))
     object.add("data", data.map(Self.object))
     object.add("notificationType", notificationType)
     object.add("notificationUUID", notificationUUID)
@@ -87,6 +100,15 @@ struct NotificationPayload: Encodable, Equatable {
     object.add("signedRenewalInfo", data.signedRenewalInfo)
     object.add("signedTransactionInfo", data.signedTransactionInfo)
     object.add("status", data.status.map(Int64.init))
+    return object
+  }
+
+  private static func object(_ appData: AppData) -> JSONObjectWriter {
+    var object = JSONObjectWriter()
+    object.add("appAppleId", appData.appAppleId)
+    object.add("bundleId", appData.bundleId)
+    object.add("environment", appData.environment)
+    object.add("signedAppTransactionInfo", appData.signedAppTransactionInfo)
     return object
   }
 

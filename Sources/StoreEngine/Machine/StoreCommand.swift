@@ -100,6 +100,10 @@ public enum StoreCommand: Sendable, Equatable {
   /// Sell `catalog` from now on (an edited or reloaded `.storekit` file); settings it changed become
   /// the sandbox's.
   case sellCatalog(Catalog)
+  /// A parent or guardian withdraws consent for `account`'s use of the app (age assurance): the
+  /// app's server gets RESCIND_CONSENT with the customer's app transaction, first downloaded at
+  /// `firstPurchase` (the ledger's earliest original purchase of the account; nil: now).
+  case rescindConsent(account: String, firstPurchase: Date?)
   /// What the shell read from the ledger for the machine (``LedgerRead``): nothing is written.
   case read(LedgerRead)
   /// What this process says to the others attached to the store (``DeviceCommand``), as one step.

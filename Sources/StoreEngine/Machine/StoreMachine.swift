@@ -200,6 +200,7 @@ public struct StoreMachine: Sendable {
     case .read(.rows(let list)): absorb(list)
     case .read(.reservedIDs(let range)): addReservedIDs(range)
     case .device(let commands): for command in commands { say(command) }
+    case .rescindConsent(let account, let firstPurchase): try rescindConsent(account: account, firstPurchase: firstPurchase)
     case .sellCatalog(let new):
       let changes = Self.settingChanges(from: catalog, to: new)
       catalog = new

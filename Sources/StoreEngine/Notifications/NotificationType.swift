@@ -18,6 +18,9 @@ public enum NotificationType: String, Sendable, Equatable, Codable, CaseIterable
   case renewalExtension = "RENEWAL_EXTENSION"
   case revoke = "REVOKE"
   case test = "TEST"
+  /// A parent or guardian withdrew consent for the child's use of the app (age assurance,
+  /// Notifications 2.19): the payload carries `appData` with the signed app transaction, no `data`.
+  case rescindConsent = "RESCIND_CONSENT"
 }
 
 /// App Store Server Notifications V2 `subtype` values.

@@ -28,6 +28,9 @@ public struct ServerNotification: Sendable, Equatable, Codable {
   public var date: Date
   /// TEST only: the `testNotificationToken` Request a Test Notification answered with.
   public var testNotificationToken: String?
+  /// RESCIND_CONSENT only: the customer's app transaction, signed when consent was withdrawn
+  /// (`appData.signedAppTransactionInfo`).
+  public var signedAppTransactionInfo: String?
 
   public init(
     notificationType: NotificationType, subtype: NotificationSubtype? = nil, account: String? = nil,

@@ -58,3 +58,15 @@ extension PaymentQueue {
 
   public func advance(to target: Date) throws(EngineError) { try perform(.advance(to: target)) }
 }
+
+extension PaymentQueue {
+  /// A parent or guardian withdraws consent for `account`'s (default: the signed-in one) use of the
+  /// app: RESCIND_CONSENT with the customer's app transaction, first downloaded at the earliest
+  /// original purchase the ledger holds for the account.
+  public func rescindConsent(account: String? = nil) throws(EngineError) {
+    guard let name = account ?? currentAccount else { throw .notSignedIn }
+    let firstPurchase: Date?
+    do { firstPurchase = try ledger.earliestOriginalPurchase(account: name) } catch { throw .ledger(error) }
+    try perform(.rescindConsent(account: name, firstPurchase: firstPurchase))
+  }
+}
