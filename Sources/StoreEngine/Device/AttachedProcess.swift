@@ -244,9 +244,12 @@ extension PaymentQueue {
   /// The storefronts' answers to attached apps' sheets, by transaction, as last read.
   public var sheetAnswers: [PaymentTransaction.ID: SheetAnswer] { DeviceValues.answers(in: deviceValues) }
 
-  /// Writes device values (registering, answering) and takes them in at once.
+  /// Writes device values (registering, answering) and takes them in at once; time that passed
+  /// unsaved rides along, so the app that reads them holds this process's clock.
   public func commitDeviceValues(_ changes: [LedgerChange]) throws(EngineError) {
-    do { try ledger.commit(changes) } catch { throw .ledger(error) }
+    let clock = clockIsUnsaved ? now : nil
+    do { try ledger.commit(changes + (clock.map { [.setClock($0)] } ?? [])) } catch { throw .ledger(error) }
     for case .setDeviceValue(let key, let value) in changes { deviceValues[key] = value }
+    if let clock { clockSaved(clock) }
   }
 }

@@ -1,8 +1,8 @@
 import Foundation
 import StoreEngine
 
-/// The Catalog pane's file: opened at launch, saved atomically, watched for other writers, and
-/// sold from at once after every save or reload.
+/// The Catalog pane's file: opened at launch, saved atomically, watched for other writers (the front
+/// end's file watch calls ``catalogFileChanged()``), and sold from at once after every save or reload.
 extension AppRuntime {
   /// Makes `path` (the `.storekit` file the store sells from; nil: the built-in catalog) the
   /// Catalog pane's document. `seed` seeds new `internalID`s.
@@ -65,9 +65,13 @@ extension AppRuntime {
     for change in changes { try queue.perform(.setControl(change)) }
   }
 
-  /// Tells the pane whether the file on disk still has what it last read or wrote; reads the file
-  /// only when its modification date or size moved.
-  func watchCatalogFile() {
+  /// The path of the Catalog pane's file, which the front end watches; nil for the built-in catalog.
+  public var catalogFilePath: String? { catalogFile?.path }
+
+  /// The file watch saw the catalog file written, replaced or removed: tells the pane whether the
+  /// file on disk still has what it last read or wrote; reads the file only when its modification
+  /// date or size moved (not after this screen's own save).
+  public func catalogFileChanged() {
     guard let file = catalogFile else { return }
     let stamp = Self.stamp(file.path)
     if let last = catalogStamp, last.0 == stamp.0, last.1 == stamp.1 { return }

@@ -4,6 +4,7 @@ import SimulatedApp
 import StoreEngine
 import StoreServer
 import StoreTUI
+import StorefrontLive
 
 /// `storefront [--catalog PATH] …` with no subcommand: the interactive ncurses storefront.
 enum InteractiveCommand {
@@ -134,6 +135,8 @@ enum InteractiveCommand {
     case serverRequest(ServerRequest)
     case ledgerConnection(LedgerConnectionState)
     case appServerAnswered(AppServerAnswer)
+    /// The Catalog pane's file was written, replaced or removed.
+    case catalogFile
   }
 
   @MainActor
@@ -169,9 +172,13 @@ enum InteractiveCommand {
     }
     // Another machine's commit to a shared ledger refreshes the rows at once, not at the next tick.
     let ledgerWake = LedgerWake(store: store) { loop.post(.ledger) }
+    runtime.ledgerWatched = ledgerWake != nil
+    // Another process's edit of the catalog file shows in the Catalog pane when it is written.
+    let catalogWatch = runtime.catalogFilePath.flatMap { path in FileWatch(path: path) { loop.post(.catalogFile) } }
     defer {
       runtime.unregisterAsStorefront()
       ledgerWake?.stop()
+      catalogWatch?.stop()
       wake.cancel()
       commitWake.cancel()
       runtime.stop()
@@ -198,6 +205,7 @@ enum InteractiveCommand {
           case .external(.appServerAnswered(let answer)): runtime.send(.appServerAnswered(answer))
           case .external(.ledgerConnection(let state)): runtime.send(.ledgerConnectionChanged(state))
           case .external(.engine): break
+          case .external(.catalogFile): runtime.catalogFileChanged()
           // Another process committed: its commits come in now, not at the next tick. A wake-up by
           // this process's own commit brings nothing and draws nothing.
           case .external(.ledger): if !runtime.ledgerChanged() { return runtime.wantsQuit ? .quit(exitCode: ExitCode.success.rawValue) : .unchanged }
