@@ -30,8 +30,13 @@ public final class AppRuntime {
 
   /// This storefront's entry among the store's attached processes, once registered.
   var storefrontEntry: AttachedProcess?
-  /// The catalog file the Catalog pane edits, as last read or saved; nil for the built-in catalog.
+  /// The catalog file the Catalog pane edits, as last read or saved; nil for the built-in catalog
+  /// and until the pane first shows (``pendingCatalogHash``).
   var catalogFile: CatalogFile?
+  /// The path of the Catalog pane's file; nil for the built-in catalog.
+  var catalogPath: String?
+  /// The hash of the bytes the store sells from, while the file is not read yet.
+  var pendingCatalogHash: Int?
   /// The file's modification date and size when last looked at, so a wake reads it only after a change.
   var catalogStamp: (Date?, Int?)?
   /// Attached apps' sheets this storefront answered: not shown again.
@@ -161,7 +166,9 @@ public final class AppRuntime {
     }
     readNotifications()
     ticksSinceAttend += 1
-    if commits > 0 || ticksSinceAttend >= Self.attendEvery { attendAttachedApps() }
+    // Only an app on the header's list (or its sheet) can quit without a word; a new one commits.
+    let attendsApps = !state.attachedApps.isEmpty || shownAttachedSheet != nil
+    if commits > 0 || (attendsApps && ticksSinceAttend >= Self.attendEvery) { attendAttachedApps() }
     // A timer tick lands a hair under a whole second after the last one as often as over it: with
     // no tolerance the clock stood still for a tick and then jumped two seconds.
     let whole = (pendingSeconds + Self.tickTolerance).rounded(.down)
@@ -209,8 +216,12 @@ public final class AppRuntime {
     guard !isHandling else { return }
     isHandling = true
     defer { isHandling = false }
-    while !inbox.isEmpty || state.needsHistoryWindow {
+    while !inbox.isEmpty || state.needsHistoryWindow || (pendingCatalogHash != nil && state.focus == .catalog) {
       guard !inbox.isEmpty else {
+        if pendingCatalogHash != nil && state.focus == .catalog {
+          readPendingCatalog()
+          continue
+        }
         // The pane's window is read once the actions are handled, not per commit.
         readHistoryWindow()
         continue

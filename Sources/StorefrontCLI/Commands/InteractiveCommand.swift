@@ -61,12 +61,17 @@ enum InteractiveCommand {
       throw CLIFailure("\(error)", .unavailable)
     }
     let catalog: Catalog
-    switch CatalogSource.load(invocation.global.catalogPath) {
+    let catalogHash: Int?
+    switch CatalogSource.load(invocation.global.catalogPath, hashing: true) {
     case .success(let loaded):
       loaded.reportWarnings(io: invocation.io)
       catalog = loaded.catalog
+      catalogHash = loaded.contentHash
     case .failure(let error): throw CatalogSource.failure(error, io: invocation.io)
     }
+    // Decoding a large catalog frees most of what it allocated in small pieces, which glibc keeps
+    // resident unless asked: given back now, the TUI's peak is its catalog, not the decoding.
+    HeapTrim.giveBack()
     let store: LiveStore
     // The run loop that shows the ledger's connection in the header comes after the store.
     let ledgerConnection = Locked<(@Sendable (LedgerConnectionState) -> Void)?>(nil)
@@ -119,7 +124,8 @@ enum InteractiveCommand {
     let catalogPath = invocation.global.catalogPath.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
     let result = MainActor.assumeIsolated {
       runTerminal(
-        loop: loop, store: store, snapshot: snapshot, serverURL: url, finishMode: finishMode, catalogPath: catalogPath)
+        loop: loop, store: store, snapshot: snapshot, serverURL: url, finishMode: finishMode, catalogPath: catalogPath,
+        catalogHash: catalogHash)
     }
     switch result {
     case .success(let code): return ExitCode(rawValue: code)
@@ -142,12 +148,12 @@ enum InteractiveCommand {
   @MainActor
   private static func runTerminal(
     loop: TerminalRunLoop<Wake>, store: LiveStore, snapshot: AccountSnapshot, serverURL: String?, finishMode: AppFinishMode,
-    catalogPath: String?
+    catalogPath: String?, catalogHash: Int?
   ) -> Result<Int32, TerminalError> {
     let runtime = AppRuntime(queue: store.queue, snapshot: snapshot, size: loop.terminal.size, executor: .queue(.main))
     if let serverURL { runtime.send(.serverListening(url: serverURL)) }
     // The Catalog pane edits the file the store sells from (issue 26).
-    runtime.openCatalog(path: catalogPath, seed: UInt64.random(in: .min ... .max))
+    runtime.openCatalog(path: catalogPath, seed: UInt64.random(in: .min ... .max), contentHash: catalogHash)
     // Set before the launch below, so the redelivered transactions meet the app's policy.
     runtime.send(.appFinishModeSet(finishMode))
     let worker = AppServerWorker()
