@@ -151,7 +151,7 @@ let package = Package(
       name: "StorefrontCLITests",
       dependencies: [
         "StorefrontCLI", "StorefrontTestSupport", "StoreEngine", "StoreTUI", "SQLiteLedger", "SandboxSigning", "SimulatedApp",
-        "StorefrontProcessTestSupport", "ServerNotifications", "SharedLedgerSecrets",
+        "StorefrontProcessTestSupport", "ServerNotifications", "SharedLedgerSecrets", "StorefrontLive",
       ]
     ),
     // Runs the real binary (processes, tmux); depending on the executable makes `swift test` build it.
