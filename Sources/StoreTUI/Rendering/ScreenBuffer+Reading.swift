@@ -7,7 +7,13 @@ extension ScreenBuffer {
     public var endIndex: Int { storage.count }
     public subscript(position: Int) -> Cell { storage[storage.startIndex + position] }
 
-    public static func == (lhs: Row, rhs: Row) -> Bool { lhs.storage.elementsEqual(rhs.storage) }
+    public static func == (lhs: Row, rhs: Row) -> Bool {
+      // Cells with the same bytes are equal (a grapheme is a small string, kept inline): the
+      // presenter compares every row of every frame, and most are the same (issue 35).
+      let same = lhs.storage.count == rhs.storage.count
+        && lhs.storage.withUnsafeBytes { left in rhs.storage.withUnsafeBytes { right in left.elementsEqual(right) } }
+      return same || lhs.storage.elementsEqual(rhs.storage)
+    }
     public func hash(into hasher: inout Hasher) {
       for cell in storage { hasher.combine(cell) }
     }

@@ -60,6 +60,7 @@ enum InteractiveCommand {
     } catch {
       throw CLIFailure("\(error)", .unavailable)
     }
+    HeapTrim.mapLargeBlocks()
     let catalog: Catalog
     let catalogHash: Int?
     switch CatalogSource.load(invocation.global.catalogPath, hashing: true) {
