@@ -1,3 +1,5 @@
+import Foundation
+
 extension ScreenBuffer {
   /// One row of cells, comparable with `==` so a presenter can skip unchanged rows.
   public struct Row: Hashable, Sendable, RandomAccessCollection {
@@ -11,7 +13,12 @@ extension ScreenBuffer {
       // Cells with the same bytes are equal (a grapheme is a small string, kept inline): the
       // presenter compares every row of every frame, and most are the same (issue 35).
       let same = lhs.storage.count == rhs.storage.count
-        && lhs.storage.withUnsafeBytes { left in rhs.storage.withUnsafeBytes { right in left.elementsEqual(right) } }
+        && lhs.storage.withUnsafeBytes { left in
+          rhs.storage.withUnsafeBytes { right in
+            guard left.count == right.count, let a = left.baseAddress, let b = right.baseAddress else { return left.isEmpty && right.isEmpty }
+            return memcmp(a, b, left.count) == 0
+          }
+        }
       return same || lhs.storage.elementsEqual(rhs.storage)
     }
     public func hash(into hasher: inout Hasher) {
