@@ -146,7 +146,7 @@ do {
     try AttachedBenchmark.run(purchases: plan.attachedPurchases, scratch: scratch.appendingPathComponent("attached"), into: report)
   }
   attempt("idle", IdleBenchmark.keys) {
-    try IdleBenchmark.run(seconds: quick ? 5 : 10, scratch: scratch.appendingPathComponent("idle"), into: report)
+    try IdleBenchmark.run(seconds: quick ? 10 : 30, scratch: scratch.appendingPathComponent("idle"), into: report)
   }
   attempt("ledger", ["ledger_cycles_per_s", "ledger_vs_raw_sqlite"]) {
     try LedgerBenchmark.run(catalog: catalog, cycles: plan.ledgerCycles, repeats: plan.repeats, scratch: scratch, into: report)

@@ -10,6 +10,7 @@ final class ClockSaveTests: XCTestCase {
 
   func testSecondsStayInMemoryUntilAnotherCommitOrTheIntervalCarriesThem() throws {
     let store = try TestStore()
+    store.queue.clockSaveInterval = 10
     try store.queue.advance(by: 1)
     let start = store.queue.now
     let commits = store.ledger.commitCount
@@ -24,7 +25,7 @@ final class ClockSaveTests: XCTestCase {
     XCTAssertEqual(try store.ledger.load().clock, start.addingTimeInterval(9))
     XCTAssertFalse(store.queue.clockIsUnsaved)
 
-    // Ten seconds ahead of the ledger: written.
+    // The interval (ten seconds here) ahead of the ledger: written.
     for second in 10...19 { try store.queue.passTime(to: start.addingTimeInterval(Double(second))) }
     XCTAssertEqual(store.ledger.commitCount, commits + 2)
     XCTAssertEqual(try store.ledger.load().clock, start.addingTimeInterval(19))

@@ -5,7 +5,7 @@ import StorefrontTestSupport
 import Testing
 
 /// The TUI's clock while it idles (issue 35): its ticks move the screen's clock every second, but
-/// the ledger gets it when another process acts (at the next tick), every ten seconds, or at quit;
+/// the ledger gets it when another process acts (at the next tick), every 30 seconds, or at quit;
 /// another process then holds the same clock.
 @MainActor
 @Suite struct IdleClockTests {

@@ -26,7 +26,7 @@ public final class PaymentQueue {
   public private(set) var ledgerClock: Date?
   /// How far ``passTime(to:)`` may move the clock before the ledger gets it (DECISIONS §41).
   /// The clock's seconds otherwise stay in memory, so an idle screen does not write every second.
-  public var clockSaveInterval: TimeInterval = 10
+  public var clockSaveInterval: TimeInterval = 30
   /// Set when a step of ``passTime(to:)`` kept the clock in memory.
   private var clockPassed = false
 
