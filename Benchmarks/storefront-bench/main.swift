@@ -28,10 +28,10 @@ if arguments.first == RSSProbe.flag {
   exit(RSSProbe.main(Array(arguments.dropFirst())))
 }
 let usage =
-  "usage: storefront-bench [--json] [--quick] [--only catalog,engine,ledger,bus,frames,render,process,launch,advance,serve,serve_history,notify,receipt,pgledger,history,present,storekit,attached,catalog_edit]"
+  "usage: storefront-bench [--json] [--quick] [--only catalog,engine,ledger,bus,frames,render,process,launch,advance,serve,serve_history,notify,receipt,pgledger,history,present,storekit,attached,catalog_edit,idle]"
 let suites = [
   "catalog", "engine", "ledger", "bus", "frames", "render", "process", "launch", "advance", "serve", "serve_history", "notify", "receipt",
-  "pgledger", "history", "present", "storekit", "attached", "catalog_edit",
+  "pgledger", "history", "present", "storekit", "attached", "catalog_edit", "idle",
 ]
 var json = false
 var quick = false
@@ -144,6 +144,9 @@ do {
   }
   attempt("attached", AttachedBenchmark.keys) {
     try AttachedBenchmark.run(purchases: plan.attachedPurchases, scratch: scratch.appendingPathComponent("attached"), into: report)
+  }
+  attempt("idle", IdleBenchmark.keys) {
+    try IdleBenchmark.run(seconds: quick ? 10 : 30, scratch: scratch.appendingPathComponent("idle"), into: report)
   }
   attempt("ledger", ["ledger_cycles_per_s", "ledger_vs_raw_sqlite"]) {
     try LedgerBenchmark.run(catalog: catalog, cycles: plan.ledgerCycles, repeats: plan.repeats, scratch: scratch, into: report)

@@ -1,5 +1,6 @@
 import Foundation
 import StoreEngine
+import StoreTUI
 
 /// Finds and loads the catalog a command works on, and reports load failures.
 enum CatalogSource {
@@ -7,6 +8,8 @@ enum CatalogSource {
   struct Loaded {
     var catalog: Catalog
     var displayPath: String
+    /// ``AppRuntime/catalogContentHash(_:)`` of the file's bytes, when asked for.
+    var contentHash: Int?
 
     /// Writes what the catalog was read despite to standard error, one located warning each.
     func reportWarnings(io: any ConsoleIO) {
@@ -14,8 +17,8 @@ enum CatalogSource {
     }
   }
 
-  /// Loads `path`, or the built-in catalog when nil.
-  static func load(_ path: String?) -> Result<Loaded, CatalogLoadError> {
+  /// Loads `path`, or the built-in catalog when nil; `hashing`: with the file's ``Loaded/contentHash``.
+  static func load(_ path: String?, hashing: Bool = false) -> Result<Loaded, CatalogLoadError> {
     guard let path else {
       do {
         let catalog = try CatalogDecoder().decode(Data(DefaultCatalog.text.utf8), path: DefaultCatalog.displayPath)
@@ -25,7 +28,10 @@ enum CatalogSource {
       }
     }
     do {
-      return .success(Loaded(catalog: try CatalogLoader.load(path: path), displayPath: path))
+      guard hashing else { return .success(Loaded(catalog: try CatalogLoader.load(path: path), displayPath: path)) }
+      let data = try CatalogLoader.read(path: path)
+      let catalog = try CatalogDecoder().decode(data, path: path)
+      return .success(Loaded(catalog: catalog, displayPath: path, contentHash: data.withUnsafeBytes(AppRuntime.catalogContentHash)))
     } catch {
       return .failure(error)
     }

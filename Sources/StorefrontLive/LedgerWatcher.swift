@@ -112,9 +112,11 @@ public final class LedgerWatcher: @unchecked Sendable {
       if now != version {
         version = now
         // The same commit's other writes (the WAL index, more WAL pages) are this wake's too: they
-        // do not start another round of looks.
+        // do not start another round of looks. A commit right behind it (an app writes its purchase,
+        // then its sheet's quote) may be drained with them, so the next wait looks again a few times
+        // before it blocks: the TUI's tick no longer reads the change feed every second to catch it.
         if notify >= 0 { drainNotify() }
-        hotRounds = 0
+        hotRounds = Self.hotPolls.count
         return true
       }
     }

@@ -20,6 +20,13 @@ public final class PaymentQueue {
   private var productCallbacks: [Int: (Result<ProductsResponse, StoreKitError>) -> Void] = [:]
   /// How far this process has read the ledger's change feed.
   private var ledgerPosition: UInt64 = 0
+  /// The clock as the ledger holds it (committed here or taken in from another process).
+  public private(set) var ledgerClock: Date?
+  /// How far ``passTime(to:)`` may move the clock before the ledger gets it (DECISIONS §41).
+  /// The clock's seconds otherwise stay in memory, so an idle screen does not write every second.
+  public var clockSaveInterval: TimeInterval = 30
+  /// Set when a step of ``passTime(to:)`` kept the clock in memory.
+  private var clockPassed = false
 
   /// Opens the store on `catalog` with what `ledger` holds (accounts, unfinished and current
   /// transactions, subscription records, the clock).
@@ -28,7 +35,36 @@ public final class PaymentQueue {
     self.bus = bus
     let snapshot = try ledger.load()
     ledgerPosition = snapshot.position
+    ledgerClock = snapshot.clock
     machine = StoreMachine(catalog: catalog, environment: environment, snapshot: snapshot)
+  }
+
+  /// Whether the machine's clock is ahead of the ledger's: time passed (``passTime(to:)``) that
+  /// no commit carried yet.
+  public var clockIsUnsaved: Bool { clockPassed && machine.now > (ledgerClock ?? .distantPast) }
+
+  /// Time passing in real time (the TUI's tick): moves the clock to `target` and runs what falls
+  /// due, as ``advance(to:)``. A step that only moves the clock is committed once the clock is
+  /// ``clockSaveInterval`` ahead of the ledger's; until then it stays in memory and the next
+  /// commit of any step carries it (so does ``saveClock()``). Anything due commits at once.
+  @discardableResult
+  public func passTime(to target: Date) throws(EngineError) -> StoreStep {
+    try perform(.advance(to: target), deferringClock: true)
+  }
+
+  /// Commits the clock if time passed that the ledger does not have yet (at quit, or when
+  /// another process acts and should see this one's clock).
+  public func saveClock() throws(EngineError) {
+    guard clockIsUnsaved else { return }
+    let now = machine.now
+    do { try ledger.commit([.setClock(now)]) } catch { throw .ledger(error) }
+    clockSaved(now)
+  }
+
+  /// The ledger holds `clock` now, written by this process.
+  func clockSaved(_ clock: Date) {
+    ledgerClock = max(ledgerClock ?? clock, clock)
+    clockPassed = false
   }
 
   /// Takes in what other processes committed to the ledger since the last look, commit by commit,
@@ -50,6 +86,7 @@ public final class PaymentQueue {
       let step = try next.handle(.absorb(commit.changes))
       machine = next
       ledgerPosition = commit.position
+      for case .setClock(let date) in commit.changes { ledgerClock = max(ledgerClock ?? date, date) }
       post(LedgerCommit(commit.changes, origin: .otherProcess))
       announce(step)
     }
@@ -67,12 +104,17 @@ public final class PaymentQueue {
     try take(.present(snapshot), into: &next)
     machine = next
     ledgerPosition = snapshot.position
+    if let clock = snapshot.clock { ledgerClock = max(ledgerClock ?? clock, clock) }
     post(LedgerCommit([], origin: .otherProcess, present: snapshot))
   }
 
   /// Runs `command` as one step and announces it. Returns the step that was committed.
   @discardableResult
   public func perform(_ command: StoreCommand) throws(EngineError) -> StoreStep {
+    try perform(command, deferringClock: false)
+  }
+
+  private func perform(_ command: StoreCommand, deferringClock: Bool) throws(EngineError) -> StoreStep {
     switch command {
     case .relaunch:
       // A new process: memory is re-read from the ledger, then it launches; kept only if that commits.
@@ -82,6 +124,7 @@ public final class PaymentQueue {
       try take(.relaunch(snapshot), into: &fresh)
       let step = try launchStep(from: fresh)
       ledgerPosition = max(ledgerPosition, snapshot.position)
+      if let clock = snapshot.clock { ledgerClock = max(ledgerClock ?? clock, clock) }
       return step
     case .storePayment(let product):
       // StoreKit asks the observers first; a "no" means the app adds the payment itself later.
@@ -114,7 +157,7 @@ public final class PaymentQueue {
         base = copy
       }
     }
-    let step = try commit(from: base) { machine throws(EngineError) in try machine.handle(command) }
+    let step = try commit(from: base, deferringClock: deferringClock) { machine throws(EngineError) in try machine.handle(command) }
     announce(step)
     return step
   }
@@ -152,7 +195,7 @@ public final class PaymentQueue {
   /// machine runs out of reserved ids it gets more from the ledger and the step starts over from the
   /// unchanged machine.
   private func commit(
-    from base: StoreMachine? = nil, _ body: (inout StoreMachine) throws(EngineError) -> StoreStep
+    from base: StoreMachine? = nil, deferringClock: Bool = false, _ body: (inout StoreMachine) throws(EngineError) -> StoreStep
   ) throws(EngineError) -> StoreStep {
     // One copy per step (the machine is a large value; every copy retains each of its parts).
     var next = base ?? machine
@@ -176,10 +219,21 @@ public final class PaymentQueue {
       var committed: [LedgerChange] = []
       if !step.changes.isEmpty {
         committed = step.compactedChanges
+        let clockOnly = committed.allSatisfy(\.isClock)
+        if deferringClock, clockOnly, let saved = ledgerClock, next.now.timeIntervalSince(saved) < clockSaveInterval {
+          // Only time passed: kept in memory; the view still shows it (posted below, as its own).
+          machine = next
+          clockPassed = true
+          post(LedgerCommit(committed, origin: .thisProcess))
+          return step
+        }
+        // Time that passed unsaved rides along with whatever this step writes.
+        if clockIsUnsaved, !committed.contains(where: \.isClock) { committed.append(.setClock(next.now)) }
         do { try ledger.commit(committed) } catch {
           if case .takenOver(_, let id, _) = error { try settleTakeover(of: id) }
           throw .ledger(error)
         }
+        for case .setClock(let clock) in committed { clockSaved(clock) }
       }
       machine = next
       // Posted even when empty: a view tells this step's changes from an earlier step's by it.
@@ -295,4 +349,9 @@ public final class PaymentQueue {
       bus.post(event)
     }
   }
+}
+
+extension LedgerChange {
+  /// Whether this change sets the clock.
+  var isClock: Bool { if case .setClock = self { true } else { false } }
 }

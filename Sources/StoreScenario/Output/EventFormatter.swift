@@ -27,6 +27,8 @@ public struct EventFormatter: Sendable {
 
   /// The lines of records made already (the runner also reads their names).
   func lines(for records: [EventRecord], at time: Date, line: Int?) -> [String] {
+    // Most events of an idle TUI's tick (the clock's) have no line: no timestamp is formatted for them.
+    guard !records.isEmpty else { return [] }
     let timestamp = Self.timestamp(time)
     return records.map { record in
       json ? EventLine.json(EventLine(record: record, time: timestamp, line: line)) : "[\(timestamp)] \(record.text)"

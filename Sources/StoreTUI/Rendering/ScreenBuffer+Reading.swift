@@ -1,3 +1,5 @@
+import Foundation
+
 extension ScreenBuffer {
   /// One row of cells, comparable with `==` so a presenter can skip unchanged rows.
   public struct Row: Hashable, Sendable, RandomAccessCollection {
@@ -7,7 +9,18 @@ extension ScreenBuffer {
     public var endIndex: Int { storage.count }
     public subscript(position: Int) -> Cell { storage[storage.startIndex + position] }
 
-    public static func == (lhs: Row, rhs: Row) -> Bool { lhs.storage.elementsEqual(rhs.storage) }
+    public static func == (lhs: Row, rhs: Row) -> Bool {
+      // Cells with the same bytes are equal (a grapheme is a small string, kept inline): the
+      // presenter compares every row of every frame, and most are the same (issue 35).
+      let same = lhs.storage.count == rhs.storage.count
+        && lhs.storage.withUnsafeBytes { left in
+          rhs.storage.withUnsafeBytes { right in
+            guard left.count == right.count, let a = left.baseAddress, let b = right.baseAddress else { return left.isEmpty && right.isEmpty }
+            return memcmp(a, b, left.count) == 0
+          }
+        }
+      return same || lhs.storage.elementsEqual(rhs.storage)
+    }
     public func hash(into hasher: inout Hasher) {
       for cell in storage { hasher.combine(cell) }
     }

@@ -30,9 +30,14 @@ public final class AppRuntime {
 
   /// This storefront's entry among the store's attached processes, once registered.
   var storefrontEntry: AttachedProcess?
-  /// The catalog file the Catalog pane edits, as last read or saved; nil for the built-in catalog.
+  /// The catalog file the Catalog pane edits, as last read or saved; nil for the built-in catalog
+  /// and until the pane first shows (``pendingCatalogHash``).
   var catalogFile: CatalogFile?
-  /// The file's modification date and size when last looked at, so a tick reads it only after a change.
+  /// The path of the Catalog pane's file; nil for the built-in catalog.
+  var catalogPath: String?
+  /// The hash of the bytes the store sells from, while the file is not read yet.
+  var pendingCatalogHash: Int?
+  /// The file's modification date and size when last looked at, so a wake reads it only after a change.
   var catalogStamp: (Date?, Int?)?
   /// Attached apps' sheets this storefront answered: not shown again.
   var settledSheets: Set<PaymentTransaction.ID> = []
@@ -54,6 +59,15 @@ public final class AppRuntime {
   /// after a command, and every ``attendEvery`` ticks for an app that quit without a word.
   var ticksSinceAttend = 0
   static let attendEvery = 5
+  /// Set by the front end when the ledger's watcher wakes this screen on another process's commit
+  /// (``ledgerChanged()``): the tick then reads the change feed only every ``refreshEvery`` ticks,
+  /// in case a wake went missing. Without a watcher (tests, no inotify) every tick reads it.
+  public var ledgerWatched = false
+  private var ticksSinceRefresh = 0
+  static let refreshEvery = 30
+  /// Another process acted (committed more than its clock): the next tick saves this screen's
+  /// clock, so that process holds it too (after, not before, its commit is drawn).
+  private var clockWanted = false
   /// Starts the simulated app's call to its server on a worker and returns at once; the answer must
   /// come back on the main thread as ``AppAction/appServerAnswered(_:)``. Nil: after-server mode
   /// tells the tester no client is wired.
@@ -109,8 +123,9 @@ public final class AppRuntime {
     }
   }
 
-  /// Stops listening to the bus.
+  /// Saves the clock (time passed since its last save) and stops listening to the bus.
   public func stop() {
+    try? queue.saveClock()
     subscription?.cancel()
     subscription = nil
     commitSubscription?.cancel()
@@ -140,21 +155,36 @@ public final class AppRuntime {
     lastTick = now
     // The fallback for the ledger's watcher: another process's commits come in here at the latest.
     var commits = 0
-    do {
-      commits = try queue.refresh()
-    } catch {
-      send(.commandFailed(.relaunch, message: TUIErrorText.message(for: error)))
+    ticksSinceRefresh += 1
+    if !ledgerWatched || ticksSinceRefresh >= Self.refreshEvery {
+      ticksSinceRefresh = 0
+      do {
+        commits = try queue.refresh()
+      } catch {
+        send(.commandFailed(.relaunch, message: TUIErrorText.message(for: error)))
+      }
     }
     readNotifications()
     ticksSinceAttend += 1
-    if commits > 0 || ticksSinceAttend >= Self.attendEvery { attendAttachedApps() }
-    watchCatalogFile()
+    // Only an app on the header's list (or its sheet) can quit without a word; a new one commits.
+    let attendsApps = !state.attachedApps.isEmpty || shownAttachedSheet != nil
+    if commits > 0 || (attendsApps && ticksSinceAttend >= Self.attendEvery) { attendAttachedApps() }
     // A timer tick lands a hair under a whole second after the last one as often as over it: with
     // no tolerance the clock stood still for a tick and then jumped two seconds.
     let whole = (pendingSeconds + Self.tickTolerance).rounded(.down)
     if whole >= 1 {
       pendingSeconds = max(0, pendingSeconds - whole)
-      run(.advance(whole))
+      // Time passing is written to the ledger when something falls due, with this process's next
+      // commit, or every `clockSaveInterval` seconds; not every tick (DECISIONS §41).
+      do {
+        try queue.passTime(to: queue.now.addingTimeInterval(whole))
+      } catch {
+        send(.commandFailed(.advance(whole), message: TUIErrorText.message(for: error)))
+      }
+    }
+    if clockWanted {
+      clockWanted = false
+      do { try queue.saveClock() } catch { send(.commandFailed(.advance(0), message: TUIErrorText.message(for: error))) }
     }
     send(.tick(now))
   }
@@ -186,8 +216,12 @@ public final class AppRuntime {
     guard !isHandling else { return }
     isHandling = true
     defer { isHandling = false }
-    while !inbox.isEmpty || state.needsHistoryWindow {
+    while !inbox.isEmpty || state.needsHistoryWindow || (pendingCatalogHash != nil && state.focus == .catalog) {
       guard !inbox.isEmpty else {
+        if pendingCatalogHash != nil && state.focus == .catalog {
+          readPendingCatalog()
+          continue
+        }
         // The pane's window is read once the actions are handled, not per commit.
         readHistoryWindow()
         continue
@@ -208,11 +242,12 @@ public final class AppRuntime {
           continue
         }
         apply(.committed(commit))
-        // The header's notification URL comes with the commit that sets it, from any process.
         for change in commit.changes {
+          // The header's notification URL comes with the commit that sets it, from any process.
           if case .setNotificationURL(let environment, let url) = change, environment == notificationEnvironment {
             apply(.notificationURLRead(url))
           }
+          if case .setClock = change {} else if commit.origin == .otherProcess { clockWanted = true }
         }
         // Before the step's events: a consumable's row shows the ledger's count when they arrive.
         if touchesConsumables(commit) { countConsumables() }

@@ -4,6 +4,7 @@ import SimulatedApp
 import StoreEngine
 import StoreServer
 import StoreTUI
+import StorefrontLive
 
 /// `storefront [--catalog PATH] …` with no subcommand: the interactive ncurses storefront.
 enum InteractiveCommand {
@@ -59,13 +60,19 @@ enum InteractiveCommand {
     } catch {
       throw CLIFailure("\(error)", .unavailable)
     }
+    HeapTrim.mapLargeBlocks()
     let catalog: Catalog
-    switch CatalogSource.load(invocation.global.catalogPath) {
+    let catalogHash: Int?
+    switch CatalogSource.load(invocation.global.catalogPath, hashing: true) {
     case .success(let loaded):
       loaded.reportWarnings(io: invocation.io)
       catalog = loaded.catalog
+      catalogHash = loaded.contentHash
     case .failure(let error): throw CatalogSource.failure(error, io: invocation.io)
     }
+    // Decoding a large catalog frees most of what it allocated in small pieces, which glibc keeps
+    // resident unless asked: given back now, the TUI's peak is its catalog, not the decoding.
+    HeapTrim.giveBack()
     let store: LiveStore
     // The run loop that shows the ledger's connection in the header comes after the store.
     let ledgerConnection = Locked<(@Sendable (LedgerConnectionState) -> Void)?>(nil)
@@ -118,7 +125,8 @@ enum InteractiveCommand {
     let catalogPath = invocation.global.catalogPath.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
     let result = MainActor.assumeIsolated {
       runTerminal(
-        loop: loop, store: store, snapshot: snapshot, serverURL: url, finishMode: finishMode, catalogPath: catalogPath)
+        loop: loop, store: store, snapshot: snapshot, serverURL: url, finishMode: finishMode, catalogPath: catalogPath,
+        catalogHash: catalogHash)
     }
     switch result {
     case .success(let code): return ExitCode(rawValue: code)
@@ -134,17 +142,19 @@ enum InteractiveCommand {
     case serverRequest(ServerRequest)
     case ledgerConnection(LedgerConnectionState)
     case appServerAnswered(AppServerAnswer)
+    /// The Catalog pane's file was written, replaced or removed.
+    case catalogFile
   }
 
   @MainActor
   private static func runTerminal(
     loop: TerminalRunLoop<Wake>, store: LiveStore, snapshot: AccountSnapshot, serverURL: String?, finishMode: AppFinishMode,
-    catalogPath: String?
+    catalogPath: String?, catalogHash: Int?
   ) -> Result<Int32, TerminalError> {
     let runtime = AppRuntime(queue: store.queue, snapshot: snapshot, size: loop.terminal.size, executor: .queue(.main))
     if let serverURL { runtime.send(.serverListening(url: serverURL)) }
     // The Catalog pane edits the file the store sells from (issue 26).
-    runtime.openCatalog(path: catalogPath, seed: UInt64.random(in: .min ... .max))
+    runtime.openCatalog(path: catalogPath, seed: UInt64.random(in: .min ... .max), contentHash: catalogHash)
     // Set before the launch below, so the redelivered transactions meet the app's policy.
     runtime.send(.appFinishModeSet(finishMode))
     let worker = AppServerWorker()
@@ -169,9 +179,13 @@ enum InteractiveCommand {
     }
     // Another machine's commit to a shared ledger refreshes the rows at once, not at the next tick.
     let ledgerWake = LedgerWake(store: store) { loop.post(.ledger) }
+    runtime.ledgerWatched = ledgerWake != nil
+    // Another process's edit of the catalog file shows in the Catalog pane when it is written.
+    let catalogWatch = runtime.catalogFilePath.flatMap { path in FileWatch(path: path) { loop.post(.catalogFile) } }
     defer {
       runtime.unregisterAsStorefront()
       ledgerWake?.stop()
+      catalogWatch?.stop()
       wake.cancel()
       commitWake.cancel()
       runtime.stop()
@@ -198,6 +212,7 @@ enum InteractiveCommand {
           case .external(.appServerAnswered(let answer)): runtime.send(.appServerAnswered(answer))
           case .external(.ledgerConnection(let state)): runtime.send(.ledgerConnectionChanged(state))
           case .external(.engine): break
+          case .external(.catalogFile): runtime.catalogFileChanged()
           // Another process committed: its commits come in now, not at the next tick. A wake-up by
           // this process's own commit brings nothing and draws nothing.
           case .external(.ledger): if !runtime.ledgerChanged() { return runtime.wantsQuit ? .quit(exitCode: ExitCode.success.rawValue) : .unchanged }
