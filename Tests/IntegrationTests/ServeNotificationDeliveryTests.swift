@@ -62,6 +62,7 @@ final class ServeNotificationDeliveryTests: XCTestCase {
       finish all
       buy \(Self.yearly) offer=\(Self.yearly).comeback signed
       finish all
+      rescind-consent
 
       """, data: data, in: directory)
     // The extensions come from the App Store Server API, through Apple's client.
@@ -105,7 +106,7 @@ final class ServeNotificationDeliveryTests: XCTestCase {
       "DID_RENEW/BILLING_RECOVERY", "DID_CHANGE_RENEWAL_STATUS/AUTO_RENEW_DISABLED", "DID_CHANGE_RENEWAL_STATUS/AUTO_RENEW_ENABLED",
       "PRICE_INCREASE/PENDING", "PRICE_INCREASE/ACCEPTED", "EXPIRED/VOLUNTARY", "EXPIRED/BILLING_RETRY", "DID_CHANGE_RENEWAL_PREF/UPGRADE",
       "DID_CHANGE_RENEWAL_PREF/DOWNGRADE", "DID_CHANGE_RENEWAL_PREF", "DID_FAIL_TO_RENEW/GRACE_PERIOD", "DID_FAIL_TO_RENEW",
-      "GRACE_PERIOD_EXPIRED", "REVOKE", "OFFER_REDEEMED", "RENEWAL_EXTENDED", "RENEWAL_EXTENSION/SUMMARY",
+      "GRACE_PERIOD_EXPIRED", "REVOKE", "OFFER_REDEEMED", "RENEWAL_EXTENDED", "RENEWAL_EXTENSION/SUMMARY", "RESCIND_CONSENT",
     ] {
       XCTAssertTrue(kinds.contains(expected), "\(expected) was not caused: \(kinds.sorted())")
     }
@@ -133,6 +134,10 @@ final class ServeNotificationDeliveryTests: XCTestCase {
       if let jws = inner["signedRenewalInfo"] as? String {
         cases.append(.init(name: "r\(index)", kind: .renewal, jws: jws, rootDER: root, bundleID: Self.bundleID))
       }
+      // RESCIND_CONSENT: `appData` carries the customer's signed app transaction instead of `data`.
+      if let jws = (received[index]["appData"] as? [String: Any])?["signedAppTransactionInfo"] as? String {
+        cases.append(.init(name: "a\(index)", kind: .appTransaction, jws: jws, rootDER: root, bundleID: Self.bundleID))
+      }
     }
     let verdicts = try apple.verify(cases)
     let ledger = try StorefrontBinary.run(["transactions", "--json", "--all", "--data-dir", data], in: directory)
@@ -151,7 +156,12 @@ final class ServeNotificationDeliveryTests: XCTestCase {
         XCTAssertEqual(transaction.decoded?.transactionId, entry["transactionId"] as? String, "the outbox's transaction")
         XCTAssertEqual(transaction.decoded?.productId, products[transaction.decoded?.transactionId ?? ""], "the ledger's product")
       } else {
-        XCTAssertTrue(["RENEWAL_EXTENSION"].contains(payload["notificationType"] as? String), "\(payload) has no transaction")
+        XCTAssertTrue(["RENEWAL_EXTENSION", "RESCIND_CONSENT"].contains(payload["notificationType"] as? String), "\(payload) has no transaction")
+      }
+      if payload["notificationType"] as? String == "RESCIND_CONSENT" {
+        let app = try XCTUnwrap(verdicts["a\(index)"], "RESCIND_CONSENT without appData.signedAppTransactionInfo")
+        XCTAssertEqual(app.status, 0, app.cause ?? "")
+        XCTAssertEqual(app.decoded?.bundleId, Self.bundleID)
       }
       if let renewal = verdicts["r\(index)"] {
         XCTAssertEqual(renewal.status, 0, renewal.cause ?? "")

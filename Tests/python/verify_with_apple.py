@@ -38,7 +38,7 @@ def enum_value(value):
 
 
 def notification_fields(model):
-    part = model.data or model.summary
+    part = model.data or model.summary or getattr(model, "appData", None)
     return {
         "notificationType": model.rawNotificationType,
         "subtype": model.rawSubtype,

@@ -79,6 +79,8 @@ extension LineParser {
     case "relaunch": return .command(.relaunch)
     case "delete-transaction": return .transaction(try reference(), .delete)
     case "reset": return .command(.resetToDefaultState)
+    case "rescind-consent":
+      return .rescindConsent(account: positionals.isEmpty ? nil : try next("an account name").text)
     case "clear-history":
       return .command(.clearHistory(account: positionals.isEmpty ? nil : try next("an account name").text))
     case "auto-renew":

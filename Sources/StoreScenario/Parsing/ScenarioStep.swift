@@ -35,6 +35,9 @@ public struct ScenarioStep: Sendable, Equatable {
     /// runner signs a compact-JWS promotional offer and/or introductory-offer eligibility as the
     /// developer's server does with Apple's library, with the storefront's in-app purchase key (B74, B75).
     case requestSignedBuy(Payment, offerJWS: Bool, allowIntroductoryOffer: Bool?, valid: Bool)
+    /// `rescind-consent [ACCOUNT]`: a parent withdraws consent for the account's (default: the
+    /// signed-in one's) use of the app; its server gets RESCIND_CONSENT.
+    case rescindConsent(account: String?)
     /// Move the clock forward by a duration (a month is a calendar month from now).
     case advance(ScenarioDuration)
     /// Change a sandbox control.

@@ -319,6 +319,8 @@ public final class ScenarioRunner {
       try perform(verb.command(for: try resolve(reference), now: queue.now))
     case .signedBuy(let payment, let valid):
       try perform(.buy(try signed(payment, valid: valid)))
+    case .rescindConsent(let account):
+      do { try queue.rescindConsent(account: account) } catch { throw .engine(error) }
     case .requestSignedBuy(let payment, let offerJWS, let allow, let valid):
       try perform(.buy(try requestSigned(payment, offerJWS: offerJWS, allowIntroductoryOffer: allow, valid: valid)))
     case .finishAll:
