@@ -45,6 +45,8 @@ public enum AppCommand: Equatable, Sendable {
   case advance(TimeInterval)
   /// Clear the signed-in account's purchase history.
   case clearHistory
+  /// A parent withdraws consent for the signed-in account's use of the app.
+  case rescindConsent
   /// Write a transaction's JWS to `path` (relative paths resolve in the runtime's export folder).
   case exportJWS(PaymentTransaction.ID, path: String)
   /// End the session.
@@ -96,7 +98,7 @@ public enum AppCommand: Equatable, Sendable {
     case .setControl(let change): .setControl(change)
     case .advance(let seconds): .advance(to: now.addingTimeInterval(max(0, seconds)))
     case .clearHistory: .clearHistory(account: nil)
-    case .exportJWS, .quit, .redeliver, .setNotificationURL, .setServerFault, .callAppServer, .showReceipt, .exportReceipt, .answerSheet, .signInForAttachedApp, .saveCatalog, .reloadCatalog: nil
+    case .exportJWS, .quit, .redeliver, .rescindConsent, .setNotificationURL, .setServerFault, .callAppServer, .showReceipt, .exportReceipt, .answerSheet, .signInForAttachedApp, .saveCatalog, .reloadCatalog: nil
     }
   }
 }

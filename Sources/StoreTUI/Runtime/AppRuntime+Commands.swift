@@ -64,6 +64,13 @@ extension AppRuntime {
       guard let appServer else { throw SettingError(message: "The app has no HTTP client here; set App finishes to manually or at once.") }
       appServer(request)
       return "Asking the app's server about transaction \(request.transactionID)…"
+    case .rescindConsent:
+      try queue.refresh()
+      try queue.rescindConsent()
+      let account = queue.currentAccount ?? ""
+      return state.notificationURL == nil
+        ? "A parent withdrew consent for '\(account)'. No notification URL is set, so the app's server is not told (set one in Settings)."
+        : "A parent withdrew consent for '\(account)': the app's server gets RESCIND_CONSENT."
     case .answerSheet(let id, let answer):
       return try answerAttachedSheet(id, answer)
     case .signInForAttachedApp(let id, let name, let password):

@@ -16,6 +16,8 @@ public enum SettingsItem: Equatable, Sendable {
   case locale
   case timeRate
   case clearHistory
+  /// A parent or guardian withdraws consent for the account's use of the app (RESCIND_CONSENT).
+  case rescindConsent
   case relaunch
   /// The app's server's notification URL for the store's environment (edit; empty clears).
   case notificationURL
@@ -32,7 +34,7 @@ public enum SettingsItem: Equatable, Sendable {
   public static let all: [SettingsItem] =
     [.account, .signOut, .askToBuy, .interruptedPurchases, .dialogs, .canMakePayments, .billingRetry, .gracePeriod]
     + StoreAPI.allCases.map { .failure($0) }
-    + [.storefront, .locale, .timeRate, .clearHistory, .relaunch, .notificationURL, .serverFault, .serverDelay]
+    + [.storefront, .locale, .timeRate, .clearHistory, .rescindConsent, .relaunch, .notificationURL, .serverFault, .serverDelay]
     + [.appFinishes, .appServerURL]
 
   /// Errors a simulated failure cycles through (`nil` = none): StoreKit 1 codes, then StoreKit 2
@@ -64,6 +66,7 @@ public enum SettingsItem: Equatable, Sendable {
     case .locale: "Locale"
     case .timeRate: "Time rate"
     case .clearHistory: "Clear purchase history"
+    case .rescindConsent: "Parental consent"
     case .relaunch: "Relaunch app"
     case .notificationURL: "Notification URL"
     case .serverFault: "Server fault (all endpoints)"
@@ -92,6 +95,7 @@ public enum SettingsItem: Equatable, Sendable {
     case .locale: return controls.locale
     case .timeRate: return (TimeRate.preset(rawValue: controls.timeRate) ?? .realTime).name
     case .clearHistory: return state.account.map { "Enter to clear \($0)'s history" } ?? "—"
+    case .rescindConsent: return state.account == nil ? "—" : "Enter to withdraw it"
     case .relaunch: return "Enter to relaunch"
     case .notificationURL: return state.notificationURL ?? "off (Enter to set)"
     case .serverFault:
@@ -150,6 +154,12 @@ public enum SettingsItem: Equatable, Sendable {
         title: "Clear Purchase History",
         message: "Remove every transaction of '\(account)'? Its purchases can no longer be restored.",
         confirmTitle: "Clear", command: .clearHistory)))
+    case .rescindConsent:
+      guard let account = state.account else { return .nothing }
+      return .sheet(.confirm(ConfirmSheet(
+        title: "Withdraw Parental Consent",
+        message: "A parent withdraws consent for '\(account)' to use the app. The app's server gets RESCIND_CONSENT; StoreKit tells the app nothing.",
+        confirmTitle: "Withdraw", command: .rescindConsent)))
     case .relaunch:
       return .command(.relaunch)
     case .notificationURL:
