@@ -100,6 +100,8 @@ func storeKit2StoreSurface(
   let _: UUID? = AppStore.deviceVerificationID
   // decl: AppStore.sync()
   try await AppStore.sync()
+  // decl: AppStore.ageRatingCode
+  let _: Int? = await AppStore.ageRatingCode
   // decl: AppStore.Environment
   let _: any RawRepresentable & Hashable & Sendable = AppStore.Environment.production
   // decl: AppStore.Environment.rawValue

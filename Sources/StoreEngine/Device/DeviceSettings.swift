@@ -14,6 +14,41 @@ public struct DeviceSettings: Codable, Sendable, Equatable {
   public var locale: String
   /// By ``StoreAPI`` raw value.
   public var failures: [String: SimulatedFailure]
+  /// `AppStore.ageRatingCode` (nil: unavailable); entries written before it existed decode as 100.
+  public var ageRatingCode: Int?
+
+  private enum CodingKeys: String, CodingKey {
+    case askToBuy, interruptedPurchases, canMakePayments, billingRetry, gracePeriod, storefront, locale, failures, ageRatingCode
+    case ageRatingUnavailable
+  }
+
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    askToBuy = try container.decode(Bool.self, forKey: .askToBuy)
+    interruptedPurchases = try container.decode(Bool.self, forKey: .interruptedPurchases)
+    canMakePayments = try container.decode(Bool.self, forKey: .canMakePayments)
+    billingRetry = try container.decode(Bool.self, forKey: .billingRetry)
+    gracePeriod = try container.decode(Bool.self, forKey: .gracePeriod)
+    storefront = try container.decode(String.self, forKey: .storefront)
+    locale = try container.decode(String.self, forKey: .locale)
+    failures = try container.decode([String: SimulatedFailure].self, forKey: .failures)
+    let unavailable = try container.decodeIfPresent(Bool.self, forKey: .ageRatingUnavailable) ?? false
+    ageRatingCode = unavailable ? nil : try container.decodeIfPresent(Int.self, forKey: .ageRatingCode) ?? SandboxControls().ageRatingCode
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(askToBuy, forKey: .askToBuy)
+    try container.encode(interruptedPurchases, forKey: .interruptedPurchases)
+    try container.encode(canMakePayments, forKey: .canMakePayments)
+    try container.encode(billingRetry, forKey: .billingRetry)
+    try container.encode(gracePeriod, forKey: .gracePeriod)
+    try container.encode(storefront, forKey: .storefront)
+    try container.encode(locale, forKey: .locale)
+    try container.encode(failures, forKey: .failures)
+    // Nil is said out loud: a missing key means an older storefront, whose apps saw the default.
+    if let ageRatingCode { try container.encode(ageRatingCode, forKey: .ageRatingCode) } else { try container.encode(true, forKey: .ageRatingUnavailable) }
+  }
 
   public init(_ controls: SandboxControls) {
     askToBuy = controls.askToBuy
@@ -24,6 +59,7 @@ public struct DeviceSettings: Codable, Sendable, Equatable {
     storefront = controls.storefront
     locale = controls.locale
     failures = Dictionary(uniqueKeysWithValues: controls.failures.map { ($0.key.rawValue, $0.value) })
+    ageRatingCode = controls.ageRatingCode
   }
 
   /// The control changes that take `controls` from `previous` (the settings last followed; nil: none
@@ -39,6 +75,7 @@ public struct DeviceSettings: Codable, Sendable, Equatable {
     if gracePeriod != base.gracePeriod { changes.append(.gracePeriod(gracePeriod)) }
     if storefront != base.storefront { changes.append(.storefront(storefront)) }
     if locale != base.locale { changes.append(.locale(locale)) }
+    if ageRatingCode != base.ageRatingCode { changes.append(.ageRatingCode(ageRatingCode)) }
     for api in StoreAPI.allCases where failures[api.rawValue] != base.failures[api.rawValue] {
       changes.append(.failure(api, failures[api.rawValue]))
     }

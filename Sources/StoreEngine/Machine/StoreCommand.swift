@@ -149,6 +149,8 @@ public enum ControlChange: Sendable, Equatable {
   case productsLatency(TimeInterval)
   /// A ``TimeRate`` raw value.
   case timeRate(Int)
+  /// `AppStore.ageRatingCode` from now on (nil: unavailable); an app compares it with the last one it saw.
+  case ageRatingCode(Int?)
 
   /// Applies the change.
   public func apply(to controls: inout SandboxControls) {
@@ -164,6 +166,7 @@ public enum ControlChange: Sendable, Equatable {
     case .locale(let locale): controls.locale = locale
     case .productsLatency(let seconds): controls.productsLatency = seconds
     case .timeRate(let raw): controls.timeRate = raw
+    case .ageRatingCode(let code): controls.ageRatingCode = code
     }
   }
 }

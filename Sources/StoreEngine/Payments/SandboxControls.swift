@@ -24,6 +24,9 @@ public struct SandboxControls: Sendable, Equatable {
   public var locale = "en_US"
   /// `SKTestTimeRate` raw value.
   public var timeRate = 0
+  /// What `AppStore.ageRatingCode` answers (iOS 26.2): the app's current age rating code, nil when
+  /// unavailable. Apple's codes: 100 is 4+, 200 9+, 300 12+, 600 17+, 618 18+ (MarketplaceKit's table).
+  public var ageRatingCode: Int? = 100
 
   public init() {}
 

@@ -6,6 +6,13 @@ public enum AppStore: Sendable {
   /// Whether the user may make payments.
   public static var canMakePayments: Bool { StoreKitEnvironment.shared.canMakePayments() }
 
+  /// The app's current age rating code (iOS 26.2), nil when unavailable: the sandbox's setting
+  /// (Settings → Age rating code in the storefront, `set age-rating` in a scenario). An app compares
+  /// it with the last one it saw to tell parents of a change.
+  public static var ageRatingCode: Int? {
+    get async { try? StoreKitEnvironment.shared.read { $0.queue.controls.ageRatingCode } }
+  }
+
   /// This device's id for checking `deviceVerification` (SHA-384 of a signed value's nonce followed
   /// by this id): one simulated device per process.
   public static var deviceVerificationID: UUID? { DeviceVerification.deviceID }

@@ -182,7 +182,7 @@ extension LineParser {
   }
 
   private mutating func control() throws(ScenarioIssue) -> ScenarioStep.Control {
-    let name = try next("a setting (ask-to-buy, interrupted, can-make-payments, dialogs, billing-issue, grace, storefront, locale, latency, time-rate)")
+    let name = try next("a setting (ask-to-buy, interrupted, can-make-payments, dialogs, billing-issue, grace, storefront, locale, latency, time-rate, age-rating)")
     switch name.text {
     case "ask-to-buy": return .askToBuy(try onOff())
     case "interrupted": return .interrupted(try onOff())
@@ -203,8 +203,15 @@ extension LineParser {
     case "locale": return .locale(try next("a locale such as en_US or ko_KR").text)
     case "latency": return .latency(try durationArgument())
     case "time-rate": return .timeRate(try timeRate())
+    case "age-rating":
+      let code = try next("an age rating code such as 100 (4+), 300 (12+) or 618 (18+), or none")
+      if code.text == "none" { return .ageRating(nil) }
+      guard let value = Int(code.text), value > 0 else {
+        throw issue(code.column, "Invalid age rating code '\(code.text)'; use Apple's code such as 100 (4+), 200 (9+), 300 (12+), 600 (17+) or 618 (18+), or none.")
+      }
+      return .ageRating(value)
     default:
-      let known = ["ask-to-buy", "interrupted", "can-make-payments", "dialogs", "billing-issue", "grace", "storefront", "locale", "latency", "time-rate"]
+      let known = ["ask-to-buy", "interrupted", "can-make-payments", "dialogs", "billing-issue", "grace", "storefront", "locale", "latency", "time-rate", "age-rating"]
       let hint = suggestion(for: name.text, in: known).map { " Did you mean '\($0)'?" } ?? ""
       throw issue(name.column, "Unknown setting '\(name.text)'.\(hint)")
     }

@@ -103,6 +103,8 @@ public struct ScenarioStep: Sendable, Equatable {
     case latency(ScenarioDuration)
     case timeRate(TimeRate)
     case failure(StoreAPI, SimulatedFailure?)
+    /// `set age-rating CODE|none`: what `AppStore.ageRatingCode` answers.
+    case ageRating(Int?)
 
     /// The store's control change (durations are fixed lengths here: a month is 30 days).
     public var change: ControlChange {
@@ -118,6 +120,7 @@ public struct ScenarioStep: Sendable, Equatable {
       case .latency(let duration): .productsLatency(duration.after(Date(timeIntervalSince1970: 0)).timeIntervalSince1970)
       case .timeRate(let rate): .timeRate(rate.rawValue)
       case .failure(let api, let failure): .failure(api, failure)
+      case .ageRating(let code): .ageRatingCode(code)
       }
     }
   }

@@ -15,6 +15,8 @@ public enum SettingsItem: Equatable, Sendable {
   case storefront
   case locale
   case timeRate
+  /// What `AppStore.ageRatingCode` answers.
+  case ageRating
   case clearHistory
   /// A parent or guardian withdraws consent for the account's use of the app (RESCIND_CONSENT).
   case rescindConsent
@@ -34,7 +36,7 @@ public enum SettingsItem: Equatable, Sendable {
   public static let all: [SettingsItem] =
     [.account, .signOut, .askToBuy, .interruptedPurchases, .dialogs, .canMakePayments, .billingRetry, .gracePeriod]
     + StoreAPI.allCases.map { .failure($0) }
-    + [.storefront, .locale, .timeRate, .clearHistory, .rescindConsent, .relaunch, .notificationURL, .serverFault, .serverDelay]
+    + [.storefront, .locale, .timeRate, .ageRating, .clearHistory, .rescindConsent, .relaunch, .notificationURL, .serverFault, .serverDelay]
     + [.appFinishes, .appServerURL]
 
   /// Errors a simulated failure cycles through (`nil` = none): StoreKit 1 codes, then StoreKit 2
@@ -49,6 +51,16 @@ public enum SettingsItem: Equatable, Sendable {
       "productUnavailable", "purchaseNotAllowed",
     ].map(StoreKitError.init(parsing:))
     + [.serverUnknown]
+
+  /// Age rating codes the row cycles through (Apple's, as MarketplaceKit lists them; nil: unavailable).
+  static let ageRatingChoices: [Int?] = [100, 200, 300, 600, 618, nil]
+
+  /// An age rating code as the row shows it.
+  static func ageRatingText(_ code: Int?) -> String {
+    guard let code else { return "unavailable (nil)" }
+    let names = [100: "4+", 200: "9+", 300: "12+", 600: "17+", 618: "18+"]
+    return names[code].map { "\(code) (\($0))" } ?? String(code)
+  }
 
   /// The row's label.
   public var label: String {
@@ -65,6 +77,7 @@ public enum SettingsItem: Equatable, Sendable {
     case .storefront: "Storefront"
     case .locale: "Locale"
     case .timeRate: "Time rate"
+    case .ageRating: "Age rating code"
     case .clearHistory: "Clear purchase history"
     case .rescindConsent: "Parental consent"
     case .relaunch: "Relaunch app"
@@ -94,6 +107,7 @@ public enum SettingsItem: Equatable, Sendable {
     case .storefront: return "\(controls.storefront) (\(StorefrontChoices.currency(for: controls.storefront)))"
     case .locale: return controls.locale
     case .timeRate: return (TimeRate.preset(rawValue: controls.timeRate) ?? .realTime).name
+    case .ageRating: return Self.ageRatingText(controls.ageRatingCode)
     case .clearHistory: return state.account.map { "Enter to clear \($0)'s history" } ?? "—"
     case .rescindConsent: return state.account == nil ? "—" : "Enter to withdraw it"
     case .relaunch: return "Enter to relaunch"
@@ -148,6 +162,10 @@ public enum SettingsItem: Equatable, Sendable {
       let current = TimeRate.preset(rawValue: controls.timeRate) ?? .realTime
       let index = rates.firstIndex(of: current) ?? 0
       return .command(.setControl(.timeRate(rates[cycle(index, step, rates.count)].rawValue)))
+    case .ageRating:
+      let codes = Self.ageRatingChoices
+      let index = codes.firstIndex { $0 == controls.ageRatingCode } ?? 0
+      return .command(.setControl(.ageRatingCode(codes[cycle(index, step, codes.count)])))
     case .clearHistory:
       guard let account = state.account else { return .nothing }
       return .sheet(.confirm(ConfirmSheet(

@@ -1,0 +1,36 @@
+import Foundation
+import StoreEngine
+import StoreScenario
+import StorefrontTestSupport
+import XCTest
+
+/// `set age-rating CODE|none` (what `AppStore.ageRatingCode` answers) and `rescind-consent`.
+final class AgeRatingScenarioTests: XCTestCase {
+  func testTheFormsParse() throws {
+    let steps = try ScenarioParser(catalog: FixtureCatalog.make()).parse("""
+      set age-rating 300
+      set age-rating none
+      rescind-consent
+      rescind-consent mina
+      """).get()
+    XCTAssertEqual(steps.map(\.action), [
+      .set(.ageRating(300)), .set(.ageRating(nil)), .rescindConsent(account: nil), .rescindConsent(account: "mina"),
+    ])
+    XCTAssertEqual(ScenarioStep.Control.ageRating(618).change, .ageRatingCode(618))
+  }
+
+  func testABadCodeIsALocatedIssue() {
+    guard case .failure(let found) = ScenarioParser(catalog: FixtureCatalog.make()).parse("set age-rating 12+") else {
+      return XCTFail("expected an issue")
+    }
+    let text = found.issues.map(\.description).joined(separator: "\n")
+    XCTAssertTrue(text.contains("1:16") && text.contains("Invalid age rating code '12+'"), text)
+  }
+
+  func testTheRunnerSetsTheControl() throws {
+    let store = try TestStore()
+    let steps = try ScenarioParser(catalog: store.queue.catalog).parse("set age-rating 600").get()
+    XCTAssertEqual(ScenarioRunner(queue: store.queue, json: true) { _ in }.run(steps), .passed(steps: 1))
+    XCTAssertEqual(store.queue.controls.ageRatingCode, 600)
+  }
+}
