@@ -8,20 +8,10 @@ import Testing
 /// parent's consent withdrawn (RESCIND_CONSENT for the app's server).
 @MainActor
 @Suite struct AgeRatingAndConsentSettingsTests {
-  private func press(_ runtime: AppRuntime, _ keys: Key...) {
-    for key in keys { runtime.send(.key(key)) }
-  }
-
-  private func selectRow(_ item: SettingsItem, _ runtime: AppRuntime) throws {
-    press(runtime, .char("3"), .home)
-    let row = try #require(SettingsItem.all.firstIndex(of: item))
-    for _ in 0..<row { press(runtime, .down) }
-  }
-
   @Test func theAgeRatingRowCyclesApplesCodesAndUnavailable() throws {
     let store = try TestStore()
     let runtime = try AppRuntime(queue: store.queue, size: standardSize)
-    try selectRow(.ageRating, runtime)
+    try selectSettingsRow(.ageRating, runtime)
     #expect(SettingsItem.ageRating.value(in: runtime.state) == "100 (4+)")
     var seen: [Int?] = []
     for _ in 0..<6 {
@@ -37,7 +27,7 @@ import Testing
     let store = try TestStore()
     try store.queue.perform(.setNotificationURL(environment: "Sandbox", url: "http://127.0.0.1:9/hook"))
     let runtime = try AppRuntime(queue: store.queue, size: standardSize)
-    try selectRow(.rescindConsent, runtime)
+    try selectSettingsRow(.rescindConsent, runtime)
     press(runtime, .enter)
     guard case .confirm = runtime.state.sheet else { Issue.record("no confirmation"); return }
     #expect(store.ledger.outbox.isEmpty, "nothing before the parent confirms")

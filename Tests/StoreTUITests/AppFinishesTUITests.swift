@@ -11,16 +11,6 @@ import Testing
 @Suite struct AppFinishesTUITests {
   private let url = "http://127.0.0.1:9/verify"
 
-  private func press(_ runtime: AppRuntime, _ keys: Key...) {
-    for key in keys { runtime.send(.key(key)) }
-  }
-
-  private func selectRow(_ item: SettingsItem, _ runtime: AppRuntime) throws {
-    press(runtime, .char("3"), .home)
-    let row = try #require(SettingsItem.all.firstIndex(of: item))
-    for _ in 0..<row { press(runtime, .down) }
-  }
-
   /// A runtime whose app-server calls are recorded, not made.
   private func runtime(_ store: TestStore, mode: AppFinishMode) throws -> (AppRuntime, Recorder) {
     let runtime = try AppRuntime(queue: store.queue, size: standardSize)
@@ -98,7 +88,7 @@ import Testing
   @Test func theSettingsRowCyclesTheModesAndAsksForTheURLFirst() throws {
     let store = try TestStore()
     let (runtime, _) = try runtime(store, mode: .manually)
-    try selectRow(.appFinishes, runtime)
+    try selectSettingsRow(.appFinishes, runtime)
     #expect(SettingsItem.appFinishes.value(in: runtime.state) == "manually (f in Transactions)")
     press(runtime, .enter)
     #expect(runtime.state.appFinisher.mode == .atOnce)

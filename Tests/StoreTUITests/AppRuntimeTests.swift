@@ -8,10 +8,6 @@ import Testing
 /// End to end through keys: real PaymentQueue (TestStore), the runtime, rendered frames.
 @MainActor
 @Suite struct AppRuntimeTests {
-  private func press(_ runtime: AppRuntime, _ keys: Key...) {
-    for key in keys { runtime.send(.key(key)) }
-  }
-
   private func type(_ runtime: AppRuntime, _ text: String) {
     for action in typing(text) { runtime.send(action) }
   }

@@ -7,20 +7,10 @@ import Testing
 /// The Settings rows for the app's server: the notification URL and the server fault of all endpoints.
 @MainActor
 @Suite struct NotificationSettingsTests {
-  private func press(_ runtime: AppRuntime, _ keys: Key...) {
-    for key in keys { runtime.send(.key(key)) }
-  }
-
-  private func selectRow(_ item: SettingsItem, _ runtime: AppRuntime) throws {
-    press(runtime, .char("3"), .home)
-    let row = try #require(SettingsItem.all.firstIndex(of: item))
-    for _ in 0..<row { press(runtime, .down) }
-  }
-
   @Test func theNotificationURLIsEditedInAFormAndClearedByEmptyingIt() throws {
     let store = try TestStore()
     let runtime = try AppRuntime(queue: store.queue, size: standardSize)
-    try selectRow(.notificationURL, runtime)
+    try selectSettingsRow(.notificationURL, runtime)
     #expect(SettingsItem.notificationURL.value(in: runtime.state) == "off (Enter to set)")
     press(runtime, .enter)
     guard case .notificationURL = runtime.state.sheet else { Issue.record("no URL sheet"); return }
@@ -76,7 +66,7 @@ import Testing
         return setting.delayMilliseconds == 5_000 ? "disk full" : nil
       })
     #expect(runtime.state.serverFault == ServerFaultSetting())
-    try selectRow(.serverFault, runtime)
+    try selectSettingsRow(.serverFault, runtime)
     press(runtime, .right, .right)
     #expect(SettingsItem.serverFault.value(in: runtime.state) == "500")
     press(runtime, .left)

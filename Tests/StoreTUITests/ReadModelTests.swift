@@ -8,10 +8,6 @@ import Testing
 /// once, and the screen always equals what a fresh launch on the same ledger shows.
 @MainActor
 @Suite struct ReadModelTests {
-  private func press(_ runtime: AppRuntime, _ keys: Key...) {
-    for key in keys { runtime.send(.key(key)) }
-  }
-
   /// The ledger's record of the monthly chain.
   private func record(_ store: TestStore) throws -> SubscriptionRecord {
     try #require(store.queue.subscriptions().first { $0.productID == FixtureCatalog.monthly })
