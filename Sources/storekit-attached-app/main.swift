@@ -3,7 +3,8 @@
 // payment (COUNT times, one after the other), prints every observer callback as
 // `updated <product> <state> <transaction id or ->` and finishes what it gets, then exits 0 once COUNT
 // payments were purchased or failed (transactions its last run left are delivered first, and count),
-// exit 1 when the product is not sold or after 60 s.
+// exit 1 when the product is not sold or after 60 s. `storekit-attached-app --redeem-code` presents the
+// App Store's offer-code sheet instead and waits for the one purchase the code redeems.
 import StoreKit
 
 /// `$ATTACHED_APP_JOURNAL`: a file every line is appended to as well, so a test that SIGKILLs the
@@ -71,8 +72,19 @@ final class Observer: NSObject, SKPaymentTransactionObserver, SKProductsRequestD
 }
 
 let arguments = CommandLine.arguments
+if arguments.count == 2, arguments[1] == "--redeem-code" {
+  let observer = Observer(count: 1)
+  SKPaymentQueue.default().add(observer)
+  say("presenting the code sheet")
+  SKPaymentQueue.default().presentCodeRedemptionSheet()
+  let deadline = Date().addingTimeInterval(60)
+  while !observer.done && Date() < deadline {
+    _ = RunLoop.main.run(mode: .default, before: Date().addingTimeInterval(0.01))
+  }
+  exit(observer.done ? 0 : 1)
+}
 guard arguments.count == 2 || arguments.count == 3, let count = Int(arguments.count == 3 ? arguments[2] : "1"), count > 0 else {
-  FileHandle.standardError.write(Data("usage: storekit-attached-app PRODUCT_ID [COUNT]\n".utf8))
+  FileHandle.standardError.write(Data("usage: storekit-attached-app PRODUCT_ID [COUNT] | --redeem-code\n".utf8))
   exit(64)
 }
 let observer = Observer(count: count)

@@ -21,6 +21,22 @@ import Testing
     for character in text { runtime.send(.key(.char(character))) }
   }
 
+  /// An attached app's sheet (its `presentCodeRedemptionSheet()`): what is typed goes to the app,
+  /// and Esc tells it the sheet was cancelled; nothing is redeemed here.
+  @Test func anAttachedAppsCodeSheetAnswersTheApp() throws {
+    let store = try TestStore(catalog: Self.catalog(), dialogs: true)
+    var state = try AppRuntime(queue: store.queue, size: standardSize).state
+    send(&state, .attachedCodeSheetPresented(session: "app-1", app: "com.example.attached"))
+    #expect(render(state).plainText.contains("com.example.attached"))
+    let commands = send(&state, typing("spring1") + [.key(.enter)])
+    #expect(commands == [.answerCodeSheet(session: "app-1", code: "spring1")])
+    #expect(state.sheet == nil)
+    send(&state, .attachedCodeSheetPresented(session: "app-1", app: "com.example.attached"))
+    #expect(send(&state, .key(.escape)) == [.answerCodeSheet(session: "app-1", code: nil)])
+    send(&state, .attachedCodeSheetPresented(session: "app-1", app: "com.example.attached"), .attachedCodeSheetWithdrawn)
+    #expect(state.sheet == nil, "the app quit: its sheet goes")
+  }
+
   @Test func aRedeemedCodeBuysTheSubscriptionThroughASheetStatingTheOffer() throws {
     let store = try TestStore(catalog: Self.catalog(), dialogs: true)
     let runtime = try AppRuntime(queue: store.queue, size: standardSize)

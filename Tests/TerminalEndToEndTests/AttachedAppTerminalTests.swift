@@ -278,6 +278,44 @@ final class AttachedAppTerminalTests: XCTestCase {
   }
 
   /// The program's `updated` lines without their transaction ids.
+  /// The App Store's offer-code sheet of an attached app (`presentCodeRedemptionSheet()`) comes up
+  /// in the TUI; the code typed there is redeemed by the app's own engine, and its purchase reaches
+  /// the app's observer after the TUI's purchase sheet.
+  func testTheAttachedAppsOfferCodeSheetIsAnsweredInTheTUI() throws {
+    let session = try TmuxSession()
+    // The built-in catalog, with an offer code on the monthly subscription.
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    var catalog = try XCTUnwrap(
+      try JSONSerialization.jsonObject(with: Data(contentsOf: root.appendingPathComponent("Catalog/Default.storekit"))) as? [String: Any])
+    var groups = try XCTUnwrap(catalog["subscriptionGroups"] as? [[String: Any]])
+    var subscriptions = try XCTUnwrap(groups.first?["subscriptions"] as? [[String: Any]])
+    subscriptions[0]["codeOffers"] = [[
+      "internalID": "SPRING2026", "referenceName": "Spring", "paymentMode": "free", "subscriptionPeriod": "P1M",
+      "numberOfPeriods": 1, "displayPrice": "0", "eligibility": ["new"], "isStackable": false,
+    ]]
+    groups[0]["subscriptions"] = subscriptions
+    catalog["subscriptionGroups"] = groups
+    let file = session.dataDirectory.deletingLastPathComponent().appendingPathComponent("codes.storekit")
+    try JSONSerialization.data(withJSONObject: catalog, options: [.prettyPrinted]).write(to: file)
+    let product = try XCTUnwrap(subscriptions[0]["productID"] as? String)
+
+    try session.launch("--account mina --catalog \(file.path)")
+    try session.waitFor("Restore Purchases")
+    let app = try startApp(session, product: "--redeem-code")
+    try session.waitFor("storekit-attached-app:")
+    XCTAssertTrue(try session.screen().contains("Redeem Code"))
+    try session.type("spring2026")
+    try session.send("Enter")
+    try session.waitFor("For storekit-attached-app")
+    try session.send("Enter")
+    let result = try finish(app)
+    XCTAssertEqual(result.status, 0, result.output + result.errors)
+    XCTAssertEqual(Self.updates(result.output), ["updated \(product) purchasing", "updated \(product) purchased"])
+    let stored = try session.ledger().filter { $0["productId"] as? String == product }
+    XCTAssertEqual(stored.count, 1, "\(stored)")
+    XCTAssertEqual(stored.first?["price"] as? String, "0", "the code's free month, not the list price")
+  }
+
   static func updates(_ output: String) -> [String] {
     output.split(separator: "\n").filter { $0.hasPrefix("updated") }.map { $0.split(separator: " ").dropLast().joined(separator: " ") }
   }

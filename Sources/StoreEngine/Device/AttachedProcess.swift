@@ -78,6 +78,7 @@ public enum DeviceValues {
   static let logPrefix = "app-log."
   static let signInPrefix = "sign-in."
   static let quotePrefix = "sheet-quote."
+  static let codeSheetPrefix = "code-sheet."
   /// How many of an app's newest callback lines its log entry keeps.
   public static let logLines = 40
 
@@ -207,6 +208,47 @@ public enum DeviceValues {
     return found
   }
 
+  /// The change that opens (an app called `presentCodeRedemptionSheet()`) or closes the offer-code
+  /// redemption sheet of the app of `session`, and carries what the storefront typed into it: nil
+  /// closes it, `open` waits, `code:` + code is the code typed, `cancelled` cancelled (an empty value
+  /// is no value: the ledgers store a removal as one).
+  static func codeSheet(session: String, _ state: CodeSheet?) -> LedgerChange {
+    let value: String? =
+      switch state {
+      case nil: nil
+      case .waiting?: "open"
+      case .redeem(let code)?: "code:" + code
+      case .cancelled?: "cancelled"
+      }
+    return .setDeviceValue(key: codeSheetPrefix + session, value: value)
+  }
+
+  /// Where an attached app's offer-code redemption sheet is.
+  public enum CodeSheet: Sendable, Equatable {
+    /// Open: the storefront shows it.
+    case waiting
+    /// The storefront typed a code; the app redeems it.
+    case redeem(String)
+    /// The storefront's user cancelled it.
+    case cancelled
+  }
+
+  /// The attached apps' offer-code redemption sheets in `values`, by the app's session.
+  public static func codeSheets(in values: [String: String]) -> [String: CodeSheet] {
+    var found: [String: CodeSheet] = [:]
+    for (key, value) in values where key.hasPrefix(codeSheetPrefix) {
+      let session = String(key.dropFirst(codeSheetPrefix.count))
+      if value == "open" {
+        found[session] = .waiting
+      } else if value == "cancelled" {
+        found[session] = .cancelled
+      } else if value.hasPrefix("code:") {
+        found[session] = .redeem(String(value.dropFirst("code:".count)))
+      }
+    }
+    return found
+  }
+
   /// Every registered process in `values`, oldest first (entries that do not decode are skipped).
   public static func processes(in values: [String: String]) -> [AttachedProcess] {
     let decoder = JSONDecoder()
@@ -247,6 +289,9 @@ extension PaymentQueue {
 
   /// The attached apps' sheet quotes, by transaction, as last read.
   public var sheetQuotes: [PaymentTransaction.ID: DeviceValues.SheetQuote] { DeviceValues.quotes(in: deviceValues) }
+
+  /// The attached apps' offer-code redemption sheets, by the app's session, as last read.
+  public var codeSheets: [String: DeviceValues.CodeSheet] { DeviceValues.codeSheets(in: deviceValues) }
 
   /// The storefronts' answers to attached apps' sheets, by transaction, as last read.
   public var sheetAnswers: [PaymentTransaction.ID: SheetAnswer] { DeviceValues.answers(in: deviceValues) }

@@ -19,6 +19,9 @@ public enum DeviceCommand: Sendable, Equatable {
   case answer(PaymentTransaction.ID, SheetAnswer?)
   /// A storefront signed the device in as `account` for the sheet of `id` (nil: the app took it in).
   case signedIn(PaymentTransaction.ID, account: String?)
+  /// The offer-code redemption sheet of the app of `session` (`presentCodeRedemptionSheet()`):
+  /// opened by the app, answered by a storefront, closed (nil) by the app once it acted on it.
+  case codeSheet(session: String, DeviceValues.CodeSheet?)
 
   /// The device-value changes the command writes.
   var changes: [LedgerChange] {
@@ -31,6 +34,7 @@ public enum DeviceCommand: Sendable, Equatable {
     case .quote(let id, let quote): [DeviceValues.quote(id, quote)]
     case .answer(let id, let answer): [DeviceValues.answer(id, answer)]
     case .signedIn(let id, let account): [DeviceValues.signedIn(id, account: account)]
+    case .codeSheet(let session, let state): [DeviceValues.codeSheet(session: session, state)]
     }
   }
 }

@@ -96,6 +96,7 @@ extension StoreKitEnvironment {
   /// storefront is attached.
   func attendSheet(_ store: OpenStore) {
     guard let attachment = store.configuration.attachment else { return }
+    attendCodeSheet(store)
     let id: StoreEngine.PaymentTransaction.ID
     let product: String
     var signingIn = false

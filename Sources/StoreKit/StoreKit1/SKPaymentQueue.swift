@@ -123,9 +123,12 @@ open class SKPaymentQueue: NSObject, @unchecked Sendable {
     StoreKitEnvironment.shared.restore(applicationUsername: username)
   }
 
-  /// The App Store's offer-code sheet. No user can type a code into it here: a test redeems one with
-  /// `SKTestSession`'s `redeemOfferCode(_:)` instead.
-  open func presentCodeRedemptionSheet() {}
+  /// The App Store's offer-code sheet. An app attached to a storefront gets it in the storefront's
+  /// TUI, and the code typed there is redeemed as the user's purchase (the observer hears it). Under
+  /// an `SKTestSession` nobody can type a code: a test redeems one with `redeemOfferCode(_:)`.
+  open func presentCodeRedemptionSheet() {
+    StoreKitEnvironment.shared.presentCodeRedemptionSheet()
+  }
 
   /// Shows the price-increase consent sheets that are pending (those the delegate held back, and any
   /// never shown): consent is given or declined with `SKTestSession`'s price-increase methods.

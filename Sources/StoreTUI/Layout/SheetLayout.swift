@@ -198,11 +198,13 @@ public struct SheetLayout: Equatable {
           field("Path", export.path, focused: true),
         ],
         buttons: [("Cancel", .cancel), ("Save", .confirm)])
-    case .notificationURL(let sheet) where sheet.purpose == .offerCode:
+    case .notificationURL(let sheet) where sheet.purpose.isOfferCode:
+      var app = "this app"
+      if case .attachedOfferCode(_, let bundle) = sheet.purpose { app = bundle }
       return Content(
         title: "Redeem Code",
         lines: [
-          ContentLine(text: "Enter the offer code for a subscription of this app:"), ContentLine(text: ""),
+          ContentLine(text: "Enter the offer code for a subscription of \(app):"), ContentLine(text: ""),
           field("Code", sheet.url, focused: true), ContentLine(text: ""), environment,
         ],
         buttons: [("Cancel", .cancel), ("Redeem", .confirm)])

@@ -96,13 +96,15 @@ extension AppReducer {
     switch intent {
     case .cancel:
       state.sheet = nil
-    case .confirm where sheet.purpose == .offerCode:
+      if case .attachedOfferCode(let session, _) = sheet.purpose { return [.answerCodeSheet(session: session, code: nil)] }
+    case .confirm where sheet.purpose.isOfferCode:
       let code = sheet.url.trimmingCharacters(in: .whitespaces)
       guard !code.isEmpty else {
         state.notice = Notice("Type the offer code to redeem, or press Esc.", kind: .error)
         return []
       }
       state.sheet = nil
+      if case .attachedOfferCode(let session, _) = sheet.purpose { return [.answerCodeSheet(session: session, code: code)] }
       return [.redeemOfferCode(code)]
     case .confirm:
       let url = sheet.url.trimmingCharacters(in: .whitespaces)

@@ -76,6 +76,15 @@ public func reduce(into state: inout AppState, action: AppAction) -> [AppCommand
       state.notice = Notice("\(sheet.app ?? "An app") asks to buy \(sheet.productName).")
     }
     return []
+  case .attachedCodeSheetPresented(let session, let app):
+    if state.sheet == nil {
+      state.sheet = .notificationURL(URLSheet(url: "", purpose: .attachedOfferCode(session: session, app: app)))
+      state.notice = Notice("\(app) asks for an offer code.")
+    }
+    return []
+  case .attachedCodeSheetWithdrawn:
+    if case .notificationURL(let sheet) = state.sheet, case .attachedOfferCode = sheet.purpose { state.sheet = nil }
+    return []
   case .attachedSignInPresented(let form):
     if state.sheet == nil {
       state.sheet = .signIn(form)

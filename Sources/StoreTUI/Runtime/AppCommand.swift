@@ -47,6 +47,8 @@ public enum AppCommand: Equatable, Sendable {
   case clearHistory
   /// A parent withdraws consent for the signed-in account's use of the app.
   case rescindConsent
+  /// The code typed into an attached app's offer-code sheet (nil: cancelled), for the app to redeem.
+  case answerCodeSheet(session: String, code: String?)
   /// Write a transaction's JWS to `path` (relative paths resolve in the runtime's export folder).
   case exportJWS(PaymentTransaction.ID, path: String)
   /// End the session.
@@ -98,7 +100,7 @@ public enum AppCommand: Equatable, Sendable {
     case .setControl(let change): .setControl(change)
     case .advance(let seconds): .advance(to: now.addingTimeInterval(max(0, seconds)))
     case .clearHistory: .clearHistory(account: nil)
-    case .exportJWS, .quit, .redeliver, .rescindConsent, .setNotificationURL, .setServerFault, .callAppServer, .showReceipt, .exportReceipt, .answerSheet, .signInForAttachedApp, .saveCatalog, .reloadCatalog: nil
+    case .exportJWS, .quit, .redeliver, .rescindConsent, .answerCodeSheet, .setNotificationURL, .setServerFault, .callAppServer, .showReceipt, .exportReceipt, .answerSheet, .signInForAttachedApp, .saveCatalog, .reloadCatalog: nil
     }
   }
 }
@@ -152,6 +154,10 @@ public enum AppAction: Equatable, Sendable {
   case attachedAppsRead([AttachedProcess])
   /// An attached app's purchase sheet waits for an answer: shown when no other sheet is up.
   case attachedSheetPresented(PurchaseSheet)
+  /// An attached app opened the offer-code sheet (`presentCodeRedemptionSheet()`).
+  case attachedCodeSheetPresented(session: String, app: String)
+  /// The attached app's offer-code sheet on screen closed without this storefront (its app quit).
+  case attachedCodeSheetWithdrawn
   /// Callback lines attached apps heard, each marked with the app's bundle id, for the Log pane.
   case attachedAppLogged([String])
   /// An attached app's signed-out purchase asks the device to sign in: shown when no other sheet is up.

@@ -58,6 +58,7 @@ extension AppRuntime {
       shownAttachedSheet = nil
       send(.attachedSheetWithdrawn(shown))
     }
+    attendCodeSheets(apps: bundles)
     guard entry.showsSheets, shownAttachedSheet == nil, state.sheet == nil, let next = waiting.first,
       let owner = next.ownerSession, let app = bundles[owner]
     else { return }
@@ -77,6 +78,21 @@ extension AppRuntime {
       transaction: next.id, product: next.productID, productName: state.displayName(of: next.productID),
       quantity: next.quantity, price: state.price(quote.price), alreadyOwned: quote.alreadyOwned,
       terms: quote.terms.map { $0.map { state.price($0) } }, app: app)))
+  }
+
+  /// An attached app's offer-code sheet that waits is shown when nothing else is; one the app
+  /// closed (or whose app quit) goes away.
+  private func attendCodeSheets(apps bundles: [String: String]) {
+    let waiting = queue.codeSheets.filter { $0.value == .waiting && bundles[$0.key] != nil }.keys.sorted()
+    if let shown = shownCodeSheet, !waiting.contains(shown) {
+      shownCodeSheet = nil
+      if case .notificationURL(let sheet) = state.sheet, case .attachedOfferCode(shown, _) = sheet.purpose { send(.attachedCodeSheetWithdrawn) }
+    }
+    guard storefrontEntry?.showsSheets == true, shownCodeSheet == nil, shownAttachedSheet == nil, state.sheet == nil,
+      let session = waiting.first, let app = bundles[session]
+    else { return }
+    shownCodeSheet = session
+    send(.attachedCodeSheetPresented(session: session, app: app))
   }
 
   /// Each attached app's callbacks since the last look go to the Log pane, marked with its bundle id.

@@ -71,6 +71,10 @@ extension AppRuntime {
       return state.notificationURL == nil
         ? "A parent withdrew consent for '\(account)'. No notification URL is set, so the app's server is not told (set one in Settings)."
         : "A parent withdrew consent for '\(account)': the app's server gets RESCIND_CONSENT."
+    case .answerCodeSheet(let session, let code):
+      shownCodeSheet = nil
+      try queue.tell(.codeSheet(session: session, code.map { .redeem($0) } ?? .cancelled))
+      return code.map { "Sent the code \($0) to the app; it redeems it." } ?? "Cancelled the app's offer-code sheet."
     case .answerSheet(let id, let answer):
       return try answerAttachedSheet(id, answer)
     case .signInForAttachedApp(let id, let name, let password):

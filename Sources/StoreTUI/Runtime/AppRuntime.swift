@@ -47,6 +47,8 @@ public final class AppRuntime {
   var signedInSheets: Set<PaymentTransaction.ID> = []
   /// The attached app's sheet on screen, if any.
   var shownAttachedSheet: PaymentTransaction.ID?
+  /// The session of the attached app whose offer-code sheet is on screen, if any.
+  var shownCodeSheet: String?
 
   private var inbox: [Inbound] = []
   private var isHandling = false

@@ -152,6 +152,17 @@ public struct URLSheet: Equatable, Sendable {
     case appServer
     /// Not a URL: the offer code typed into the App Store's redemption sheet (B50).
     case offerCode
+    /// The same, for an attached app (its `presentCodeRedemptionSheet()`): the app of `session`
+    /// redeems what is typed.
+    case attachedOfferCode(session: String, app: String)
+
+    /// Whether a code, not a URL, is typed.
+    public var isOfferCode: Bool {
+      switch self {
+      case .offerCode, .attachedOfferCode: true
+      case .notifications, .appServer: false
+      }
+    }
   }
 
   public var url: String
