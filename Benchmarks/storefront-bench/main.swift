@@ -169,7 +169,7 @@ do {
     try LaunchBenchmark.run(
       catalog: catalog, repeats: plan.launchRepeats, signed: plan.launchSigned, scratch: scratch, into: report)
   }
-  attempt("advance", ["advance_day_every_2s_s", "ledger_bytes_per_renewal", "advance_day_every_2s_finishing_s", "advance_finishing_vs_not"]) {
+  attempt("advance", ["advance_day_every_2s_s", "ledger_bytes_per_renewal", "advance_day_every_2s_finishing_s", "advance_finishing_vs_not"] + AdvanceBenchmark.floorKeys) {
     try AdvanceBenchmark.run(
       catalog: catalog, interval: plan.advanceInterval, repeats: plan.advanceRepeats, scratch: scratch, into: report)
   }
