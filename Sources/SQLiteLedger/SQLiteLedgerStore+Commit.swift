@@ -137,11 +137,14 @@ extension SQLiteLedgerStore {
           throw .writeFailed(
             path: path, reason: "transaction \(transaction.id) could not be encoded (\(error)); report this bug")
         }
+        // Read from the stored JWS (the same payload): its header is a short reference, not the
+        // ~4.7 KB chain that the scan for the payload would walk byte by byte.
+        let lastModified = stored.lastModifiedMilliseconds
         // A row without signed data fits a page with others as it is; deflating it saves little.
         if json.utf8.count <= RowCompression.threshold {
-          encoded.append(.transaction(transaction, row: Data(), text: json, lastModified: transaction.lastModifiedMilliseconds))
+          encoded.append(.transaction(transaction, row: Data(), text: json, lastModified: lastModified))
         } else if let row = RowCompression.deflate(json) {
-          encoded.append(.transaction(transaction, row: row, text: nil, lastModified: transaction.lastModifiedMilliseconds))
+          encoded.append(.transaction(transaction, row: row, text: nil, lastModified: lastModified))
         } else {
           throw .writeFailed(path: path, reason: "transaction \(transaction.id) could not be compressed; report this bug")
         }
