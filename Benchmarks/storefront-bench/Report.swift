@@ -7,7 +7,7 @@ final class Report {
   static let keys =
     issue7Keys + rewriteKeys + serverKeys + notificationKeys + ReceiptBenchmark.keys + SharedLedgerBenchmark.keys
     + HistoryBenchmark.keys + ServeHistoryBenchmark.keys + PresentBenchmark.keys + StoreKitBenchmark.keys
-    + AttachedBenchmark.keys + CatalogEditBenchmark.keys + SessionOpenBenchmark.keys + LibraryQueriesBenchmark.keys
+    + AttachedBenchmark.keys + CatalogEditBenchmark.keys + SessionOpenBenchmark.keys + LibraryQueriesBenchmark.keys + CommitViewBenchmark.keys
 
   /// Issue 7's keys, in the issue's order.
   static let issue7Keys = [

@@ -19,6 +19,7 @@ enum SharedLedgerBenchmark {
     + ["pgbench_simple_update_tps_1", "pgbench_simple_update_tps_8"]
     + ["pg_cycles_vs_pgbench_1", "pg_cycles_vs_pgbench_8", "pg_cycles_8_vs_1"]
     + ["pg_running_vs_pgbench_1", "pg_running_vs_pgbench_8", "pg_running_8_vs_1"]
+    + ["pg_commits_per_s_1", "pg_commits_per_s_8", "pg_commits_vs_pgbench_1", "pg_commits_vs_pgbench_8"]
 
   struct Plan {
     /// Purchase cycles each process runs, and the repetitions of each client count.
@@ -60,12 +61,17 @@ enum SharedLedgerBenchmark {
     let script = (["set dialogs off"] + (0..<plan.cyclesPerClient).flatMap { _ in ["buy \(coins)", "finish last"] })
       .joined(separator: "\n") + "\n"
     var perClients: [Int: Double] = [:]
+    var commitRates: [Int: Double] = [:]
+    var commitsPerCycle: [Int: Double] = [:]
     var round = 0
     for clients in clientCounts {
       var rates: [Double] = []
+      var commits: [Double] = []
+      var perCycle: [Double] = []
       for _ in 0..<plan.repeats {
         round += 1
         let ledger = try server.makeDatabase("sfbench_\(getpid())_\(round)")
+        let firstXID = try server.nextTransactionID()
         let started = ContinuousClock.now
         let processes = try (0..<clients).map { index in
           try ChildProcess.start(
@@ -78,8 +84,17 @@ enum SharedLedgerBenchmark {
           guard result.status == 0 else { throw BenchError.failed("storefront run on PostgreSQL failed: \(result.summary)") }
         }
         let elapsed = ContinuousClock.now - started
+        let written = try server.nextTransactionID() - firstXID
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         rates.append(Double(clients * plan.cyclesPerClient) / seconds)
+        commits.append(Double(written) / seconds)
+        perCycle.append(Double(written) / Double(clients * plan.cyclesPerClient))
+      }
+      if [1, 8].contains(clients) {
+        let sample = Sample(values: commits, unit: "commits/s")
+        report.record("PostgreSQL durable commits/s, \(clients) process(es) × \(plan.cyclesPerClient) cycles (storefront run --ledger)", sample)
+        commitRates[clients] = sample.median
+        commitsPerCycle[clients] = Sample(values: perCycle, unit: "commits/cycle").median
       }
       let sample = Sample(values: rates, unit: "cycles/s")
       report.record("PostgreSQL purchase cycles/s, \(clients) process(es) × \(plan.cyclesPerClient) (storefront run --ledger)", sample)
@@ -98,12 +113,23 @@ enum SharedLedgerBenchmark {
       report.set("pgbench_simple_update_tps_\(clients)", tps)
       if let cycles = perClients[clients] { report.set("pg_cycles_vs_pgbench_\(clients)", cycles / tps) }
       if let cycles = running[clients] { report.set("pg_running_vs_pgbench_\(clients)", cycles / tps) }
+      if let commits = commitRates[clients] {
+        report.set("pg_commits_per_s_\(clients)", commits)
+        report.set("pg_commits_vs_pgbench_\(clients)", commits / tps)
+        report.extra("pg_commits_per_cycle_\(clients)", commitsPerCycle[clients] ?? .nan)
+      }
+      if let commits = report.extras["pg_running_commits_per_s_\(clients)"] as? Double {
+        report.extra("pg_running_commits_vs_pgbench_\(clients)", commits / tps)
+      }
     }
     if let one = perClients[1], let eight = perClients[8] { report.set("pg_cycles_8_vs_1", eight / one) }
     if let one = running[1], let eight = running[8] { report.set("pg_running_8_vs_1", eight / one) }
     report.note(
       "pg_cycles_per_s_1",
       "Wall time of whole processes (launch, connect, a new data directory's CA included); a cycle is buy + finish (2 commits).")
+    let commitsHow =
+      "Durable commits/s of the same whole-process runs as pg_cycles_per_s_N (launch included): the write transactions the cluster committed between just before the processes started and just after the last exited, counted by the server (pg_snapshot_xmax(pg_current_snapshot()) after minus before: a transaction is given an id only when it writes, and with synchronous_commit=on each such commit waits for its WAL flush), over the same wall time; against pgbench -N's tps, whose every transaction is one such commit. Commits per cycle: pg_commits_per_cycle_N (a cycle commits buy and finish; launch, sign-in, id reservations and the CA's first sealing add the rest)."
+    for key in ["pg_commits_per_s_1", "pg_commits_vs_pgbench_1"] { report.note(key, commitsHow) }
     report.note(
       "pg_running_cycles_per_s_1",
       "Long-running storefronts in the bench's process (one thread, ledger connection and session lock each; PaymentQueue + "
@@ -123,13 +149,19 @@ enum SharedLedgerBenchmark {
     var rates: [Int: Double] = [:]
     for clients in clientCounts {
       var samples: [Double] = []
+      var commits: [Double] = []
       for attempt in 0..<plan.repeats {
         let ledger = try server.makeDatabase("sfrun_\(getpid())_\(clients)_\(attempt)")
-        samples.append(
-          try SharedLedgerDriver.cyclesPerSecond(
-            ledger: ledger, clients: clients, cycles: plan.runningCycles, catalog: catalog, authority: authority,
-            offerKey: offerKey, product: product))
+        let measured = try SharedLedgerDriver.cyclesPerSecond(
+          ledger: ledger, clients: clients, cycles: plan.runningCycles, catalog: catalog, authority: authority,
+          offerKey: offerKey, product: product, count: server.nextTransactionID)
+        samples.append(measured.cycles)
+        commits.append(measured.commits)
       }
+      // The same count as pg_commits_per_s_N, over the timed span of the long-running storefronts.
+      let commitRate = Sample(values: commits, unit: "commits/s").median
+      report.extra("pg_running_commits_per_s_\(clients)", commitRate)
+      report.extra("pg_running_commits_per_cycle_\(clients)", commitRate / Sample(values: samples, unit: "cycles/s").median)
       let sample = Sample(values: samples, unit: "cycles/s")
       report.record("PostgreSQL purchase cycles/s, \(clients) long-running storefront(s) × \(plan.runningCycles)", sample)
       report.set("pg_running_cycles_per_s_\(clients)", sample.median)
@@ -190,5 +222,15 @@ enum SharedLedgerBenchmark {
     }
 
     func stop() { cluster?.stop() }
+
+    /// The id the cluster will give its next writing transaction (`pg_snapshot_xmax` of a snapshot
+    /// taken now; the query itself writes nothing, so it takes no id).
+    func nextTransactionID() throws -> Int64 {
+      let result = try tool("psql", ["-Atc", "SELECT pg_snapshot_xmax(pg_current_snapshot())", maintenance])
+      guard result.status == 0, let value = Int64(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+        throw BenchError.failed("psql could not read the next transaction id: \(result.stderr)")
+      }
+      return value
+    }
   }
 }
