@@ -68,10 +68,12 @@ enum SharedLedgerBenchmark {
       var rates: [Double] = []
       var commits: [Double] = []
       var perCycle: [Double] = []
+      var writingPerCycle: [Double] = []
       for _ in 0..<plan.repeats {
         round += 1
         let ledger = try server.makeDatabase("sfbench_\(getpid())_\(round)")
         let firstXID = try server.nextTransactionID()
+        let firstCommit = try server.ledgerCommits(ledger)
         let started = ContinuousClock.now
         let processes = try (0..<clients).map { index in
           try ChildProcess.start(
@@ -84,17 +86,21 @@ enum SharedLedgerBenchmark {
           guard result.status == 0 else { throw BenchError.failed("storefront run on PostgreSQL failed: \(result.summary)") }
         }
         let elapsed = ContinuousClock.now - started
-        let written = try server.nextTransactionID() - firstXID
+        let writing = try server.nextTransactionID() - firstXID
+        let committed = try server.ledgerCommits(ledger) - firstCommit
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        rates.append(Double(clients * plan.cyclesPerClient) / seconds)
-        commits.append(Double(written) / seconds)
-        perCycle.append(Double(written) / Double(clients * plan.cyclesPerClient))
+        let cycles = Double(clients * plan.cyclesPerClient)
+        rates.append(cycles / seconds)
+        commits.append(Double(committed) / seconds)
+        perCycle.append(Double(committed) / cycles)
+        writingPerCycle.append(Double(writing) / cycles)
       }
       if [1, 8].contains(clients) {
         let sample = Sample(values: commits, unit: "commits/s")
         report.record("PostgreSQL durable commits/s, \(clients) process(es) × \(plan.cyclesPerClient) cycles (storefront run --ledger)", sample)
         commitRates[clients] = sample.median
         commitsPerCycle[clients] = Sample(values: perCycle, unit: "commits/cycle").median
+        report.extra("pg_write_transactions_per_cycle_\(clients)", Sample(values: writingPerCycle, unit: "per cycle").median)
       }
       let sample = Sample(values: rates, unit: "cycles/s")
       report.record("PostgreSQL purchase cycles/s, \(clients) process(es) × \(plan.cyclesPerClient) (storefront run --ledger)", sample)
@@ -128,7 +134,7 @@ enum SharedLedgerBenchmark {
       "pg_cycles_per_s_1",
       "Wall time of whole processes (launch, connect, a new data directory's CA included); a cycle is buy + finish (2 commits).")
     let commitsHow =
-      "Durable commits/s of the same whole-process runs as pg_cycles_per_s_N (launch included): the write transactions the cluster committed between just before the processes started and just after the last exited, counted by the server (pg_snapshot_xmax(pg_current_snapshot()) after minus before: a transaction is given an id only when it writes, and with synchronous_commit=on each such commit waits for its WAL flush), over the same wall time; against pgbench -N's tps, whose every transaction is one such commit. Commits per cycle: pg_commits_per_cycle_N (a cycle commits buy and finish; launch, sign-in, id reservations and the CA's first sealing add the rest)."
+      "Ledger commits/s of the same whole-process runs as pg_cycles_per_s_N (launch included): the commits the storefronts made, counted in the run's own database (its commit_log's bigserial, after minus before: one row per commit that changed something, in that commit's transaction), over the same wall time; against pgbench -N's tps, each of whose transactions is one flushed commit. pg_commits_per_cycle_N: about 2 (buy and finish) plus the launch's. pg_write_transactions_per_cycle_N is the server's own count of writing transactions over the run (pg_snapshot_xmax(pg_current_snapshot()), after minus before): about 4, since each ledger commit is followed by a NOTIFY in a transaction of its own, which takes a transaction id but writes no WAL before its commit record and so waits for no flush (DECISIONS §29); those are not counted as commits. Id reservations (one per 64 ids) are write transactions not in the log, so not counted either."
     for key in ["pg_commits_per_s_1", "pg_commits_vs_pgbench_1"] { report.note(key, commitsHow) }
     report.note(
       "pg_running_cycles_per_s_1",
@@ -154,7 +160,7 @@ enum SharedLedgerBenchmark {
         let ledger = try server.makeDatabase("sfrun_\(getpid())_\(clients)_\(attempt)")
         let measured = try SharedLedgerDriver.cyclesPerSecond(
           ledger: ledger, clients: clients, cycles: plan.runningCycles, catalog: catalog, authority: authority,
-          offerKey: offerKey, product: product, count: server.nextTransactionID)
+          offerKey: offerKey, product: product, count: { try server.ledgerCommits(ledger) })
         samples.append(measured.cycles)
         commits.append(measured.commits)
       }
@@ -222,6 +228,17 @@ enum SharedLedgerBenchmark {
     }
 
     func stop() { cluster?.stop() }
+
+    /// How many commits the ledger at `uri` has logged so far: its `commit_log` sequence (0 before the
+    /// first launch made the table). The log is trimmed, its sequence never goes back.
+    func ledgerCommits(_ uri: String) throws -> Int64 {
+      let sql = "SELECT coalesce((SELECT last_value FROM pg_sequences WHERE sequencename = 'commit_log_seq_seq'), 0)"
+      let result = try tool("psql", ["-Atc", sql, uri])
+      guard result.status == 0, let value = Int64(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+        throw BenchError.failed("psql could not read the commit log's sequence: \(result.stderr)")
+      }
+      return value
+    }
 
     /// The id the cluster will give its next writing transaction (`pg_snapshot_xmax` of a snapshot
     /// taken now; the query itself writes nothing, so it takes no id).

@@ -13,7 +13,7 @@ import StoreScenario
 enum SharedLedgerDriver {
   /// Runs `clients` storefronts at once, `cycles` cycles each after one untimed warm-up cycle;
   /// returns their cycles per second together, and the commits per second that `count` (the
-  /// server's count of writing transactions) saw over the same timed span.
+  /// ledger's commit count) saw over the same timed span.
   static func cyclesPerSecond(
     ledger: String, clients: Int, cycles: Int, catalog: Catalog, authority: SandboxCertificateAuthority,
     offerKey: PromotionalOfferKey, product: String, count: () throws -> Int64
