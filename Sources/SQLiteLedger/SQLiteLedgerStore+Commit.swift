@@ -222,7 +222,12 @@ extension SQLiteLedgerStore {
       cleared[account] = ids
     }
     let before = connection.totalChanges
-    for change in encoded { try apply(change, with: statements, commit: current + 1) }
+    var chains = ChainNotes()
+    for change in encoded {
+      if case .transaction = change {} else { try chains.flush(with: statements) }
+      try apply(change, with: statements, commit: current + 1, chains: &chains)
+    }
+    try chains.flush(with: statements)
     guard connection.totalChanges != before else { return nil }
     try statements.bumpChangeCounter.forEachRow { _ in }
     let position = current + 1
@@ -242,7 +247,9 @@ extension SQLiteLedgerStore {
     return position
   }
 
-  func apply(_ change: EncodedChange, with statements: Statements, commit counter: Int64) throws(SQLiteFailure) {
+  func apply(
+    _ change: EncodedChange, with statements: Statements, commit counter: Int64, chains: inout ChainNotes
+  ) throws(SQLiteFailure) {
     switch change {
     case .transaction(let transaction, let row, let text, let lastModified):
       let statement = statements.upsertTransaction
@@ -262,13 +269,14 @@ extension SQLiteLedgerStore {
       try statement.bind(Int64(transaction.quantity), at: 14)
       try statement.bind(Int64(transaction.revocationDate == nil ? 0 : 1), at: 15)
       if let revoked = RevocationKey(transaction) { try statement.bind(revoked.milliseconds, at: 16) } else { try statement.bindNull(at: 16) }
+      let lastInsert = connection.lastInsertRowID
       try statement.run()
       guard transaction.productKind != .consumable else { return }
-      let chain = statements.noteChain
-      try chain.bind(Int64(bitPattern: transaction.originalID.rawValue), at: 1)
-      try chain.bind(Int64(bitPattern: transaction.id.rawValue), at: 2)
-      try chain.bind(Int64(transaction.state == .purchased && transaction.expiresDate != nil ? 1 : 0), at: 3)
-      try chain.run()
+      try chains.add(
+        ChainNotes.Note(
+          original: Int64(bitPattern: transaction.originalID.rawValue), id: Int64(bitPattern: transaction.id.rawValue),
+          current: transaction.state == .purchased && transaction.expiresDate != nil),
+        inserted: connection.lastInsertRowID != lastInsert, with: statements)
     case .finish(let id):
       // No row changes when it is finished already (a replayed batch) or gone (another process
       // deleted it or cleared the history): a deleted transaction stays deleted. A finish of a row
