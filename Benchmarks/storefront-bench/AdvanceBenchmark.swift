@@ -14,6 +14,8 @@ enum AdvanceBenchmark {
   static let timeRate = 1005  // every-2s
   static let period: TimeInterval = 2
   static let day: TimeInterval = 86_400
+  /// The figures against the day's floor (``AdvanceFloor``), in `Report.keys`.
+  static let floorKeys = ["advance_day_every_2s_floor_s", "advance_day_every_2s_vs_floor"]
 
   struct Outcome {
     var seconds: Double
@@ -23,6 +25,8 @@ enum AdvanceBenchmark {
     var ledgerGrowth: Int
     var writes: Int
     var signedBytes: Int
+    /// The same span's floor, measured right after it on its ledger (not for the finishing app).
+    var floor: AdvanceFloor.Outcome?
   }
 
   /// `interval` is a day, or a shorter span in `--quick` mode (then the day's key stays null).
@@ -31,11 +35,12 @@ enum AdvanceBenchmark {
     var finishing: [Outcome] = []
     // Alternated, so drift in the disk's flush time falls on both alike.
     for repetition in 0..<repeats {
-      outcomes.append(try advance(interval, catalog: catalog, in: scratch.appendingPathComponent("advance-\(repetition)")))
+      outcomes.append(try advance(interval, catalog: catalog, in: scratch.appendingPathComponent("advance-\(repetition)"), floor: true))
       finishing.append(try advance(
         interval, catalog: catalog, in: scratch.appendingPathComponent("advance-finishing-\(repetition)"), finishing: true))
     }
     recordFinishing(finishing, against: outcomes, interval: interval, repeats: repeats, into: report)
+    recordFloor(outcomes, interval: interval, into: report)
     let renewals = outcomes.first?.renewals ?? 0
     let seconds = Sample(values: outcomes.map(\.seconds), unit: "s")
     let bytes = Sample(values: outcomes.map { Double($0.ledgerGrowth) / Double($0.renewals) }, unit: "B/renewal")
@@ -88,13 +93,45 @@ enum AdvanceBenchmark {
     }
   }
 
+  /// The advance against its floor: ``AdvanceFloor`` on each non-finishing advance's own ledger.
+  private static func recordFloor(_ outcomes: [Outcome], interval: TimeInterval, into report: Report) {
+    let floors = outcomes.compactMap(\.floor)
+    guard !floors.isEmpty else { return }
+    let name = interval == day ? "day" : "\(Format.number(interval / 3600, digits: 2))h"
+    let seconds = Sample(values: floors.map(\.seconds), unit: "s")
+    let advance = Sample(values: outcomes.map(\.seconds), unit: "s").median
+    report.record("advance_\(name)_every_2s_floor", seconds)
+    report.record("advance_\(name)_every_2s_floor_sign", Sample(values: floors.map(\.signSeconds), unit: "s"))
+    report.record("advance_\(name)_every_2s_floor_sqlite", Sample(values: floors.map(\.sqliteSeconds), unit: "s"))
+    report.set("advance_day_every_2s_vs_floor", advance / max(seconds.median, 1e-9))
+    let cpu = Sample(values: floors.map(\.cpuSeconds), unit: "s").median
+    let advanceCPU = Sample(values: outcomes.map(\.cpuSeconds), unit: "s").median
+    report.extra("advance_\(name)_every_2s_floor_cpu_s", cpu)
+    report.extra("advance_\(name)_every_2s_vs_floor_cpu", advanceCPU / max(cpu, 1e-9))
+    report.extra("advance_floor_signatures", floors[0].signatures)
+    report.extra("advance_floor_rows", floors[0].rows)
+    report.extra("advance_floor_row_bytes", floors[0].bytes)
+    let how =
+      "The advance's irreducible part, timed like it right after it (wall; CPU in advance_\(name)_every_2s_floor_cpu_s): \(floors[0].signatures) ES256 signatures through the same ES256Signer (sandbox CA leaf key, x5c header) of the advance's own first transaction and renewal-info payloads, then the \(floors[0].rows) rows (\(floors[0].bytes) B) the advance left in its ledger, read back and written by raw SQLite (prepared INSERT OR REPLACE per table, WAL, synchronous=FULL) into a copy of the ledger from before the advance, in one transaction as the engine commits the advance; n=\(floors.count)."
+    report.note("advance_day_every_2s_vs_floor", (interval == day ? "" : "--quick: over \(name), not a day. ") + how)
+    if interval == day {
+      report.set("advance_day_every_2s_floor_s", seconds.median)
+      report.note("advance_day_every_2s_floor_s", how)
+    } else {
+      report.note(
+        "advance_day_every_2s_floor_s",
+        "--quick advances \(name), not a day, so this stays null: \(Format.number(seconds.median, digits: 2)) s for that span. \(how)")
+    }
+  }
+
   private static func advance(
-    _ interval: TimeInterval, catalog: Catalog, in directory: URL, finishing: Bool = false
+    _ interval: TimeInterval, catalog: Catalog, in directory: URL, finishing: Bool = false, floor: Bool = false
   ) throws -> Outcome {
     defer { try? FileManager.default.removeItem(at: directory) }
     let subscribed = try Subscribed(catalog: catalog, in: directory)
     defer { subscribed.store.ledger.close() }
     let before = try LedgerFiles.checkpointedBytes(in: directory)
+    let copy = floor ? try AdvanceFloor.copyLedger(in: directory) : nil
     let writesBefore = subscribed.writes
     let queue = subscribed.store.queue
     let observer = subscribed.observer
@@ -116,9 +153,12 @@ enum AdvanceBenchmark {
     guard renewals == expected else {
       throw BenchError.failed("advancing \(Int(interval)) s at every-2s delivered \(renewals) renewals, not \(expected)")
     }
+    let floorOutcome = try copy.map {
+      try AdvanceFloor.measure(renewals: renewals, first: subscribed.observer.first, directory: directory, copy: $0)
+    }
     return Outcome(
       seconds: seconds, cpuSeconds: cpuSeconds, renewals: renewals, ledgerGrowth: after - before, writes: writes,
-      signedBytes: subscribed.observer.signedBytes)
+      signedBytes: subscribed.observer.signedBytes, floor: floorOutcome)
   }
 
   /// A live-like store in `directory` whose tester has just bought (and finished) one every-2s
@@ -166,7 +206,7 @@ enum AdvanceBenchmark {
   /// and the ledger's size (checkpointed, untimed) to stderr, so a cost that grows with the ledger
   /// shows. With `finishing`, each step's renewals are then finished in one `finishAll`, timed with it;
   /// with `PERF_CTL` naming `perf record --control=fifo:…`'s fifo (and `-D -1`), perf samples only
-  /// from the first finish on.
+  /// from the first advance on (with `finishing`, from the first finish on).
   static func profile(_ arguments: [String]) -> Int32 {
     var arguments = arguments
     let finishing = arguments.last == "finishing"
@@ -189,13 +229,12 @@ enum AdvanceBenchmark {
         let observer = subscribed.observer
         var finishSeconds: Double = 0
         var finishCPU: Double = 0
+        if !finishing { perfControl("enable") }
         let cpu = Stopwatch.cpuSeconds()
         let seconds = try Stopwatch.seconds {
           try queue.advance(by: span)
           if finishing {
-            if let fifo = ProcessInfo.processInfo.environment["PERF_CTL"], let handle = FileHandle(forWritingAtPath: fifo) {
-              handle.write(Data("enable\n".utf8))
-            }
+            perfControl("enable")
             let finishStart = Stopwatch.cpuSeconds()
             finishSeconds = try Stopwatch.seconds { try queue.perform(.finishAll(observer.unfinished)) }
             finishCPU = Stopwatch.cpuSeconds() - finishStart
@@ -216,15 +255,24 @@ enum AdvanceBenchmark {
   }
 }
 
+/// Tells `perf record --control=fifo:$PERF_CTL` to `enable` or `disable` sampling; nothing without it.
+private func perfControl(_ command: String) {
+  guard let fifo = ProcessInfo.processInfo.environment["PERF_CTL"], let handle = FileHandle(forWritingAtPath: fifo) else { return }
+  handle.write(Data((command + "\n").utf8))
+}
+
 /// Counts the renewals the app hears of and the size of their JWS.
 final class RenewalObserver: PaymentTransactionObserver {
   var renewals = 0
   var signedBytes = 0
   /// The renewals heard of, for an app that finishes them.
   var unfinished: [PaymentTransaction.ID] = []
+  /// The first renewal heard of: the floor signs its payloads.
+  var first: PaymentTransaction?
   func updatedTransactions(_ transactions: [PaymentTransaction]) {
     for transaction in transactions where transaction.reason == .renewal {
       renewals += 1
+      if first == nil { first = transaction }
       if !transaction.isFinished { unfinished.append(transaction.id) }
       signedBytes += (transaction.signedTransaction?.utf8.count ?? 0) + (transaction.signedRenewalInfo?.utf8.count ?? 0)
     }

@@ -10,6 +10,8 @@ final class CountingLedger: LedgerStore {
   /// The batches committed while ``recording`` was on.
   private(set) var recorded: [[LedgerChange]] = []
   var recording = false
+  /// When the last commit returned (``Stopwatch/nanoseconds()``): durable and visible to other processes.
+  private(set) var lastCommitEnded: UInt64 = 0
 
   init(_ base: any LedgerStore) { self.base = base }
 
@@ -33,6 +35,7 @@ final class CountingLedger: LedgerStore {
 
   func commit(_ changes: [LedgerChange]) throws(LedgerError) {
     try base.commit(changes)
+    lastCommitEnded = Stopwatch.nanoseconds()
     commits += 1
     if recording { recorded.append(changes) }
   }

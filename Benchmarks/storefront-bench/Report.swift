@@ -8,6 +8,7 @@ final class Report {
     issue7Keys + rewriteKeys + serverKeys + notificationKeys + ReceiptBenchmark.keys + SharedLedgerBenchmark.keys
     + HistoryBenchmark.keys + ServeHistoryBenchmark.keys + PresentBenchmark.keys + StoreKitBenchmark.keys
     + AttachedBenchmark.keys + IdleBenchmark.keys + CatalogEditBenchmark.keys + SessionOpenBenchmark.keys + LibraryQueriesBenchmark.keys
+    + CommitViewBenchmark.keys
 
   /// Issue 7's keys, in the issue's order.
   static let issue7Keys = [
@@ -28,7 +29,7 @@ final class Report {
     "launch_100_ms", "launch_100k_ms", "launch_100k_vs_100",
     "advance_day_every_2s_s", "ledger_bytes_per_renewal",
     "advance_day_every_2s_finishing_s", "advance_finishing_vs_not",
-  ]
+  ] + AdvanceBenchmark.floorKeys
 
   /// Issue 13's: `storefront serve` against libmicrohttpd's ceiling, under a writer, and at 10,000 transactions.
   static let serverKeys = ServeBenchmark.keys

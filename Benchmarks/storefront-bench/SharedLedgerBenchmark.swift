@@ -19,6 +19,7 @@ enum SharedLedgerBenchmark {
     + ["pgbench_simple_update_tps_1", "pgbench_simple_update_tps_8"]
     + ["pg_cycles_vs_pgbench_1", "pg_cycles_vs_pgbench_8", "pg_cycles_8_vs_1"]
     + ["pg_running_vs_pgbench_1", "pg_running_vs_pgbench_8", "pg_running_8_vs_1"]
+    + ["pg_commits_per_s_1", "pg_commits_per_s_8", "pg_commits_vs_pgbench_1", "pg_commits_vs_pgbench_8"]
 
   struct Plan {
     /// Purchase cycles each process runs, and the repetitions of each client count.
@@ -60,12 +61,19 @@ enum SharedLedgerBenchmark {
     let script = (["set dialogs off"] + (0..<plan.cyclesPerClient).flatMap { _ in ["buy \(coins)", "finish last"] })
       .joined(separator: "\n") + "\n"
     var perClients: [Int: Double] = [:]
+    var commitRates: [Int: Double] = [:]
+    var commitsPerCycle: [Int: Double] = [:]
     var round = 0
     for clients in clientCounts {
       var rates: [Double] = []
+      var commits: [Double] = []
+      var perCycle: [Double] = []
+      var writingPerCycle: [Double] = []
       for _ in 0..<plan.repeats {
         round += 1
         let ledger = try server.makeDatabase("sfbench_\(getpid())_\(round)")
+        let firstXID = try server.nextTransactionID()
+        let firstCommit = try server.ledgerCommits(ledger)
         let started = ContinuousClock.now
         let processes = try (0..<clients).map { index in
           try ChildProcess.start(
@@ -78,8 +86,21 @@ enum SharedLedgerBenchmark {
           guard result.status == 0 else { throw BenchError.failed("storefront run on PostgreSQL failed: \(result.summary)") }
         }
         let elapsed = ContinuousClock.now - started
+        let writing = try server.nextTransactionID() - firstXID
+        let committed = try server.ledgerCommits(ledger) - firstCommit
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        rates.append(Double(clients * plan.cyclesPerClient) / seconds)
+        let cycles = Double(clients * plan.cyclesPerClient)
+        rates.append(cycles / seconds)
+        commits.append(Double(committed) / seconds)
+        perCycle.append(Double(committed) / cycles)
+        writingPerCycle.append(Double(writing) / cycles)
+      }
+      if [1, 8].contains(clients) {
+        let sample = Sample(values: commits, unit: "commits/s")
+        report.record("PostgreSQL durable commits/s, \(clients) process(es) × \(plan.cyclesPerClient) cycles (storefront run --ledger)", sample)
+        commitRates[clients] = sample.median
+        commitsPerCycle[clients] = Sample(values: perCycle, unit: "commits/cycle").median
+        report.extra("pg_write_transactions_per_cycle_\(clients)", Sample(values: writingPerCycle, unit: "per cycle").median)
       }
       let sample = Sample(values: rates, unit: "cycles/s")
       report.record("PostgreSQL purchase cycles/s, \(clients) process(es) × \(plan.cyclesPerClient) (storefront run --ledger)", sample)
@@ -98,12 +119,23 @@ enum SharedLedgerBenchmark {
       report.set("pgbench_simple_update_tps_\(clients)", tps)
       if let cycles = perClients[clients] { report.set("pg_cycles_vs_pgbench_\(clients)", cycles / tps) }
       if let cycles = running[clients] { report.set("pg_running_vs_pgbench_\(clients)", cycles / tps) }
+      if let commits = commitRates[clients] {
+        report.set("pg_commits_per_s_\(clients)", commits)
+        report.set("pg_commits_vs_pgbench_\(clients)", commits / tps)
+        report.extra("pg_commits_per_cycle_\(clients)", commitsPerCycle[clients] ?? .nan)
+      }
+      if let commits = report.extras["pg_running_commits_per_s_\(clients)"] as? Double {
+        report.extra("pg_running_commits_vs_pgbench_\(clients)", commits / tps)
+      }
     }
     if let one = perClients[1], let eight = perClients[8] { report.set("pg_cycles_8_vs_1", eight / one) }
     if let one = running[1], let eight = running[8] { report.set("pg_running_8_vs_1", eight / one) }
     report.note(
       "pg_cycles_per_s_1",
       "Wall time of whole processes (launch, connect, a new data directory's CA included); a cycle is buy + finish (2 commits).")
+    let commitsHow =
+      "Ledger commits/s of the same whole-process runs as pg_cycles_per_s_N (launch included): the commits the storefronts made, counted in the run's own database (its commit_log's bigserial, after minus before: one row per commit that changed something, in that commit's transaction), over the same wall time; against pgbench -N's tps, each of whose transactions is one flushed commit. pg_commits_per_cycle_N: about 2 (buy and finish) plus the launch's. pg_write_transactions_per_cycle_N is the server's own count of writing transactions over the run (pg_snapshot_xmax(pg_current_snapshot()), after minus before): about 4, since each ledger commit is followed by a NOTIFY in a transaction of its own, which takes a transaction id but writes no WAL before its commit record and so waits for no flush (DECISIONS §29); those are not counted as commits. Id reservations (one per 64 ids) are write transactions not in the log, so not counted either."
+    for key in ["pg_commits_per_s_1", "pg_commits_vs_pgbench_1"] { report.note(key, commitsHow) }
     report.note(
       "pg_running_cycles_per_s_1",
       "Long-running storefronts in the bench's process (one thread, ledger connection and session lock each; PaymentQueue + "
@@ -123,13 +155,19 @@ enum SharedLedgerBenchmark {
     var rates: [Int: Double] = [:]
     for clients in clientCounts {
       var samples: [Double] = []
+      var commits: [Double] = []
       for attempt in 0..<plan.repeats {
         let ledger = try server.makeDatabase("sfrun_\(getpid())_\(clients)_\(attempt)")
-        samples.append(
-          try SharedLedgerDriver.cyclesPerSecond(
-            ledger: ledger, clients: clients, cycles: plan.runningCycles, catalog: catalog, authority: authority,
-            offerKey: offerKey, product: product))
+        let measured = try SharedLedgerDriver.cyclesPerSecond(
+          ledger: ledger, clients: clients, cycles: plan.runningCycles, catalog: catalog, authority: authority,
+          offerKey: offerKey, product: product, count: { try server.ledgerCommits(ledger) })
+        samples.append(measured.cycles)
+        commits.append(measured.commits)
       }
+      // The same count as pg_commits_per_s_N, over the timed span of the long-running storefronts.
+      let commitRate = Sample(values: commits, unit: "commits/s").median
+      report.extra("pg_running_commits_per_s_\(clients)", commitRate)
+      report.extra("pg_running_commits_per_cycle_\(clients)", commitRate / Sample(values: samples, unit: "cycles/s").median)
       let sample = Sample(values: samples, unit: "cycles/s")
       report.record("PostgreSQL purchase cycles/s, \(clients) long-running storefront(s) × \(plan.runningCycles)", sample)
       report.set("pg_running_cycles_per_s_\(clients)", sample.median)
@@ -190,5 +228,26 @@ enum SharedLedgerBenchmark {
     }
 
     func stop() { cluster?.stop() }
+
+    /// How many commits the ledger at `uri` has logged so far: its `commit_log` sequence (0 before the
+    /// first launch made the table). The log is trimmed, its sequence never goes back.
+    func ledgerCommits(_ uri: String) throws -> Int64 {
+      let sql = "SELECT coalesce((SELECT last_value FROM pg_sequences WHERE sequencename = 'commit_log_seq_seq'), 0)"
+      let result = try tool("psql", ["-Atc", sql, uri])
+      guard result.status == 0, let value = Int64(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+        throw BenchError.failed("psql could not read the commit log's sequence: \(result.stderr)")
+      }
+      return value
+    }
+
+    /// The id the cluster will give its next writing transaction (`pg_snapshot_xmax` of a snapshot
+    /// taken now; the query itself writes nothing, so it takes no id).
+    func nextTransactionID() throws -> Int64 {
+      let result = try tool("psql", ["-Atc", "SELECT pg_snapshot_xmax(pg_current_snapshot())", maintenance])
+      guard result.status == 0, let value = Int64(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+        throw BenchError.failed("psql could not read the next transaction id: \(result.stderr)")
+      }
+      return value
+    }
   }
 }

@@ -12,11 +12,12 @@ import StoreScenario
 /// is two commits, each waiting for its WAL flush (`synchronous_commit=on`).
 enum SharedLedgerDriver {
   /// Runs `clients` storefronts at once, `cycles` cycles each after one untimed warm-up cycle;
-  /// returns their cycles per second together.
+  /// returns their cycles per second together, and the commits per second that `count` (the
+  /// ledger's commit count) saw over the same timed span.
   static func cyclesPerSecond(
     ledger: String, clients: Int, cycles: Int, catalog: Catalog, authority: SandboxCertificateAuthority,
-    offerKey: PromotionalOfferKey, product: String
-  ) throws -> Double {
+    offerKey: PromotionalOfferKey, product: String, count: () throws -> Int64
+  ) throws -> (cycles: Double, commits: Double) {
     let ready = DispatchSemaphore(value: 0)
     let go = DispatchSemaphore(value: 0)
     let done = DispatchSemaphore(value: 0)
@@ -48,6 +49,7 @@ enum SharedLedgerDriver {
       thread.start()
     }
     for _ in 0..<clients { ready.wait() }
+    let first = try count()
     let started = ContinuousClock.now
     for _ in 0..<clients { go.signal() }
     for index in 0..<clients {
@@ -56,9 +58,10 @@ enum SharedLedgerDriver {
       }
     }
     let elapsed = ContinuousClock.now - started
+    let written = try count() - first
     if let failure = failures.withLock({ $0.first }) { throw BenchError.failed("in-process storefront failed: \(failure)") }
     let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-    return Double(clients * cycles) / seconds
+    return (Double(clients * cycles) / seconds, Double(written) / seconds)
   }
 
   /// One storefront: its store, session and queue, signed in, as `storefront run --account` opens them.

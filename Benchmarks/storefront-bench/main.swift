@@ -28,10 +28,10 @@ if arguments.first == RSSProbe.flag {
   exit(RSSProbe.main(Array(arguments.dropFirst())))
 }
 let usage =
-  "usage: storefront-bench [--json] [--quick] [--only catalog,engine,ledger,bus,frames,render,process,launch,advance,serve,serve_history,notify,receipt,pgledger,history,present,storekit,attached,catalog_edit,idle]"
+  "usage: storefront-bench [--json] [--quick] [--only catalog,engine,ledger,bus,frames,render,process,launch,advance,serve,serve_history,notify,receipt,pgledger,history,present,storekit,attached,catalog_edit,idle,commit_view]"
 let suites = [
   "catalog", "engine", "ledger", "bus", "frames", "render", "process", "launch", "advance", "serve", "serve_history", "notify", "receipt",
-  "pgledger", "history", "present", "storekit", "attached", "catalog_edit", "idle",
+  "pgledger", "history", "present", "storekit", "attached", "catalog_edit", "idle", "commit_view",
 ]
 var json = false
 var quick = false
@@ -82,11 +82,13 @@ struct Plan {
   var storeKitRoundTrips = 400
   /// Purchases of an app attached to a storefront TUI (issue 25), after 5 warm-up ones.
   var attachedPurchases = 200
+  /// Commits by one process timed to another process's TUI (issue 35), and key presses as their baseline.
+  var commitViewSamples = 200
   static let quick = Plan(
     repeats: 3, engineCycles: 5_000, ledgerCycles: 50, busPosts: 20_000, renderBatch: 50,
     process: .init(repeats: 3, keySessions: 1, keysPerSession: 60, rssRuns: 1),
     launchRepeats: 2, launchSigned: false, advanceInterval: 3_600, advanceRepeats: 1, serve: .quick, serveHistory: .quick, notify: .quick, receipt: .quick,
-    pgledger: .quick, history: .quick, storeKitRoundTrips: 50, attachedPurchases: 30)
+    pgledger: .quick, history: .quick, storeKitRoundTrips: 50, attachedPurchases: 30, commitViewSamples: 30)
   static let full = Plan(
     repeats: 9, engineCycles: 50_000, ledgerCycles: 400, busPosts: 200_000, renderBatch: 200,
     process: .init(repeats: 9, keySessions: 3, keysPerSession: 120, rssRuns: 3),
@@ -148,6 +150,9 @@ do {
   attempt("idle", IdleBenchmark.keys) {
     try IdleBenchmark.run(seconds: quick ? 10 : 30, scratch: scratch.appendingPathComponent("idle"), into: report)
   }
+  attempt("commit_view", CommitViewBenchmark.keys) {
+    try CommitViewBenchmark.run(samples: plan.commitViewSamples, scratch: scratch.appendingPathComponent("commit-view"), into: report)
+  }
   attempt("ledger", ["ledger_cycles_per_s", "ledger_vs_raw_sqlite"]) {
     try LedgerBenchmark.run(catalog: catalog, cycles: plan.ledgerCycles, repeats: plan.repeats, scratch: scratch, into: report)
   }
@@ -172,7 +177,7 @@ do {
     try LaunchBenchmark.run(
       catalog: catalog, repeats: plan.launchRepeats, signed: plan.launchSigned, scratch: scratch, into: report)
   }
-  attempt("advance", ["advance_day_every_2s_s", "ledger_bytes_per_renewal", "advance_day_every_2s_finishing_s", "advance_finishing_vs_not"]) {
+  attempt("advance", ["advance_day_every_2s_s", "ledger_bytes_per_renewal", "advance_day_every_2s_finishing_s", "advance_finishing_vs_not"] + AdvanceBenchmark.floorKeys) {
     try AdvanceBenchmark.run(
       catalog: catalog, interval: plan.advanceInterval, repeats: plan.advanceRepeats, scratch: scratch, into: report)
   }

@@ -371,12 +371,26 @@ enum LedgerSchema {
   /// then the row limit; `expiringOnly` keeps the rows with an expiry date. Each variant walks one index: the primary key or `transactions_account`
   /// (account, rowid) for insertion order, `transactions_last_modified` or
   /// `transactions_account_last_modified` for last-modified order.
-  static func historyPage(byAccount: Bool, order: HistoryOrder, after: Bool, expiringOnly: Bool = false) -> String {
+  /// With `filter`, its conditions by column (``HistoryFilter``; its product, when it names one, is the
+  /// parameter after the account).
+  static func historyPage(
+    byAccount: Bool, order: HistoryOrder, after: Bool, expiringOnly: Bool = false, filter: HistoryFilter? = nil
+  ) -> String {
     var conditions: [String] = expiringOnly ? ["has_expiry = 1"] : []
     var parameter = 1
     if byAccount {
       conditions.append("account = ?\(parameter)")
       parameter += 1
+    }
+    if let filter {
+      if filter.purchasedOnly { conditions.append("state = \(TransactionState.purchased.rawValue)") }
+      if filter.withoutFinishedConsumables {
+        conditions.append("NOT (product_kind = '\(ProductKind.consumable.rawValue)' AND is_finished = 1)")
+      }
+      if filter.productID != nil {
+        conditions.append("product_id = ?\(parameter)")
+        parameter += 1
+      }
     }
     let key: String
     switch order {

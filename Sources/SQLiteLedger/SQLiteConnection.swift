@@ -107,6 +107,13 @@ final class SQLiteConnection {
     return result
   }
 
+  /// The rowid of this connection's latest insert (`sqlite3_last_insert_rowid`): an upsert that
+  /// updated an existing row, and a trigger's inserts once it ended, leave it as it was.
+  var lastInsertRowID: Int64 {
+    guard let handle else { return 0 }
+    return sqlite3_last_insert_rowid(handle)
+  }
+
   /// Rows changed by this connection since it opened (`sqlite3_total_changes64`), without a statement.
   var totalChanges: Int64 {
     guard let handle else { return 0 }

@@ -137,11 +137,14 @@ extension SQLiteLedgerStore {
           throw .writeFailed(
             path: path, reason: "transaction \(transaction.id) could not be encoded (\(error)); report this bug")
         }
+        // Read from the stored JWS (the same payload): its header is a short reference, not the
+        // ~4.7 KB chain that the scan for the payload would walk byte by byte.
+        let lastModified = stored.lastModifiedMilliseconds
         // A row without signed data fits a page with others as it is; deflating it saves little.
         if json.utf8.count <= RowCompression.threshold {
-          encoded.append(.transaction(transaction, row: Data(), text: json, lastModified: transaction.lastModifiedMilliseconds))
+          encoded.append(.transaction(transaction, row: Data(), text: json, lastModified: lastModified))
         } else if let row = RowCompression.deflate(json) {
-          encoded.append(.transaction(transaction, row: row, text: nil, lastModified: transaction.lastModifiedMilliseconds))
+          encoded.append(.transaction(transaction, row: row, text: nil, lastModified: lastModified))
         } else {
           throw .writeFailed(path: path, reason: "transaction \(transaction.id) could not be compressed; report this bug")
         }
@@ -219,7 +222,12 @@ extension SQLiteLedgerStore {
       cleared[account] = ids
     }
     let before = connection.totalChanges
-    for change in encoded { try apply(change, with: statements, commit: current + 1) }
+    var chains = ChainNotes()
+    for change in encoded {
+      if case .transaction = change {} else { try chains.flush(with: statements) }
+      try apply(change, with: statements, commit: current + 1, chains: &chains)
+    }
+    try chains.flush(with: statements)
     guard connection.totalChanges != before else { return nil }
     try statements.bumpChangeCounter.forEachRow { _ in }
     let position = current + 1
@@ -239,7 +247,9 @@ extension SQLiteLedgerStore {
     return position
   }
 
-  func apply(_ change: EncodedChange, with statements: Statements, commit counter: Int64) throws(SQLiteFailure) {
+  func apply(
+    _ change: EncodedChange, with statements: Statements, commit counter: Int64, chains: inout ChainNotes
+  ) throws(SQLiteFailure) {
     switch change {
     case .transaction(let transaction, let row, let text, let lastModified):
       let statement = statements.upsertTransaction
@@ -259,13 +269,14 @@ extension SQLiteLedgerStore {
       try statement.bind(Int64(transaction.quantity), at: 14)
       try statement.bind(Int64(transaction.revocationDate == nil ? 0 : 1), at: 15)
       if let revoked = RevocationKey(transaction) { try statement.bind(revoked.milliseconds, at: 16) } else { try statement.bindNull(at: 16) }
+      let lastInsert = connection.lastInsertRowID
       try statement.run()
       guard transaction.productKind != .consumable else { return }
-      let chain = statements.noteChain
-      try chain.bind(Int64(bitPattern: transaction.originalID.rawValue), at: 1)
-      try chain.bind(Int64(bitPattern: transaction.id.rawValue), at: 2)
-      try chain.bind(Int64(transaction.state == .purchased && transaction.expiresDate != nil ? 1 : 0), at: 3)
-      try chain.run()
+      try chains.add(
+        ChainNotes.Note(
+          original: Int64(bitPattern: transaction.originalID.rawValue), id: Int64(bitPattern: transaction.id.rawValue),
+          current: transaction.state == .purchased && transaction.expiresDate != nil),
+        inserted: connection.lastInsertRowID != lastInsert, with: statements)
     case .finish(let id):
       // No row changes when it is finished already (a replayed batch) or gone (another process
       // deleted it or cleared the history): a deleted transaction stays deleted. A finish of a row

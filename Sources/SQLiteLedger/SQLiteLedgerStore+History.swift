@@ -18,6 +18,16 @@ extension SQLiteLedgerStore {
     return HistoryPage(rows: rows, next: next)
   }
 
+  /// Selects by the `state`, `product_kind`, `is_finished` and `product_id` columns: the rows the
+  /// filter rejects are neither inflated nor decoded, and `limit` counts the rows it keeps.
+  public func historyPage(
+    account: String, after cursor: HistoryCursor?, limit: Int, keeping filter: HistoryFilter
+  ) throws(LedgerError) -> HistoryPage {
+    let (rows, next) = try page(
+      account: account, order: .insertion, after: cursor, limit: limit, filter: filter, decode: decodeTransaction)
+    return HistoryPage(rows: rows, next: next)
+  }
+
   /// The summaries of the insertion-order page: each row's JSON decoded into the ten fields of a
   /// ``TransactionSummary`` only (no JWS headers put back), about a third of a full decode.
   /// `expiringOnly` selects by the stored `has_expiry` column, so the other rows are not even inflated.
@@ -39,7 +49,7 @@ extension SQLiteLedgerStore {
   /// One page of rows, each decoded by `decode` (nil: the row is damaged, reported as `.corrupt`).
   private func page<Row>(
     account: String?, order: HistoryOrder, after cursor: HistoryCursor?, limit: Int, expiringOnly: Bool = false,
-    decode: (StoredTransactionRow) -> Row?
+    filter: HistoryFilter? = nil, decode: (StoredTransactionRow) -> Row?
   ) throws(LedgerError) -> (rows: [Row], next: HistoryCursor?) {
     let statements = try preparedStatements()
     let limit = max(limit, 1)
@@ -55,11 +65,16 @@ extension SQLiteLedgerStore {
     var undecodable: UInt64?
     do {
       let select = try statements.historyPage(
-        LedgerSchema.historyPage(byAccount: account != nil, order: order, after: from != nil, expiringOnly: expiringOnly),
+        LedgerSchema.historyPage(
+          byAccount: account != nil, order: order, after: from != nil, expiringOnly: expiringOnly, filter: filter),
         on: connection)
       var index: Int32 = 1
       if let account {
         try select.bind(account, at: index)
+        index += 1
+      }
+      if let product = filter?.productID {
+        try select.bind(product.rawValue, at: index)
         index += 1
       }
       if let from {

@@ -69,6 +69,31 @@ extension LedgerStoreConformance {
         XCTAssertEqual(
           try store.consumableUnits(account: account), InMemoryLedgerStore.consumableUnits(in: all),
           "\(context), consumable units of \(account)", file: file, line: line)
+        try assertFilteredPagesMatch(store, account: account, all: all, context, file: file, line: line)
+      }
+    }
+  }
+
+  /// `Transaction.all`'s pages (``LedgerStore/historyPage(account:after:limit:keeping:)``): pages of
+  /// at most `limit` rows that together are the history's rows the filter keeps, in insertion order.
+  static func assertFilteredPagesMatch(
+    _ store: any LedgerStore, account: String, all: [PaymentTransaction], _ context: String, file: StaticString, line: UInt
+  ) throws {
+    let filters = [HistoryFilter(), .storeKitAll()] + Set(all.map(\.productID)).sorted().prefix(2).map { HistoryFilter.storeKitAll(productID: $0) }
+    for filter in filters {
+      for limit in [1, 2, 5, all.count + 1] {
+        var walked: [PaymentTransaction] = []
+        var cursor: HistoryCursor?
+        for _ in 0...all.count {
+          let page = try store.historyPage(account: account, after: cursor, limit: limit, keeping: filter)
+          XCTAssertLessThanOrEqual(page.rows.count, limit, file: file, line: line)
+          walked += page.rows
+          cursor = page.next
+          if cursor == nil { break }
+        }
+        XCTAssertNil(cursor, "the filtered pages end (\(context), \(filter), limit \(limit))", file: file, line: line)
+        XCTAssertEqual(
+          walked, all.filter(filter.accepts), "\(context), \(account)'s pages keeping \(filter), limit \(limit)", file: file, line: line)
       }
     }
   }

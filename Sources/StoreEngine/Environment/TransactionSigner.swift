@@ -27,19 +27,8 @@ public struct UnsignedTestSigner: TransactionSigner {
 extension Data {
   /// Base64url without padding, as JWS uses.
   public var base64URLEncoded: String {
-    // One pass over the bytes: three `replacingOccurrences` on a ~3.5 KB JWS header were most of
-    // a renewal's cost.
-    var bytes = Array(base64EncodedData())
-    var end = bytes.count
-    while end > 0, bytes[end - 1] == UInt8(ascii: "=") { end -= 1 }
-    bytes.removeLast(bytes.count - end)
-    for index in bytes.indices {
-      switch bytes[index] {
-      case UInt8(ascii: "+"): bytes[index] = UInt8(ascii: "-")
-      case UInt8(ascii: "/"): bytes[index] = UInt8(ascii: "_")
-      default: break
-      }
-    }
+    var bytes: [UInt8] = []
+    withUnsafeBytes { Base64URL.append($0, to: &bytes) }
     return String(decoding: bytes, as: UTF8.self)
   }
 

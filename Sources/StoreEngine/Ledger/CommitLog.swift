@@ -59,6 +59,11 @@ public enum CommitLog {
 
   /// `entries` as the bytes a log row stores: a JSON array of `[kind, value…]` arrays.
   public static func encode(_ entries: [CommitLogEntry]) -> Data {
+    CommitLogJSON.encode(entries) ?? encodeWithFoundation(entries)
+  }
+
+  /// ``encode(_:)`` by `JSONSerialization`, for entries ``CommitLogJSON`` leaves to it.
+  package static func encodeWithFoundation(_ entries: [CommitLogEntry]) -> Data {
     let rows: [[Any]] = entries.map { entry in
       switch entry {
       case .transaction(let id): ["t", NSNumber(value: id.rawValue)]

@@ -27,6 +27,11 @@ public protocol LedgerStore: AnyObject {
   func historyPage(
     account: String?, order: HistoryOrder, after cursor: HistoryCursor?, limit: Int
   ) throws(LedgerError) -> HistoryPage
+  /// At most `limit` transactions of `account` that `filter` keeps, in insertion order, after
+  /// `cursor` (nil: from the start): `Transaction.all`'s pages, without decoding the rows it skips.
+  func historyPage(
+    account: String, after cursor: HistoryCursor?, limit: Int, keeping filter: HistoryFilter
+  ) throws(LedgerError) -> HistoryPage
   /// The same page read the other way: at most `limit` transactions newest-first in `order`, before
   /// `cursor` (nil: from the newest); `next` continues towards the oldest. Get Transaction History's
   /// descending sort reads it.

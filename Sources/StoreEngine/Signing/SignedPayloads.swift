@@ -95,7 +95,18 @@ public enum SignedPayloads {
 
   /// The JSON bytes of ``transactionPayload(for:context:)``: what ``TransactionSigner/sign(payload:)`` signs.
   public static func transaction(_ transaction: PaymentTransaction, context: SignedPayloadContext) throws -> Data {
-    try encode(transactionPayload(for: transaction, context: context))
+    try json(transactionPayload(for: transaction, context: context))
+  }
+
+  /// The JSON bytes of `payload`: what ``encode(_:)`` writes, without its `JSONEncoder` for the
+  /// plain values a store's payloads hold (``SignedPayloadJSON``).
+  public static func json(_ payload: JWSTransactionPayload) throws -> Data {
+    try SignedPayloadJSON.encode(payload) ?? encode(payload)
+  }
+
+  /// The JSON bytes of `payload`, written as a transaction payload's are.
+  public static func json(_ payload: JWSRenewalInfoPayload) throws -> Data {
+    try SignedPayloadJSON.encode(payload) ?? encode(payload)
   }
 
   /// The `JWSRenewalInfoDecodedPayload` of `info`.
@@ -128,7 +139,7 @@ public enum SignedPayloads {
 
   /// The JSON bytes of ``renewalInfoPayload(for:context:)``.
   public static func renewalInfo(_ info: RenewalInfo, context: SignedPayloadContext) throws -> Data {
-    try encode(renewalInfoPayload(for: info, context: context))
+    try json(renewalInfoPayload(for: info, context: context))
   }
 
   /// Signs `transaction` with `signer`, taking the environment from the signer.

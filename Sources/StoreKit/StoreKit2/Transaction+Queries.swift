@@ -35,7 +35,7 @@ extension Transaction {
   /// Every transaction of the account, oldest first: no restored copies, no finished consumables.
   /// Read from the ledger a page at a time as the app iterates: never the whole history at once.
   public static var all: Transactions {
-    Transactions(paging: { $0.state == .purchased && !($0.productKind == .consumable && $0.isFinished) })
+    Transactions(paging: .storeKitAll())
   }
 
   /// The transactions that entitle the account now (Apple's rules, ``StoreScenario/StoreKit2Queries``),
@@ -48,9 +48,7 @@ extension Transaction {
 
   /// Every transaction of the account for `productID`, oldest first (as ``all``, one product).
   public static func all(for productID: String) -> Transactions {
-    Transactions(paging: {
-      $0.productID.rawValue == productID && $0.state == .purchased && !($0.productKind == .consumable && $0.isFinished)
-    })
+    Transactions(paging: .storeKitAll(productID: .init(productID)))
   }
 
   /// The transactions that entitle the account to `productID` now.
@@ -104,18 +102,17 @@ extension StoreKitEnvironment {
     }
   }
 
-  /// One page of the signed-in account's history after `cursor`, the rows `keep` accepts, and where
-  /// the next page starts (nil: this was the last). Not yet verified: a row is verified when the app
-  /// reaches it (``verified(_:)``).
+  /// One page of at most `limit` rows of the signed-in account's history after `cursor` that
+  /// `filter` keeps, and where the next page starts (nil: this was the last). Not yet verified: a row
+  /// is verified when the app reaches it (``verified(_:)``).
   func historyPage(
-    after cursor: HistoryCursor?, keep: (StoreEngine.PaymentTransaction) -> Bool
+    after cursor: HistoryCursor?, limit: Int, keeping filter: HistoryFilter
   ) -> (rows: [StoreEngine.PaymentTransaction], next: HistoryCursor?) {
     do {
       return try read { store in
         guard let account = store.queue.currentAccount else { return ([], nil) }
-        let page = try store.queue.ledger.historyPage(
-          account: account, order: .insertion, after: cursor, limit: Self.historyPageSize)
-        return (page.rows.filter(keep), page.next)
+        let page = try store.queue.ledger.historyPage(account: account, after: cursor, limit: limit, keeping: filter)
+        return (page.rows, page.next)
       }
     } catch {
       report("reading the transactions failed: \(describe(error))")
@@ -128,15 +125,17 @@ extension StoreKitEnvironment {
     try? read { store in verification(of: transaction, in: store) }
   }
 
-  /// Rows per page of `Transaction.all`.
-  static let historyPageSize = 200
+  /// Rows of `Transaction.all`'s first page, then of each next one (doubling up to the largest):
+  /// an app that reads only the first rows decodes about those, one that reads all makes few queries.
+  static let historyPageSizes = (first: 50, largest: 200)
 }
 
 extension Transaction.Transactions {
-  /// The signed-in account's history in insertion order, the rows `keep` accepts, read a page at a
-  /// time as the iterator asks for more.
-  init(paging keep: @escaping @Sendable (StoreEngine.PaymentTransaction) -> Bool) {
-    let state = Locked<(buffer: [StoreEngine.PaymentTransaction], cursor: HistoryCursor?, done: Bool)>(([], nil, false))
+  /// The signed-in account's history in insertion order, the rows `filter` keeps, read a page at a
+  /// time as the iterator asks for more (``StoreKitEnvironment/historyPageSizes``).
+  init(paging filter: HistoryFilter) {
+    typealias Paging = (buffer: [StoreEngine.PaymentTransaction], cursor: HistoryCursor?, done: Bool, limit: Int)
+    let state = Locked<Paging>(([], nil, false, StoreKitEnvironment.historyPageSizes.first))
     self.init(stream: AsyncStream(unfolding: {
       while true {
         if let next = state.withLock({ state -> StoreEngine.PaymentTransaction? in
@@ -146,13 +145,14 @@ extension Transaction.Transactions {
           guard let verified = StoreKitEnvironment.shared.verified(next) else { return nil }
           return verified
         }
-        let (cursor, done) = state.withLock { ($0.cursor, $0.done) }
+        let (cursor, done, limit) = state.withLock { ($0.cursor, $0.done, $0.limit) }
         if done { return nil }
-        let page = StoreKitEnvironment.shared.historyPage(after: cursor, keep: keep)
+        let page = StoreKitEnvironment.shared.historyPage(after: cursor, limit: limit, keeping: filter)
         state.withLock { state in
           state.buffer = page.rows
           state.cursor = page.next
           state.done = page.next == nil
+          state.limit = Swift.min(limit * 2, StoreKitEnvironment.historyPageSizes.largest)
         }
       }
     }))
