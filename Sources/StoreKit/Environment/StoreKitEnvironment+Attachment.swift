@@ -10,8 +10,8 @@ extension StoreKitEnvironment {
   /// How often the follower reads SQLite's `data_version` where inotify is not available: the
   /// TUI's own wake interval, so following costs no more than a storefront watching the same ledger.
   static let sheetPollInterval: TimeInterval = 0.02
-  /// How often a waiting sheet reads the ledger even when nothing was committed: a storefront that
-  /// died and the wait's deadline are noticed within it.
+  /// How often a sheet nobody answers reads the ledger even when nothing was committed, so its
+  /// deadline is kept; a sheet a storefront shows waits for that storefront's commit instead.
   static let livenessInterval: TimeInterval = 0.5
 
   /// Registers the app after its store opened (lock held); its entry goes at exit.
@@ -196,10 +196,12 @@ extension StoreKitEnvironment {
     followersStarted += 1
     let thread = Thread { [weak self] in
       while let self {
-        // Blocks outside the lock until another process committed, or, while a sheet waits, until
-        // it is time to look anyway (a storefront that died, the wait's deadline).
-        let sheetOpen: Bool = self.locked { self.currentStore?.queue.prompt != nil }
-        let worthALook = watch.wait(lookingAnyway: sheetOpen)
+        // Blocks outside the lock until another process committed, or, while a sheet waits with
+        // nobody to answer it, until it is time to look anyway (the wait's deadline). A sheet a
+        // storefront shows is answered by a commit, which wakes the watch; that storefront dying is
+        // noticed at the quiet look (``LedgerWatch/quietInterval``), so a waiting app costs no CPU.
+        let deadlinePending: Bool = self.locked { self.currentStore?.queue.prompt != nil && self.sheetDeadline != nil }
+        let worthALook = watch.wait(lookingAnyway: deadlinePending)
         let goOn: Bool = self.locked {
           guard self.storeGeneration == generation, let store = self.currentStore else { return false }
           self.followerWakes += 1
