@@ -63,7 +63,7 @@ public enum CommitLog {
   }
 
   /// ``encode(_:)`` by `JSONSerialization`, for entries ``CommitLogJSON`` leaves to it.
-  package static func encodeWithFoundation(_ entries: [CommitLogEntry]) -> Data {
+  public static func encodeWithFoundation(_ entries: [CommitLogEntry]) -> Data {
     let rows: [[Any]] = entries.map { entry in
       switch entry {
       case .transaction(let id): ["t", NSNumber(value: id.rawValue)]
