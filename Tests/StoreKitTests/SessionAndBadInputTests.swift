@@ -174,12 +174,7 @@ final class SessionAndBadInputTests: StoreKitTestCase {
   /// Xcode's own), refuses them as another environment's for Sandbox, and the session's root verifies
   /// their chain (`.verified`).
   func testJWSPassesApplesSignedDataVerifierWithTheSessionsRoot() async throws {
-    let apple: AppleVerifier
-    do {
-      apple = try AppleVerifier.prepare()
-    } catch let unavailable as AppleVerifier.Unavailable where unavailable.reason == .packagesNotInstalled {
-      throw XCTSkip(unavailable.description)
-    }
+    let apple = try AppleVerifier.preparedOrSkipped()
     let products = try await Product.products(for: [IDs.monthly])
     let product = try XCTUnwrap(products.first)
     guard case .success(let result) = try await product.purchase() else { return XCTFail("no purchase") }
@@ -269,12 +264,7 @@ extension SessionAndBadInputTests {
     let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: app.jsonRepresentation) as? [String: Any])
     XCTAssertEqual(object["appTransactionId"] as? String, app.appTransactionID)
 
-    let apple: AppleVerifier
-    do {
-      apple = try AppleVerifier.prepare()
-    } catch let unavailable as AppleVerifier.Unavailable where unavailable.reason == .packagesNotInstalled {
-      throw XCTSkip(unavailable.description)
-    }
+    let apple = try AppleVerifier.preparedOrSkipped()
     let directory = try TemporaryDirectory(label: "storekit-app-transaction")
     defer { directory.remove() }
     let root = directory.url.appendingPathComponent("root.der")

@@ -10,12 +10,7 @@ import XCTest
 /// store checks them as Apple's does.
 final class SignedOfferTests: StoreKitTestCase {
   func testOffersSignedWithApplesLibraryAreCheckedAndApplied() async throws {
-    let apple: AppleVerifier
-    do {
-      apple = try AppleVerifier.prepare()
-    } catch let unavailable as AppleVerifier.Unavailable where unavailable.reason == .packagesNotInstalled {
-      throw XCTSkip(unavailable.description)
-    }
+    let apple = try AppleVerifier.preparedOrSkipped()
     let directory = try TemporaryDirectory(label: "storekit-signed-offers")
     defer { directory.remove() }
     session = try SKTestSession(contentsOf: Self.catalogURL, dataDirectory: directory.url)

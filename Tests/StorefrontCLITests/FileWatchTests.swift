@@ -11,12 +11,17 @@ final class FileWatchTests: XCTestCase {
     let file = directory.appendingPathComponent("Store.storekit")
     try Data("{}".utf8).write(to: file)
     let wakes = Locked(0)
-    let watch = try XCTUnwrap(FileWatch(path: file.path) { wakes.withLock { $0 += 1 } })
+    let woke = DispatchSemaphore(value: 0)
+    let watch = try XCTUnwrap(FileWatch(path: file.path) {
+      wakes.withLock { $0 += 1 }
+      woke.signal()
+    })
     defer { watch.stop() }
 
+    /// Blocks on the watch's own signal (bounded at 5 s), not on a polling sleep.
     func waitForWake(after count: Int, _ what: String) {
-      let deadline = Date().addingTimeInterval(5)
-      while wakes.withLock({ $0 }) <= count, Date() < deadline { usleep(1_000) }
+      let deadline = DispatchTime.now() + 5
+      while wakes.withLock({ $0 }) <= count, woke.wait(timeout: deadline) == .success {}
       XCTAssertGreaterThan(wakes.withLock { $0 }, count, what)
     }
     // Another file first: the write of the watched file after it is the only wake.
