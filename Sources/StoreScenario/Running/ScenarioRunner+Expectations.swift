@@ -87,10 +87,12 @@ extension ScenarioRunner {
       return try checkStoreKit2(expectation)
     case .notification, .notifications, .delivered:
       return try checkNotifications(expectation)
+    case .offerCodes, .redemptions, .offer, .price:
+      return try checkOfferCodes(expectation)
     }
   }
 
-  private func lookup(_ reference: TransactionReference) throws(StepError) -> PaymentTransaction {
+  func lookup(_ reference: TransactionReference) throws(StepError) -> PaymentTransaction {
     // An expect about a transaction that does not exist fails; it is not an API misuse to skip.
     let id: PaymentTransaction.ID
     switch reference {
