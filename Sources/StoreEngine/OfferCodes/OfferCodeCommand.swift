@@ -10,20 +10,32 @@ public enum OfferCodeCommand: Sendable, Equatable {
 }
 
 /// When codes stop being redeemable: a moment, or a span after the store's clock when they are made.
-public enum OfferCodeExpiry: Sendable, Equatable {
-  case at(Date)
+/// (Plain fields, not `DateComponents` in an enum: that payload was miscompiled on a thrown error.)
+public struct OfferCodeExpiry: Sendable, Equatable {
+  /// A fixed moment, if it is one.
+  public var moment: Date?
+  public var months = 0
+  public var days = 0
+  public var seconds = 0
+
+  /// At `date`.
+  public static func at(_ date: Date) -> OfferCodeExpiry { OfferCodeExpiry(moment: date) }
+
   /// Calendar components (UTC) after the store's clock: `30d`, `P3M` in a scenario.
-  case after(DateComponents)
+  public static func after(_ components: DateComponents) -> OfferCodeExpiry {
+    OfferCodeExpiry(
+      moment: nil, months: (components.year ?? 0) * 12 + (components.month ?? 0),
+      days: (components.weekOfYear ?? 0) * 7 + (components.day ?? 0),
+      seconds: (components.hour ?? 0) * 3_600 + (components.minute ?? 0) * 60 + (components.second ?? 0))
+  }
 
   /// The moment, with the store's clock at `now`.
   public func date(from now: Date) -> Date {
-    switch self {
-    case .at(let date): return date
-    case .after(let components):
-      var calendar = Calendar(identifier: .gregorian)
-      calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
-      return calendar.date(byAdding: components, to: now) ?? now
-    }
+    if let moment { return moment }
+    var calendar = Calendar(identifier: .gregorian)
+    calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
+    let components = DateComponents(month: months, day: days, second: seconds)
+    return calendar.date(byAdding: components, to: now) ?? now
   }
 }
 
@@ -80,7 +92,7 @@ public enum OfferCodeRefusal: Sendable, Equatable {
     case .limitReached(let limit): "reached its redemption limit (\(limit))"
     case .expired(let date): "expired on \(ISO8601DateFormatter().string(from: date))"
     case .redeemedByCustomer(let account, let code):
-      "is for an offer '\(account)' already redeemed (with code \(code)); each customer redeems one code per offer"
+      "is for an offer that '\(account)' already redeemed (with code \(code)); each customer redeems one code per offer"
     }
   }
 }
