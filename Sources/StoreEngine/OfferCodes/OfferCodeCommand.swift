@@ -18,6 +18,13 @@ public struct OfferCodeExpiry: Sendable, Equatable {
   public var days = 0
   public var seconds = 0
 
+  public init(moment: Date? = nil, months: Int = 0, days: Int = 0, seconds: Int = 0) {
+    self.moment = moment
+    self.months = months
+    self.days = days
+    self.seconds = seconds
+  }
+
   /// At `date`.
   public static func at(_ date: Date) -> OfferCodeExpiry { OfferCodeExpiry(moment: date) }
 
