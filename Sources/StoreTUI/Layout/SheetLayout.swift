@@ -204,7 +204,7 @@ public struct SheetLayout: Equatable {
       return Content(
         title: "Redeem Code",
         lines: [
-          ContentLine(text: "Enter the offer code for a subscription of \(app):"), ContentLine(text: ""),
+          ContentLine(text: "Enter an offer code of \(app), or its redemption URL:"), ContentLine(text: ""),
           field("Code", sheet.url, focused: true), ContentLine(text: ""), environment,
         ],
         buttons: [("Cancel", .cancel), ("Redeem", .confirm)])
