@@ -100,6 +100,16 @@ public struct AppleVerifier: Sendable {
       public var billingPlanType: String?
       /// `webOrderLineItemId`.
       public var webOrderLineItemId: String?
+      /// `offerType` as sent (3: an offer code).
+      public var offerType: Int?
+      /// The name of Apple's `OfferType` case for it (`OFFER_CODE`), nil when Apple's library does not know it.
+      public var offerTypeName: String?
+      /// `offerIdentifier`.
+      public var offerIdentifier: String?
+      /// `offerDiscountType` as sent (`ONE_TIME`, `FREE_TRIAL`, …).
+      public var offerDiscountType: String?
+      /// Whether Apple's library knows the `offerDiscountType` (its `OfferDiscountType` enum has the value).
+      public var offerDiscountTypeKnown: Bool?
       /// `isInBillingRetryPeriod` (renewal info).
       public var isInBillingRetryPeriod: Bool?
       /// `gracePeriodExpiresDate` (renewal info), in milliseconds since 1970.

@@ -85,6 +85,11 @@ def decoded_fields(kind, model):
             "offerPeriod": model.offerPeriod,
             "billingPlanType": model.rawBillingPlanType,
             "webOrderLineItemId": model.webOrderLineItemId,
+            "offerType": model.rawOfferType,
+            "offerTypeName": model.offerType.name if model.offerType is not None else None,
+            "offerIdentifier": model.offerIdentifier,
+            "offerDiscountType": model.rawOfferDiscountType,
+            "offerDiscountTypeKnown": model.offerDiscountType is not None,
         }
     return {
         "originalTransactionId": model.originalTransactionId,
