@@ -20,6 +20,7 @@ import Testing
     runtime.send(.key(.char("1")))
     runtime.send(.key(.char("o")))
     #expect(runtime.render().plainText.contains("or its redemption URL"))
+    #expect(runtime.render().plainText.contains("GIFT  0/1 redeemed  \(FixtureCatalog.coins.rawValue)  gift"), "the sheet lists the store's codes")
     type("https://apps.apple.com/redeem?ctx=offercodes&id=0&code=gift", into: runtime)
     runtime.send(.key(.enter))
     let sheet = runtime.render().plainText
@@ -35,6 +36,9 @@ import Testing
     type("GIFT", into: runtime)
     runtime.send(.key(.enter))
     #expect(runtime.state.notice?.text.contains("reached its redemption limit") == true, "\(String(describing: runtime.state.notice))")
+    runtime.send(.key(.char("o")))
+    #expect(runtime.render().plainText.contains("GIFT  1/1 redeemed  used up"), "\(runtime.render().plainText)")
+    runtime.send(.key(.escape))
     #expect(try store.queue.history().isEmpty, "nothing bought for the second customer")
   }
 }
