@@ -28,7 +28,7 @@ final class OfferCodePayloadAppleTests: XCTestCase {
     for item in cases {
       let verdict = try XCTUnwrap(verdicts[item.name], item.name)
       XCTAssertEqual(verdict.status, 0, "\(item.name): Apple's SignedDataVerifier rejected it: \(verdict.cause ?? "")")
-      let model = try XCTUnwrap(verdict.decoded, item.name)
+      let model = try XCTUnwrap(verdict.offer, item.name)
       XCTAssertEqual(model.offerType, 3, item.name)
       XCTAssertEqual(model.offerTypeName, "OFFER_CODE", item.name)
       XCTAssertEqual(model.offerDiscountType, "ONE_TIME", item.name)

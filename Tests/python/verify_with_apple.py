@@ -85,11 +85,6 @@ def decoded_fields(kind, model):
             "offerPeriod": model.offerPeriod,
             "billingPlanType": model.rawBillingPlanType,
             "webOrderLineItemId": model.webOrderLineItemId,
-            "offerType": model.rawOfferType,
-            "offerTypeName": model.offerType.name if model.offerType is not None else None,
-            "offerIdentifier": model.offerIdentifier,
-            "offerDiscountType": model.rawOfferDiscountType,
-            "offerDiscountTypeKnown": model.offerDiscountType is not None,
         }
     return {
         "originalTransactionId": model.originalTransactionId,
@@ -134,7 +129,21 @@ def evaluate(case):
             "cause": f"{type(cause).__name__}: {cause}" if cause is not None else None,
             "decoded": None,
         }
-    return {"name": case["name"], "status": 0, "cause": None, "decoded": decoded_fields(case["kind"], model)}
+    verdict = {"name": case["name"], "status": 0, "cause": None, "decoded": decoded_fields(case["kind"], model)}
+    if case["kind"] == "transaction":
+        verdict["offer"] = offer_fields(model)
+    return verdict
+
+
+def offer_fields(model):
+    """A transaction's offer as Apple's models read it (offer codes: OFFER_CODE, ONE_TIME)."""
+    return {
+        "offerType": model.rawOfferType,
+        "offerTypeName": model.offerType.name if model.offerType is not None else None,
+        "offerIdentifier": model.offerIdentifier,
+        "offerDiscountType": model.rawOfferDiscountType,
+        "offerDiscountTypeKnown": model.offerDiscountType is not None,
+    }
 
 
 def main():
