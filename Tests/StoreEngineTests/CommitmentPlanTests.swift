@@ -157,4 +157,29 @@ final class CommitmentPlanTests: XCTestCase {
     XCTAssertEqual(terms?.commitment?.payments, 12)
     XCTAssertEqual(terms?.commitment?.total.amount, F.commitmentPrice)
   }
+
+  func testAnUpgradeOnTheMonthlyPlanStartsACommitmentToTheNewProduct() throws {
+    let store = try store()
+    let monthly = try store.buy(F.monthly)
+    try store.queue.advance(by: 10 * 86_400)
+    let upgrade = try buyMonthly(store)
+    XCTAssertEqual(upgrade.state, .purchased)
+    XCTAssertEqual(upgrade.originalID, monthly.originalID, "the same chain")
+    XCTAssertEqual(upgrade.price, F.monthlyPlanPrice)
+    XCTAssertEqual(upgrade.commitment?.billingPeriodNumber, 1)
+    XCTAssertEqual(upgrade.commitment?.expiresDate, month.advance(upgrade.purchaseDate, times: 12))
+    let old = try XCTUnwrap(try chain(store).last { $0.productID == F.monthly })
+    XCTAssertTrue(old.isUpgraded, "the old period is refunded pro rata")
+  }
+
+  func testARefundMidCommitmentRevokesTheSubscriptionAndEndsThePayments() throws {
+    let store = try store()
+    let first = try buyMonthly(store)
+    try store.queue.advance(to: month.advance(TestStore.start, times: 2).addingTimeInterval(60))
+    let current = try XCTUnwrap(try chain(store).last)
+    try store.queue.refund(current.id)
+    XCTAssertEqual(store.queue.subscriptions().first?.status, .revoked)
+    try store.queue.advance(to: try XCTUnwrap(first.commitment?.expiresDate).addingTimeInterval(60))
+    XCTAssertEqual(try chain(store).count, 3, "no payment after the refund")
+  }
 }
