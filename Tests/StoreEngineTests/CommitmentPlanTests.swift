@@ -182,4 +182,22 @@ final class CommitmentPlanTests: XCTestCase {
     try store.queue.advance(to: try XCTUnwrap(first.commitment?.expiresDate).addingTimeInterval(60))
     XCTAssertEqual(try chain(store).count, 3, "no payment after the refund")
   }
+
+  func testADowngradeMidCommitmentWaitsForTheCommitmentsEnd() throws {
+    let store = try store()
+    let first = try buyMonthly(store)
+    let end = try XCTUnwrap(first.commitment?.expiresDate)
+    try store.queue.advance(to: month.advance(TestStore.start).addingTimeInterval(60))
+    _ = try store.buy(F.monthly)
+    XCTAssertEqual(store.queue.subscriptions().first?.renewalProductID, F.monthly)
+    try store.queue.advance(to: end.addingTimeInterval(-60))
+    let committed = try chain(store)
+    XCTAssertEqual(Set(committed.map(\.productID)), [F.yearly], "the commitment's months stay on the yearly plan")
+    XCTAssertEqual(committed.last?.commitment?.billingPeriodNumber, 12)
+    try store.queue.advance(to: end.addingTimeInterval(60))
+    let after = try XCTUnwrap(try chain(store).last)
+    XCTAssertEqual(after.productID, F.monthly)
+    XCTAssertNil(after.commitment)
+    XCTAssertEqual(after.price, Decimal(string: "2.99"))
+  }
 }
