@@ -16,7 +16,8 @@ import Testing
       transaction: PaymentTransaction.ID(1), product: FixtureCatalog.yearly, productName: "Premium Yearly", quantity: 1, price: "$2.99",
       alreadyOwned: false, terms: terms))
     let layout = SheetLayout(sheet: sheet, size: Size(width: 100, height: 30))
-    let text = ([layout.title] + layout.lines.map(\.text) + layout.buttons.map(\.title)).joined(separator: "\n")
+    // The sheet wraps its lines at its width; the words are read as one text.
+    let text = ([layout.title] + layout.lines.map(\.text) + layout.buttons.map(\.title)).joined(separator: " ")
     #expect(text.contains("$2.99/month."))
     #expect(text.contains("12-month commitment: 12 monthly payments of $2.99, $35.88 in total."))
     #expect(text.contains("remaining payments of the commitment are still charged"))

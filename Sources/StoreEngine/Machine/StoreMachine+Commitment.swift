@@ -105,8 +105,10 @@ extension StoreMachine {
     }
     let current = catalog.product(record.productID)
     if commitment.hasPaymentsLeft {
-      // The next payment is the commitment's next month, on the current product.
+      // The next payment is the commitment's next month, on the current product (Apple's
+      // `autoRenewProductId`: "the product that renews at the next billing period").
       info.renewalBillingPlanType = BillingPlan.monthly
+      info.autoRenewProductID = record.productID
       info.autoRenewStatus = true
       info.expirationIntent = nil
       if let plan = monthlyPlan(of: current) { info.renewalPrice = Money.rounded(plan.price, currencyCode: currency) }
