@@ -31,11 +31,11 @@ import Testing
     let product = products.randomElement(using: &generator) ?? FixtureCatalog.coins
     let command: StoreCommand
     switch generator.next() % 23 {
-    case 0, 1: command = .buy(Payment(productID: product))
-    case 2:
-      // The yearly subscription's monthly plan (a 12-month commitment) once an edit sold it; refused before.
-      var payment = Payment(productID: product)
-      if generator.next() % 2 == 0 { payment = Payment(productID: FixtureCatalog.yearly) }
+    case 0: command = .buy(Payment(productID: product))
+    case 1, 2:
+      // The yearly subscription's monthly plan (a 12-month commitment): the stores start with billing
+      // plans sold; after an edit that sells the catalog without them, refused.
+      var payment = Payment(productID: FixtureCatalog.yearly)
       payment.billingPlanType = BillingPlan.monthly
       command = .buy(payment)
     case 3, 4: command = .finish(unfinished)
@@ -91,7 +91,7 @@ import Testing
   @Test(arguments: 1...4 as ClosedRange<UInt64>)
   func inThisProcess(seed: UInt64) throws {
     var generator = SplitMix64(seed: seed)
-    let store = try TestStore()
+    let store = try TestStore(catalog: FixtureCatalog.withBillingPlans())
     let runtime = try AppRuntime(queue: store.queue, size: standardSize)
     var steps: [String] = []
     for _ in 0..<Self.steps {
@@ -126,6 +126,8 @@ import Testing
     var generator = SplitMix64(seed: seed &* 31)
     let mine = try ledger.store(session: "tui")
     let theirs = try ledger.store(session: "other")
+    // Both processes sell the yearly subscription's billing plans (monthly with a 12-month commitment).
+    for queue in [mine.queue, theirs.queue] { try queue.perform(.sellCatalog(FixtureCatalog.withBillingPlans())) }
     let runtime = try AppRuntime(queue: mine.queue, size: standardSize)
     var steps: [String] = []
     for _ in 0..<Self.steps {
