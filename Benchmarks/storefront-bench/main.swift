@@ -28,10 +28,10 @@ if arguments.first == RSSProbe.flag {
   exit(RSSProbe.main(Array(arguments.dropFirst())))
 }
 let usage =
-  "usage: storefront-bench [--json] [--quick] [--only catalog,engine,ledger,bus,frames,render,process,launch,advance,serve,serve_history,notify,receipt,pgledger,history,present,storekit,attached,catalog_edit,idle,commit_view]"
+  "usage: storefront-bench [--json] [--quick] [--only catalog,engine,ledger,bus,frames,render,process,launch,advance,serve,serve_history,notify,receipt,pgledger,history,present,storekit,attached,catalog_edit,idle,commit_view,commitment]"
 let suites = [
   "catalog", "engine", "ledger", "bus", "frames", "render", "process", "launch", "advance", "serve", "serve_history", "notify", "receipt",
-  "pgledger", "history", "present", "storekit", "attached", "catalog_edit", "idle", "commit_view",
+  "pgledger", "history", "present", "storekit", "attached", "catalog_edit", "idle", "commit_view", "commitment",
 ]
 var json = false
 var quick = false
@@ -149,6 +149,9 @@ do {
   }
   attempt("idle", IdleBenchmark.keys) {
     try IdleBenchmark.run(seconds: quick ? 10 : 30, scratch: scratch.appendingPathComponent("idle"), into: report)
+  }
+  attempt("commitment", CommitmentBenchmark.keys) {
+    try CommitmentBenchmark.run(repeats: plan.repeats, scratch: scratch.appendingPathComponent("commitment"), into: report)
   }
   attempt("commit_view", CommitViewBenchmark.keys) {
     try CommitViewBenchmark.run(samples: plan.commitViewSamples, scratch: scratch.appendingPathComponent("commit-view"), into: report)

@@ -57,6 +57,19 @@ public struct AppleVerifier: Sendable {
   /// Apple's verdict on one case.
   public struct Verdict: Decodable, Sendable {
     /// A few fields of the model Apple's library decoded, to cross-check.
+    /// The fields of Apple's `TransactionCommitmentInfo` and `RenewalCommitmentInfo` models.
+    public struct CommitmentInfo: Decodable, Equatable, Sendable {
+      public var billingPeriodNumber: Int?
+      public var commitmentExpiresDate: Int64?
+      public var commitmentPrice: Int64?
+      public var totalBillingPeriods: Int?
+      public var commitmentAutoRenewProductId: String?
+      public var commitmentAutoRenewStatus: Int?
+      public var commitmentRenewalBillingPlanType: String?
+      public var commitmentRenewalDate: Int64?
+      public var commitmentRenewalPrice: Int64?
+    }
+
     public struct Decoded: Decodable, Equatable, Sendable {
       /// `transactionId`.
       public var transactionId: String?
@@ -98,6 +111,11 @@ public struct AppleVerifier: Sendable {
       public var offerPeriod: String?
       /// `billingPlanType` as sent.
       public var billingPlanType: String?
+      /// `renewalBillingPlanType` as sent (renewal info, API 1.21).
+      public var renewalBillingPlanType: String?
+      /// `commitmentInfo`: a transaction's `TransactionCommitmentInfo` or a renewal info's
+      /// `RenewalCommitmentInfo` (API 1.21), as Apple's library decoded it.
+      public var commitmentInfo: CommitmentInfo?
       /// `webOrderLineItemId`.
       public var webOrderLineItemId: String?
       /// `isInBillingRetryPeriod` (renewal info).

@@ -33,4 +33,23 @@ public enum FixtureCatalog {
       subscriptionGroups: [SubscriptionGroup(id: group, name: "Premium", productIDs: [monthly, yearly])],
       settings: settings)
   }
+
+  /// The yearly subscription's billing plans in ``withBillingPlans(settings:)``: 29.99 up front, or
+  /// 2.99 a month with a 12-month commitment of 35.88.
+  public static let monthlyPlanPrice = Decimal(string: "2.99") ?? 0
+  public static let commitmentPrice = Decimal(string: "35.88") ?? 0
+
+  /// ``make(settings:)`` with the yearly subscription sold on two billing plans (format 5.0+):
+  /// billed up front, or monthly with a 12-month commitment.
+  public static func withBillingPlans(settings: CatalogSettings = CatalogSettings()) -> Catalog {
+    let full = make(settings: settings)
+    var products = full.products
+    if let index = products.firstIndex(where: { $0.id == yearly }) {
+      products[index].subscription?.billingPlans = [
+        BillingPlan(type: BillingPlan.upFront, price: Decimal(string: "29.99") ?? 0, commitmentPrice: Decimal(string: "29.99") ?? 0, isEnabled: true),
+        BillingPlan(type: BillingPlan.monthly, price: monthlyPlanPrice, commitmentPrice: commitmentPrice, isEnabled: true),
+      ]
+    }
+    return Catalog(formatVersion: full.formatVersion, products: products, subscriptionGroups: full.subscriptionGroups, settings: settings)
+  }
 }

@@ -10,8 +10,11 @@ final class APIFixture {
   let api: AppStoreServerAPI
   let bundleID = StoreEnvironment.defaultBundleID
 
-  init(environment: ServerEnvironment = .sandbox, appAppleID: Int64? = nil, signer: (any TransactionSigner)? = nil) throws {
-    store = try TestStore(environment: Self.storeEnvironment(environment))
+  init(
+    environment: ServerEnvironment = .sandbox, appAppleID: Int64? = nil, signer: (any TransactionSigner)? = nil,
+    catalog: Catalog = FixtureCatalog.make()
+  ) throws {
+    store = try TestStore(catalog: catalog, environment: Self.storeEnvironment(environment))
     api = AppStoreServerAPI(
       ledger: store.ledger, environment: environment, bundleID: StoreEnvironment.defaultBundleID,
       now: { TestStore.start }, appAppleID: appAppleID, signer: signer)

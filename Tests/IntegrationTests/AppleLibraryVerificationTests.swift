@@ -52,6 +52,60 @@ final class AppleLibraryVerificationTests: XCTestCase {
     }
   }
 
+  /// §43: the commitment fields of example 11 (a yearly product billed monthly, cancelled in month
+  /// 3) as Apple's library (app-store-server-library 3.1.2) decodes them: `billingPlanType` and
+  /// `TransactionCommitmentInfo` of each payment, `renewalBillingPlanType` and `RenewalCommitmentInfo`.
+  func testAppleDecodesTheCommitmentOfExample11() throws {
+    let scratch = try TemporaryDirectory(self)
+    let apple = try appleVerifier()
+    let example = try ExampleScenarios.named("11")
+    let data = scratch.path("data")
+    let result = try StorefrontBinary.run(
+      ["run", example.path, "--json", "--data-dir", data] + ExampleScenarios.catalogArguments(of: example), in: scratch)
+    XCTAssertEqual(result.status, 0, result.summary)
+    let root = scratch.path("root.der")
+    XCTAssertEqual(try StorefrontBinary.run(["certificate", "--der", "--out", root, "--data-dir", data], in: scratch).status, 0)
+    var cases: [AppleVerifier.Case] = []
+    var seen: Set<String> = []
+    for event in EventLine.parse(result.stdout, source: "11") where event.state == "purchased" {
+      for (field, kind) in [("signedTransaction", AppleVerifier.Case.Kind.transaction), ("signedRenewalInfo", .renewal)] {
+        guard let jws = event.object[field] as? String, seen.insert(jws).inserted else { continue }
+        cases.append(.init(name: "\(field) \(cases.count)", kind: kind, jws: jws, rootDER: root, bundleID: "com.example.storefront"))
+      }
+    }
+    let verdicts = try apple.verify(cases)
+    var periods: [Int] = []
+    var renewalCommitments: [AppleVerifier.Verdict.CommitmentInfo] = []
+    for item in cases {
+      let decoded = try XCTUnwrap(verdicts[item.name]?.decoded, "\(item.name): \(verdicts[item.name]?.cause ?? "no verdict")")
+      if item.kind == .transaction, decoded.billingPlanType == "MONTHLY" {
+        let info = try XCTUnwrap(decoded.commitmentInfo, item.name)
+        XCTAssertEqual(info.totalBillingPeriods, 12, item.name)
+        XCTAssertEqual(info.commitmentPrice, 47_880, item.name)
+        XCTAssertEqual(info.commitmentExpiresDate, 1_798_761_600_000, "2027-01-01: \(item.name)")
+        XCTAssertEqual(decoded.price, 3_990, item.name)
+        periods.append(try XCTUnwrap(info.billingPeriodNumber))
+      } else if item.kind == .transaction {
+        XCTAssertEqual(decoded.billingPlanType, "BILLED_UPFRONT", item.name)
+        XCTAssertNil(decoded.commitmentInfo, item.name)
+      } else if let info = decoded.commitmentInfo {
+        XCTAssertEqual(decoded.renewalBillingPlanType, "MONTHLY", item.name)
+        renewalCommitments.append(info)
+      }
+    }
+    XCTAssertEqual(periods.sorted(), Array(1...12))
+    XCTAssertFalse(renewalCommitments.isEmpty, "no RenewalCommitmentInfo decoded")
+    for info in renewalCommitments {
+      XCTAssertEqual(info.commitmentAutoRenewProductId, "com.example.commitment.yearly")
+      XCTAssertEqual(info.commitmentRenewalBillingPlanType, "MONTHLY")
+      XCTAssertEqual(info.commitmentRenewalDate, 1_798_761_600_000)
+      XCTAssertEqual(info.commitmentRenewalPrice, 47_880)
+    }
+    // Cancelled in month 3: a later payment's renewal info says the commitment will not renew.
+    XCTAssertEqual(renewalCommitments.first?.commitmentAutoRenewStatus, 1)
+    XCTAssertEqual(renewalCommitments.last?.commitmentAutoRenewStatus, 0)
+  }
+
   func testAppleRejectsTheSameDataUnderAnotherRoot() throws {
     let scratch = try TemporaryDirectory(self)
     let apple = try appleVerifier()

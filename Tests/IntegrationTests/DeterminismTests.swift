@@ -27,8 +27,9 @@ final class DeterminismTests: XCTestCase {
         try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: shared + "/ca", toPath: data + "/ca")
       }
-      let a = try StorefrontBinary.run(["run", script, "--json", "--seed", "42", "--data-dir", first], in: directory)
-      let b = try StorefrontBinary.run(["run", script, "--json", "--seed", "42", "--data-dir", second], in: directory)
+      let catalog = ExampleScenarios.catalogArguments(of: URL(fileURLWithPath: script))
+      let a = try StorefrontBinary.run(["run", script, "--json", "--seed", "42", "--data-dir", first] + catalog, in: directory)
+      let b = try StorefrontBinary.run(["run", script, "--json", "--seed", "42", "--data-dir", second] + catalog, in: directory)
       XCTAssertEqual(a.status, 0, a.summary)
       XCTAssertEqual(b.status, 0, b.summary)
       let name = URL(fileURLWithPath: script).lastPathComponent

@@ -13,7 +13,8 @@ final class ExampleScenarioTests: XCTestCase {
     for example in examples {
       let name = example.lastPathComponent
       let directory = try TemporaryDirectory(self)
-      let result = try StorefrontBinary.run(["run", example.path, "--json", "--data-dir", directory.path("data")], in: directory)
+      let result = try StorefrontBinary.run(
+        ["run", example.path, "--json", "--data-dir", directory.path("data")] + ExampleScenarios.catalogArguments(of: example), in: directory)
       XCTAssertEqual(result.status, 0, result.summary)
       XCTAssertEqual(result.stderr, "", "\(name) wrote to stderr")
       let events = EventLine.parse(result.stdout, source: name)
@@ -39,11 +40,14 @@ final class ExampleScenarioTests: XCTestCase {
       // B87–B89: codes redeemed as one-time offers; a code used twice, past its limit or expiry is refused.
       "12": [("transactionUpdated", "purchased", nil), ("error", nil, "offerCodeAlreadyRedeemed"), ("error", nil, "offerCodeLimitReached"), ("error", nil, "offerCodeExpired"), ("error", nil, "offerCodeRedeemedByCustomer")],
       "09": [("refundRequest", nil, nil), ("transactionRevoked", "purchased", nil), ("shouldAddStorePayment", nil, nil), ("appCrashed", nil, nil)],
+      // §43: the monthly plan's sheet and its twelve payments.
+      "11": [("sheetPresented", nil, nil), ("transactionUpdated", "purchased", nil), ("subscriptionStatusChanged", nil, nil)],
     ]
     for (prefix, wanted) in expected.sorted(by: { $0.key < $1.key }) {
       let example = try ExampleScenarios.named(prefix)
       let directory = try TemporaryDirectory(self)
-      let result = try StorefrontBinary.run(["run", example.path, "--json", "--data-dir", directory.path("data")], in: directory)
+      let result = try StorefrontBinary.run(
+        ["run", example.path, "--json", "--data-dir", directory.path("data")] + ExampleScenarios.catalogArguments(of: example), in: directory)
       XCTAssertEqual(result.status, 0, result.summary)
       let events = EventLine.parse(result.stdout, source: example.lastPathComponent)
       for (name, state, error) in wanted {
@@ -74,7 +78,8 @@ final class ExampleScenarioTests: XCTestCase {
   func testEveryExampleAlsoRunsWithReadableOutput() throws {
     for example in try ExampleScenarios.all() {
       let directory = try TemporaryDirectory(self)
-      let result = try StorefrontBinary.run(["run", example.path, "--data-dir", directory.path("data")], in: directory)
+      let result = try StorefrontBinary.run(
+        ["run", example.path, "--data-dir", directory.path("data")] + ExampleScenarios.catalogArguments(of: example), in: directory)
       XCTAssertEqual(result.status, 0, result.summary)
       XCTAssertFalse(result.lines.isEmpty)
       for line in result.lines {
@@ -131,5 +136,14 @@ final class ExampleScenarioTests: XCTestCase {
     } else {
       XCTAssertNil(event.object["signedTransaction"], "\(place): signedTransaction on a \(event.state ?? "") transaction", file: file, line: line)
     }
+  }
+}
+
+extension ExampleScenarios {
+  /// `--catalog` for an example that comes with its own catalog (`11-commitment-plan.storekit`
+  /// beside `11-commitment-plan.scenario`); none for those that run on the default catalog.
+  static func catalogArguments(of example: URL) -> [String] {
+    let catalog = example.deletingPathExtension().appendingPathExtension("storekit")
+    return FileManager.default.fileExists(atPath: catalog.path) ? ["--catalog", catalog.path] : []
   }
 }

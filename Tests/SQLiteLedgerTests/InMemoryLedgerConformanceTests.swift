@@ -18,6 +18,7 @@ final class InMemoryLedgerConformanceTests: XCTestCase {
   func testUpsertReplacesTheWholeValue() throws { try suite.upsertReplacesTheWholeValue() }
   func testAFinishReadsBackFinishedOnEveryPath() throws { try suite.aFinishReadsBackFinishedOnEveryPath() }
   func testDeviceValuesRoundTrip() throws { try suite.deviceValuesRoundTrip() }
+  func testACommittedSubscriptionRoundTrips() throws { try suite.aCommittedSubscriptionRoundTrips() }
   func testReplayingABatchChangesNothing() throws { try suite.replayingABatchChangesNothing() }
   func testClearHistoryRemovesOnlyThatAccount() throws {
     try suite.clearHistoryRemovesOnlyThatAccount()

@@ -54,6 +54,10 @@ enum LedgerFixtures {
     transaction.appBundleID = "com.example.attached"
     transaction.familySharedBy = "parent"
     transaction.introductoryOfferAllowed = true
+    transaction.billingPlanType = "MONTHLY"
+    transaction.commitment = Commitment(
+      startDate: baseDate, billingPeriodNumber: 3, totalBillingPeriods: 12,
+      expiresDate: baseDate.addingTimeInterval(31_536_000.25), price: Decimal(string: "35.88") ?? 0)
     transaction.consumption = ConsumptionInformation(
       customerConsented: true, sampleContentProvided: false, deliveryStatus: "DELIVERED", consumptionPercentage: 50_000,
       refundPreference: "GRANT_FULL", receivedDate: baseDate.addingTimeInterval(7_200.5))
@@ -67,6 +71,16 @@ enum LedgerFixtures {
       renewalProductID: Product.ID("monthly"), autoRenew: true, status: .subscribed,
       expiresDate: baseDate.addingTimeInterval(2_592_000), renewalCount: renewals, gracePeriodExpiresDate: nil,
       expirationIntent: nil, priceIncreasePending: false, webOrderLineItemID: 1_000_000_001)
+  }
+
+  /// ``subscription(_:account:renewals:)`` billed monthly, in period 3 of a 12-month commitment.
+  static func committedSubscription(_ id: UInt64, account: String) -> SubscriptionRecord {
+    var record = subscription(id, account: account, renewals: 2)
+    record.billingPlanType = "MONTHLY"
+    record.commitment = Commitment(
+      startDate: baseDate, billingPeriodNumber: 3, totalBillingPeriods: 12,
+      expiresDate: baseDate.addingTimeInterval(31_536_000.25), price: Decimal(string: "35.88") ?? 0)
+    return record
   }
 
   static let alice = SandboxAccount(name: "alice")

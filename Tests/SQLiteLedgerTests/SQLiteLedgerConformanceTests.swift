@@ -40,6 +40,7 @@ final class SQLiteLedgerConformanceTests: XCTestCase {
   func testUpsertReplacesTheWholeValue() throws { try suite.upsertReplacesTheWholeValue() }
   func testAFinishReadsBackFinishedOnEveryPath() throws { try suite.aFinishReadsBackFinishedOnEveryPath() }
   func testDeviceValuesRoundTrip() throws { try suite.deviceValuesRoundTrip() }
+  func testACommittedSubscriptionRoundTrips() throws { try suite.aCommittedSubscriptionRoundTrips() }
   func testReplayingABatchChangesNothing() throws { try suite.replayingABatchChangesNothing() }
   func testClearHistoryRemovesOnlyThatAccount() throws {
     try suite.clearHistoryRemovesOnlyThatAccount()

@@ -9,7 +9,7 @@ import Testing
 /// row, the header and the Transactions pane equal what a fresh launch on that ledger shows. The
 /// commands include every kind of change the commit log carries: removals (clear history, delete),
 /// sign-in, sign-out and account switches, the notification URL, relaunches, an edited catalog and
-/// attached processes' mailbox.
+/// attached processes' mailbox, and chains billed monthly with a 12-month commitment.
 @MainActor
 @Suite struct ReadModelPropertyTests {
   /// Commands per sequence: fewer under a sanitizer (scripts/sanitizers sets STOREFRONT_SANITIZER),
@@ -31,7 +31,13 @@ import Testing
     let product = products.randomElement(using: &generator) ?? FixtureCatalog.coins
     let command: StoreCommand
     switch generator.next() % 23 {
-    case 0, 1, 2: command = .buy(Payment(productID: product))
+    case 0: command = .buy(Payment(productID: product))
+    case 1, 2:
+      // The yearly subscription's monthly plan (a 12-month commitment): the stores start with billing
+      // plans sold; after an edit that sells the catalog without them, refused.
+      var payment = Payment(productID: FixtureCatalog.yearly)
+      payment.billingPlanType = BillingPlan.monthly
+      command = .buy(payment)
     case 3, 4: command = .finish(unfinished)
     case 5: command = .advance(to: queue.now.addingTimeInterval([3_600, 86_400, 8 * 86_400, 31 * 86_400][Int(generator.next() % 4)]))
     case 6: command = .renewSubscription(subscription)
@@ -73,7 +79,8 @@ import Testing
     var settings = CatalogSettings()
     settings.askToBuyEnabled = generator.next() % 2 == 0
     settings.billingGracePeriodEnabled = generator.next() % 2 == 0
-    let full = FixtureCatalog.make(settings: settings)
+    // Billing plans (format 5.0+) are sold in about half the edits, so chains billed monthly meet them.
+    let full = generator.next() % 2 == 0 ? FixtureCatalog.withBillingPlans(settings: settings) : FixtureCatalog.make(settings: settings)
     guard generator.next() % 2 == 0 else { return full }
     let gone = [FixtureCatalog.removeAds, FixtureCatalog.coins, FixtureCatalog.seasonPass].randomElement(using: &generator) ?? FixtureCatalog.coins
     return Catalog(
@@ -84,7 +91,7 @@ import Testing
   @Test(arguments: 1...4 as ClosedRange<UInt64>)
   func inThisProcess(seed: UInt64) throws {
     var generator = SplitMix64(seed: seed)
-    let store = try TestStore()
+    let store = try TestStore(catalog: FixtureCatalog.withBillingPlans())
     let runtime = try AppRuntime(queue: store.queue, size: standardSize)
     var steps: [String] = []
     for _ in 0..<Self.steps {
@@ -119,6 +126,8 @@ import Testing
     var generator = SplitMix64(seed: seed &* 31)
     let mine = try ledger.store(session: "tui")
     let theirs = try ledger.store(session: "other")
+    // Both processes sell the yearly subscription's billing plans (monthly with a 12-month commitment).
+    for queue in [mine.queue, theirs.queue] { try queue.perform(.sellCatalog(FixtureCatalog.withBillingPlans())) }
     let runtime = try AppRuntime(queue: mine.queue, size: standardSize)
     var steps: [String] = []
     for _ in 0..<Self.steps {

@@ -85,6 +85,13 @@ def decoded_fields(kind, model):
             "offerPeriod": model.offerPeriod,
             "billingPlanType": model.rawBillingPlanType,
             "webOrderLineItemId": model.webOrderLineItemId,
+            # API 1.21 (app-store-server-library 3.1.x): TransactionCommitmentInfo.
+            "commitmentInfo": None if model.commitmentInfo is None else {
+                "billingPeriodNumber": model.commitmentInfo.billingPeriodNumber,
+                "commitmentExpiresDate": model.commitmentInfo.commitmentExpiresDate,
+                "commitmentPrice": model.commitmentInfo.commitmentPrice,
+                "totalBillingPeriods": model.commitmentInfo.totalBillingPeriods,
+            },
         }
     return {
         "originalTransactionId": model.originalTransactionId,
@@ -99,6 +106,15 @@ def decoded_fields(kind, model):
         "priceIncreaseStatus": model.rawPriceIncreaseStatus,
         "eligibleWinBackOfferIds": model.eligibleWinBackOfferIds,
         "offerPeriod": model.offerPeriod,
+        # API 1.21: renewalBillingPlanType and RenewalCommitmentInfo.
+        "renewalBillingPlanType": model.rawRenewalBillingPlanType,
+        "commitmentInfo": None if model.commitmentInfo is None else {
+            "commitmentAutoRenewProductId": model.commitmentInfo.commitmentAutoRenewProductId,
+            "commitmentAutoRenewStatus": model.commitmentInfo.rawCommitmentAutoRenewStatus,
+            "commitmentRenewalBillingPlanType": model.commitmentInfo.rawCommitmentRenewalBillingPlanType,
+            "commitmentRenewalDate": model.commitmentInfo.commitmentRenewalDate,
+            "commitmentRenewalPrice": model.commitmentInfo.commitmentRenewalPrice,
+        },
     }
 
 

@@ -22,9 +22,14 @@ extension StoreMachine {
       else if product == nil { refusal(forMissingProduct: payment.productID) }
       else if payment.quantity < 1 || payment.quantity > 10 { .paymentInvalid }
       else if payment.quantity != 1 && product?.kind != .consumable { .paymentInvalid }
-      else { offerRefusal(for: payment, product: product) ?? eligibilityRefusal(for: payment, product: product) }
+      else {
+        billingPlanRefusal(for: payment, product: product) ?? offerRefusal(for: payment, product: product)
+          ?? eligibilityRefusal(for: payment, product: product)
+      }
     if refusal == nil, product?.kind == .autoRenewableSubscription {
       transaction.introductoryOfferAllowed = payment.introductoryOfferEligibility?.allowIntroductoryOffer
+      // Only the monthly plan is kept: the up-front plan is the default a transaction without one has.
+      transaction.billingPlanType = payment.billingPlanType == BillingPlan.monthly ? BillingPlan.monthly : nil
     }
     if let refusal {
       transaction.state = .failed

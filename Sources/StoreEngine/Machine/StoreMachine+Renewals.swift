@@ -19,7 +19,10 @@ extension StoreMachine {
       notify(.expired, .billingRetry, about: currentTransaction(of: record)?.id)
     case .subscribed:
       let capped = timeRate.renewalCap.map { record.renewalCount >= $0 } ?? false
-      if !record.autoRenew || capped || record.priceIncreasePending {
+      // §43: a commitment with payments left is billed whatever auto-renew says (the customer
+      // committed to twelve payments); a price increase waits for the next commitment.
+      let committed = isCommitted(record)
+      if capped || (!committed && (!record.autoRenew || record.priceIncreasePending)) {
         // B48: an increase that needs consent and got none ends the subscription.
         let intent: RenewalInfo.ExpirationIntent =
           record.priceIncreasePending ? .priceIncreaseNotConsented : record.expirationIntent ?? .customerCancelled
@@ -50,7 +53,10 @@ extension StoreMachine {
 
   /// Delivers a renewal transaction starting at `start` and moves the record to the new period.
   mutating func renew(_ record: inout SubscriptionRecord, at start: Date) throws(EngineError) {
-    guard let product = catalog.product(record.renewalProductID), let info = product.subscription else { return }
+    // Inside a commitment the current product goes on; a plan change waits for its end (§43).
+    let committed = isCommitted(record)
+    guard let product = catalog.product(committed ? record.productID : record.renewalProductID), let info = product.subscription
+    else { return }
     let previous = currentTransaction(of: record)
     let recovering = record.status == .inBillingRetry || record.status == .inGracePeriod
     let statusChanges = record.status != .subscribed
@@ -82,7 +88,12 @@ extension StoreMachine {
       record.renewalOffer = pending.remainingPeriods > 0 ? pending : nil
     } else {
       record.renewalOffer = nil
+      if committed || record.billingPlanType == BillingPlan.monthly {
+        // The next monthly payment of the commitment, or the first of a new one.
+        record.commitment = billMonthly(&renewal, product: product, from: start, continuing: committed ? record.commitment : nil)
+      }
     }
+    if renewal.commitment == nil { record.commitment = nil }
     if record.priceIncreaseStatus == .consented { record.priceIncreaseStatus = nil }
     record.productID = product.id
     record.expiresDate = renewal.expiresDate ?? start

@@ -5,8 +5,8 @@ extension StoreMachine {
   func signTransaction(_ transaction: PaymentTransaction) throws(EngineError) -> String? {
     guard let signer = environment.signer else { return nil }
     let storefrontID = Storefront.lookup(transaction.storefront).map { String($0.id) } ?? "143441"
-    // Purchases cannot choose a plan yet, so a product with billing plans is billed up front.
-    let plan = catalog.product(transaction.productID)?.subscription?.defaultBillingPlanType
+    // The plan chosen (MONTHLY), else the catalog's default (BILLED_UPFRONT) for a product with plans.
+    let plan = signedBillingPlanType(of: transaction)
     do {
       return try SignedPayloads.signedTransaction(
         transaction, bundleID: environment.bundleID, signedDate: now, storefrontID: storefrontID,
@@ -61,6 +61,7 @@ extension StoreMachine {
       info.offerPeriod = Self.wholePeriod(of: offer)
       info.renewalPrice = offer.paymentMode == .freeTrial ? 0 : Money.rounded(offer.price, currencyCode: currency)
     }
+    describeCommitment(of: record, in: &info)
     if record.status == .expired, let winBack = product?.subscription?.winBackOffers, !winBack.isEmpty {
       // B53: a lapsed subscriber may redeem the product's win-back offers.
       info.eligibleWinBackOfferIDs = winBack.map(\.id)

@@ -17,13 +17,21 @@ extension StoreMachine {
       case .upgrade(_, let offer), .change(_, let offer): offer
       case .alreadySubscribed, .refused: nil
       }
+    // §43: on the monthly plan the regular period is the month, and the sheet states the commitment.
+    let monthly = transaction.billingPlanType == BillingPlan.monthly ? monthlyPlan(of: product) : nil
     return SubscriptionTerms(
-      regularPrice: Money(listPrice(of: product, quantity: 1, currency: currency), currencyCode: currency),
-      regularPeriod: info.period,
+      regularPrice: Money(
+        monthly.map { Money.rounded($0.price, currencyCode: currency) } ?? listPrice(of: product, quantity: 1, currency: currency),
+        currencyCode: currency),
+      regularPeriod: monthly == nil ? info.period : Self.commitmentMonth,
       offer: offer.map { offer in
         SubscriptionTerms.Offer(
           kind: offer.kind, paymentMode: offer.paymentMode, period: offer.period, numberOfPeriods: offer.numberOfPeriods,
           price: Money(offer.paymentMode == .freeTrial ? 0 : Money.rounded(offer.price, currencyCode: currency), currencyCode: currency))
+      },
+      commitment: monthly.map {
+        SubscriptionTerms.CommitmentTerms(
+          payments: Commitment.monthsInCommitment, total: Money(Money.rounded($0.commitmentPrice, currencyCode: currency), currencyCode: currency))
       })
   }
 }

@@ -28,6 +28,8 @@ extension StoreMachine {
   func subscriptionPlan(for product: Product, info: SubscriptionInfo, account: String, transaction: PaymentTransaction) -> SubscriptionPlan {
     let offerID = transaction.offerID
     let allOffers = info.promotionalOffers + info.codeOffers + info.winBackOffers
+    // A monthly-commitment purchase is billed the plan's monthly price (DECISIONS §43).
+    let regular = regularPrice(of: product, plan: transaction.billingPlanType)
     if let active = activeSubscription(group: info.groupID, account: account) {
       let current = catalog.product(active.productID)?.subscription
       if let offerID, info.winBackOffers.contains(where: { $0.id == offerID }) {
@@ -48,20 +50,20 @@ extension StoreMachine {
       }
       let offerPrice = offer.map { $0.paymentMode == .freeTrial ? 0 : $0.price }
       if let offer, active.productID == product.id {
-        return SubscriptionPlan(kind: .offerAtRenewal(active, offer), price: offerPrice ?? product.price)
+        return SubscriptionPlan(kind: .offerAtRenewal(active, offer), price: offerPrice ?? regular)
       }
       if active.productID == product.id, active.renewalProductID == product.id {
         return SubscriptionPlan(kind: .alreadySubscribed(active), price: 0)
       }
       if active.productID == product.id {
         // Choosing the current plan again undoes a pending downgrade.
-        return SubscriptionPlan(kind: .change(active, offer: nil), price: product.price)
+        return SubscriptionPlan(kind: .change(active, offer: nil), price: regular)
       }
       let level = current?.level ?? info.level
       if info.level < level || (info.level == level && info.period == current?.period) {
-        return SubscriptionPlan(kind: .upgrade(active, offer: offer), price: offerPrice ?? product.price)
+        return SubscriptionPlan(kind: .upgrade(active, offer: offer), price: offerPrice ?? regular)
       }
-      return SubscriptionPlan(kind: .change(active, offer: offer), price: offerPrice ?? product.price)
+      return SubscriptionPlan(kind: .change(active, offer: offer), price: offerPrice ?? regular)
     }
     let history = subscriptionRecords.values.filter { $0.account == account && $0.groupID == info.groupID }
     let lapsed = history.filter { $0.status == .expired }.max { $0.expiresDate < $1.expiresDate }
@@ -75,11 +77,13 @@ extension StoreMachine {
       guard isEligible(for: chosen, subscribedInGroup: !history.isEmpty, subscribedInApp: subscribedInApp, lapsed: lapsed != nil)
       else { return SubscriptionPlan(kind: .refused(.ineligibleForOffer), price: 0) }
       offer = chosen
-    } else if let intro = info.introductoryOffer, transaction.introductoryOfferAllowed ?? history.isEmpty {
+    } else if let intro = introductoryOffer(of: info, plan: transaction.billingPlanType),
+      transaction.introductoryOfferAllowed ?? history.isEmpty
+    {
       // The developer's server may grant or withhold it (a signed eligibility request); else the history decides.
       offer = intro
     }
-    let price = offer.map { $0.paymentMode == .freeTrial ? 0 : $0.price } ?? product.price
+    let price = offer.map { $0.paymentMode == .freeTrial ? 0 : $0.price } ?? regular
     return SubscriptionPlan(kind: .new(offer: offer, lapsed: ended), price: price)
   }
 
@@ -141,6 +145,7 @@ extension StoreMachine {
       // B45: no transaction until the next renewal; only the renewal info changes now. StoreKit 1
       // reports the payment as failed with `unknown` (forums/thread/112663).
       active.renewalProductID = product.id
+      active.billingPlanType = transaction.billingPlanType
       active.autoRenew = true
       active.expirationIntent = nil
       active.increasedPrice = nil
@@ -182,13 +187,19 @@ extension StoreMachine {
       transaction.price = plan.price
       transaction.expiresDate = timeRate.end(of: info.period, from: now)
       var renewalOffer: RenewalOffer?
+      // An upgrade on the monthly plan starts a commitment to the new product from now; one up front ends it (§43).
+      var commitment: Commitment?
       if let offer {
         apply(offer, to: &transaction)
         transaction.expiresDate = offerEnd(offer)
         if offer.paymentMode == .payAsYouGo, offer.numberOfPeriods > 1 {
           renewalOffer = RenewalOffer(kind: offer.kind, offerID: offer.id, remainingPeriods: offer.numberOfPeriods - 1)
         }
+      } else if transaction.billingPlanType == BillingPlan.monthly {
+        commitment = billMonthly(&transaction, product: product, from: now, continuing: nil)
       }
+      active.billingPlanType = transaction.billingPlanType
+      active.commitment = commitment
       active.productID = product.id
       active.renewalProductID = product.id
       active.expiresDate = transaction.expiresDate ?? now
@@ -241,6 +252,11 @@ extension StoreMachine {
       }
     }
     transaction.expiresDate = end
+    // The monthly plan's first payment begins a commitment; after an offer, its first renewal does (§43).
+    let commitment =
+      transaction.billingPlanType == BillingPlan.monthly && offer == nil
+      ? catalog.product(transaction.productID).flatMap { billMonthly(&transaction, product: $0, from: now, continuing: nil) } : nil
+    end = transaction.expiresDate ?? end
     var record = lapsed ?? SubscriptionRecord(
       originalID: transaction.originalID, account: transaction.account, groupID: info.groupID,
       productID: transaction.productID, renewalProductID: transaction.productID, autoRenew: true, status: .subscribed,
@@ -260,6 +276,8 @@ extension StoreMachine {
     record.webOrderLineItemID = transaction.webOrderLineItemID ?? 0
     record.currentTransactionID = transaction.id
     record.renewalOffer = renewalOffer
+    record.billingPlanType = transaction.billingPlanType
+    record.commitment = commitment
     record.originalPurchaseDate = transaction.originalPurchaseDate
     record.recentStartDate = lapsed.map { recentStart(of: $0, resumingAt: now) } ?? now
     record = try put(record, current: transaction)

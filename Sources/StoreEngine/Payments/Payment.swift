@@ -13,6 +13,9 @@ public struct Payment: Sendable, Equatable {
   public var offerSignatureWaived = false
   /// The developer's server's word on the introductory offer (`introductoryOfferEligibility(compactJWS:)`).
   public var introductoryOfferEligibility: SignedRequest?
+  /// The billing plan chosen (`Product.PurchaseOption.billingPlanType(_:)`): `MONTHLY` for monthly
+  /// payments with a 12-month commitment, `BILLED_UPFRONT` (or nil) for the plan billed once a period.
+  public var billingPlanType: String?
 
   public init(
     productID: Product.ID, quantity: Int = 1, applicationUsername: String? = nil, offerID: String? = nil,

@@ -100,6 +100,11 @@ public struct PaymentTransaction: Sendable, Equatable, Codable, Identifiable, Cu
     /// (`introductoryOfferEligibility(compactJWS:)`): true grants it, false withholds it, whatever
     /// the account's history says; nil leaves it to the history.
     public var introductoryOfferAllowed: Bool?
+    /// The billing plan the customer chose (`MONTHLY` for a 12-month commitment billed monthly);
+    /// nil for the catalog's default plan (billed up front). See ``Commitment``.
+    public var billingPlanType: String?
+    /// For a paid period of a `MONTHLY` plan: the commitment it belongs to and its number in it.
+    public var commitment: Commitment?
   }
 
   /// Copies of a transaction share one box: the engine passes transactions around a lot, and
@@ -216,7 +221,9 @@ public struct PaymentTransaction: Sendable, Equatable, Codable, Identifiable, Cu
     appBundleID: nil,
     familySharedBy: nil,
     consumption: nil,
-    introductoryOfferAllowed: nil)
+    introductoryOfferAllowed: nil,
+    billingPlanType: nil,
+    commitment: nil)
 
   public init(from decoder: any Decoder) throws {
     storage = Storage(try Fields(from: decoder))

@@ -28,15 +28,30 @@ public struct SubscriptionTerms<Price> {
     }
   }
 
+  /// A monthly plan's commitment (iOS 26.4): the one-time disclosure Apple's sheet shows, "12
+  /// monthly payments" of the regular price, the total committed to.
+  public struct CommitmentTerms {
+    public var payments: Int
+    public var total: Price
+
+    public init(payments: Int, total: Price) {
+      self.payments = payments
+      self.total = total
+    }
+  }
+
   /// The price of each regular period, charged after the offer.
   public var regularPrice: Price
   public var regularPeriod: SubscriptionPeriod
   public var offer: Offer?
+  /// Set when the purchase is on the `MONTHLY` plan: `regularPrice` is then each month's payment.
+  public var commitment: CommitmentTerms?
 
-  public init(regularPrice: Price, regularPeriod: SubscriptionPeriod, offer: Offer? = nil) {
+  public init(regularPrice: Price, regularPeriod: SubscriptionPeriod, offer: Offer? = nil, commitment: CommitmentTerms? = nil) {
     self.regularPrice = regularPrice
     self.regularPeriod = regularPeriod
     self.offer = offer
+    self.commitment = commitment
   }
 
   /// The same terms with every price transformed (formatted for a storefront, say).
@@ -45,7 +60,8 @@ public struct SubscriptionTerms<Price> {
       regularPrice: transform(regularPrice), regularPeriod: regularPeriod,
       offer: offer.map {
         .init(kind: $0.kind, paymentMode: $0.paymentMode, period: $0.period, numberOfPeriods: $0.numberOfPeriods, price: transform($0.price))
-      })
+      },
+      commitment: commitment.map { .init(payments: $0.payments, total: transform($0.total)) })
   }
 }
 
@@ -55,3 +71,6 @@ extension SubscriptionTerms.Offer: Sendable where Price: Sendable {}
 extension SubscriptionTerms.Offer: Equatable where Price: Equatable {}
 extension SubscriptionTerms: Codable where Price: Codable {}
 extension SubscriptionTerms.Offer: Codable where Price: Codable {}
+extension SubscriptionTerms.CommitmentTerms: Sendable where Price: Sendable {}
+extension SubscriptionTerms.CommitmentTerms: Equatable where Price: Equatable {}
+extension SubscriptionTerms.CommitmentTerms: Codable where Price: Codable {}

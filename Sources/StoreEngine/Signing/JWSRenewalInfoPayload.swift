@@ -30,6 +30,11 @@ public struct JWSRenewalInfoPayload: Sendable, Equatable, Codable {
   public var eligibleWinBackOfferIds: [String]?
   /// ISO 8601 duration of the offer the next renewal uses (`P2M` for two monthly periods).
   public var offerPeriod: String?
+  /// `BILLED_UPFRONT` or `MONTHLY` (API 1.21), for a subscription whose catalog has billing plans.
+  /// Not an initializer parameter: only ``SignedPayloads`` sets it.
+  public var renewalBillingPlanType: String? = nil
+  /// The commitment's renewal (API 1.21), for a chain billed monthly with a 12-month commitment.
+  public var commitmentInfo: RenewalCommitmentInfo? = nil
 
   public init(
     originalTransactionId: String, autoRenewProductId: String, productId: String, autoRenewStatus: Int,

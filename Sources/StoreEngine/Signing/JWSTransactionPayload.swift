@@ -57,6 +57,8 @@ public struct JWSTransactionPayload: Sendable, Equatable, Codable {
   /// `BILLED_UPFRONT` or `MONTHLY`, for a subscription whose catalog has billing plans; left out
   /// otherwise. Not an initializer parameter: only ``SignedPayloads`` sets it, from the catalog.
   public var billingPlanType: String? = nil
+  /// The commitment of a period billed monthly (API 1.21). Set only by ``SignedPayloads``.
+  public var commitmentInfo: TransactionCommitmentInfo? = nil
 
   public init(
     transactionId: String, originalTransactionId: String, webOrderLineItemId: String? = nil,

@@ -43,6 +43,10 @@ public struct RenewalInfo: Sendable, Equatable, Codable {
   public var eligibleWinBackOfferIDs: [String]?
   /// The whole duration of the offer the next renewal uses.
   public var offerPeriod: SubscriptionPeriod?
+  /// The plan the subscription renews on (`renewalBillingPlanType`), for a product with billing plans.
+  public var renewalBillingPlanType: String?
+  /// For a chain in a monthly commitment: what happens at the commitment's end.
+  public var commitment: RenewalCommitment?
 
   public init(
     originalTransactionID: PaymentTransaction.ID, autoRenewProductID: Product.ID, productID: Product.ID,

@@ -12,6 +12,8 @@ import Foundation
 enum SignedPayloadJSON {
   /// The JSON of `payload`, or nil when `JSONEncoder` must write it.
   static func encode(_ payload: JWSTransactionPayload) -> Data? {
+    // A commitment's nested object is left to `JSONEncoder`.
+    guard payload.commitmentInfo == nil else { return nil }
     var writer = Writer()
     // Keys in `.sortedKeys` order.
     guard writer.string("appAccountToken", payload.appAccountToken),
@@ -53,6 +55,7 @@ enum SignedPayloadJSON {
 
   /// The JSON of `payload`, or nil when `JSONEncoder` must write it.
   static func encode(_ payload: JWSRenewalInfoPayload) -> Data? {
+    guard payload.commitmentInfo == nil else { return nil }
     var writer = Writer()
     guard writer.string("appAccountToken", payload.appAccountToken),
       writer.string("autoRenewProductId", payload.autoRenewProductId)
@@ -74,6 +77,7 @@ enum SignedPayloadJSON {
     writer.number("priceIncreaseStatus", payload.priceIncreaseStatus)
     guard writer.string("productId", payload.productId) else { return nil }
     writer.number("recentSubscriptionStartDate", payload.recentSubscriptionStartDate)
+    guard writer.string("renewalBillingPlanType", payload.renewalBillingPlanType) else { return nil }
     writer.number("renewalDate", payload.renewalDate)
     writer.number("renewalPrice", payload.renewalPrice)
     writer.number("signedDate", payload.signedDate)

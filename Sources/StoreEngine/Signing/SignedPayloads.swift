@@ -80,6 +80,12 @@ public enum SignedPayloads {
       revocationPercentage: transaction.revocationDate == nil ? nil : 100_000
     )
     payload.billingPlanType = isAutoRenewable ? context.billingPlanType : nil
+    if isAutoRenewable, let commitment = transaction.commitment {
+      payload.commitmentInfo = TransactionCommitmentInfo(
+        billingPeriodNumber: commitment.billingPeriodNumber, commitmentExpiresDate: milliseconds(commitment.expiresDate),
+        commitmentPrice: try milliunits(commitment.price, owner: "commitment of transaction \(transaction.id)"),
+        totalBillingPeriods: commitment.totalBillingPeriods)
+    }
     return payload
   }
 
@@ -113,7 +119,7 @@ public enum SignedPayloads {
   public static func renewalInfoPayload(
     for info: RenewalInfo, context: SignedPayloadContext
   ) throws -> JWSRenewalInfoPayload {
-    JWSRenewalInfoPayload(
+    var payload = JWSRenewalInfoPayload(
       originalTransactionId: info.originalTransactionID.description,
       autoRenewProductId: info.autoRenewProductID.rawValue,
       productId: info.productID.rawValue,
@@ -135,6 +141,16 @@ public enum SignedPayloads {
       eligibleWinBackOfferIds: info.eligibleWinBackOfferIDs,
       offerPeriod: info.offerType == nil ? nil : info.offerPeriod?.iso8601
     )
+    payload.renewalBillingPlanType = info.renewalBillingPlanType
+    if let commitment = info.commitment {
+      payload.commitmentInfo = RenewalCommitmentInfo(
+        commitmentAutoRenewProductId: commitment.autoRenewProductID.rawValue,
+        commitmentAutoRenewStatus: commitment.willAutoRenew ? 1 : 0,
+        commitmentRenewalBillingPlanType: commitment.billingPlanType,
+        commitmentRenewalDate: milliseconds(commitment.renewalDate),
+        commitmentRenewalPrice: try milliunits(commitment.renewalPrice, owner: "commitment of \(info.originalTransactionID)"))
+    }
+    return payload
   }
 
   /// The JSON bytes of ``renewalInfoPayload(for:context:)``.

@@ -44,6 +44,11 @@ public struct SubscriptionRecord: Sendable, Equatable, Codable {
   /// The current period's transaction (the chain's newest purchase or renewal), so a reader finds a
   /// chain's latest transaction by id, without its history; nil in records written before it existed.
   public var currentTransactionID: PaymentTransaction.ID?
+  /// The plan the chain renews on once its commitment (if any) is over (`renewalBillingPlanType`):
+  /// `MONTHLY`, or nil for the default plan.
+  public var billingPlanType: String?
+  /// The commitment the current period belongs to, while the chain is billed monthly.
+  public var commitment: Commitment?
 
   public init(
     originalID: PaymentTransaction.ID, account: String, groupID: String, productID: Product.ID,

@@ -17,6 +17,8 @@ extension Product {
       case onStorefrontChange(StorefrontChangeHandler)
       case winBackOffer(offerID: String)
       case introductoryOfferEligibility(compactJWS: String)
+      /// The billing plan (`billingPlanType(_:)`, iOS 26.4), by Apple's server name.
+      case billingPlanType(String)
       /// StoreKitTest's `promotionalOffer(id:)`: a promotional offer with no signature.
       case testPromotionalOffer(id: String)
       /// StoreKitTest's `codeOffer(referenceName:)`.
@@ -83,6 +85,11 @@ extension Product {
     public static func introductoryOfferEligibility(compactJWS: String) -> PurchaseOption {
       PurchaseOption(value: .introductoryOfferEligibility(compactJWS: compactJWS))
     }
+    /// The billing plan of a subscription sold on several (iOS 26.4): `.monthly` buys twelve
+    /// monthly payments of a one-year commitment; the store refuses a plan the product lacks.
+    public static func billingPlanType(_ billingPlanType: Product.SubscriptionInfo.BillingPlanType) -> PurchaseOption {
+      PurchaseOption(value: .billingPlanType(billingPlanType.rawValue))
+    }
     /// Asked when the storefront changes while the purchase is in progress: false stops it.
     @preconcurrency
     public static func onStorefrontChange(shouldContinuePurchase: @escaping @Sendable (Storefront) -> Bool) -> PurchaseOption {
@@ -112,6 +119,7 @@ extension Product.PurchaseOption: CustomDebugStringConvertible {
     case .onStorefrontChange: "onStorefrontChange"
     case .winBackOffer(let offer): "winBackOffer(\(offer))"
     case .introductoryOfferEligibility: "introductoryOfferEligibility(compactJWS:)"
+    case .billingPlanType(let type): "billingPlanType(\(type))"
     case .testPromotionalOffer(let id): "promotionalOffer(id: \(id))"
     case .testCodeOffer(let name): "codeOffer(referenceName: \(name))"
     case .testPurchaseDate(let date, let behavior): "purchaseDate(\(date), renewalBehavior: \(behavior.rawValue))"
@@ -156,6 +164,7 @@ extension Product.PurchaseOption {
       payment.discount = try Product.discount(offerID: offer, compactJWS: jws, productID: payment.productID.rawValue)
     case .winBackOffer(let offer): payment.offerID = offer
     case .introductoryOfferEligibility(let jws): payment.introductoryOfferEligibility = try Product.signedRequest(jws)
+    case .billingPlanType(let type): payment.billingPlanType = type
     case .simulatesAskToBuyInSandbox, .onStorefrontChange, .custom, .testPromotionalOffer,
       .testCodeOffer, .testPurchaseDate:
       return false

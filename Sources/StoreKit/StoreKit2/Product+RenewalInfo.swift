@@ -42,6 +42,10 @@ extension Product.SubscriptionInfo {
     /// The id of the app's download by this account.
     public let appTransactionID: String
     /// The signed payload's JSON.
+    /// The plan the subscription renews on (iOS 26.4): nil for a product without billing plans.
+    public let renewalBillingPlanType: Product.SubscriptionInfo.BillingPlanType?
+    /// For a subscription in a monthly plan's commitment: what the commitment's end brings.
+    public let commitmentInfo: CommitmentInfo?
     public let jsonRepresentation: Data
     let jws: String
     let offerPeriodText: String?
@@ -77,6 +81,8 @@ extension Product.SubscriptionInfo {
       renewalPrice = signed.map { Decimal($0.renewalPrice) / 1000 }
       currency = signed.map { Locale.Currency($0.currency) }
       eligibleWinBackOfferIDs = signed?.eligibleWinBackOfferIds ?? []
+      renewalBillingPlanType = signed?.renewalBillingPlanType.map(Product.SubscriptionInfo.BillingPlanType.init(rawValue:))
+      commitmentInfo = CommitmentInfo(signed?.commitmentInfo)
       signedDate = signed.map { SignedPayloads.date(milliseconds: $0.signedDate) } ?? record.expiresDate
       appAccountToken = signed?.appAccountToken.flatMap(UUID.init(uuidString:))
       appTransactionID = SignedPayloads.appTransactionID(account: record.account, bundleID: bundleID)

@@ -14,8 +14,14 @@ extension Product {
     public let groupLevel: Int
     /// The group's name for the session's locale (the catalog's group localization, else its name).
     public let groupDisplayName: String
+    /// One entry per billing plan the subscription is sold on (iOS 26.4): up front, and monthly
+    /// with a 12-month commitment when the catalog enables it.
+    public let pricingTerms: [PricingTerms]
 
-    init(_ info: StoreEngine.SubscriptionInfo, currency: String, locale: String, group: StoreEngine.SubscriptionGroup?) {
+    init(
+      _ info: StoreEngine.SubscriptionInfo, price: Decimal = 0, currency: String, locale: String, group: StoreEngine.SubscriptionGroup?
+    ) {
+      pricingTerms = PricingTerms.all(of: info, price: price, currency: currency, locale: locale)
       subscriptionGroupID = info.groupID
       subscriptionPeriod = SubscriptionPeriod(info.period)
       introductoryOffer = info.introductoryOffer.map { SubscriptionOffer($0, currency: currency, locale: locale) }

@@ -29,7 +29,7 @@ public struct Product: Identifiable, Equatable, Hashable, Sendable {
     price = Money.rounded(product.price, currencyCode: currency)
     displayPrice = PriceFormatter.string(for: product.price, currencyCode: currency, locale: locale)
     isFamilyShareable = product.familyShareable
-    subscription = product.subscription.map { SubscriptionInfo($0, currency: currency, locale: locale, group: group) }
+    subscription = product.subscription.map { SubscriptionInfo($0, price: product.price, currency: currency, locale: locale, group: group) }
     let json: [String: Any] = [
       "id": product.id.rawValue, "type": product.kind.catalogName, "referenceName": product.referenceName,
       "price": "\(product.price)", "familyShareable": product.familyShareable,

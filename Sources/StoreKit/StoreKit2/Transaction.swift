@@ -28,6 +28,10 @@ public struct Transaction: Identifiable, Hashable, Sendable {
   public let price: Decimal?
   public let currency: Locale.Currency?
   public let offer: Offer?
+  /// The plan a subscription is billed on (iOS 26.4): nil for a product without billing plans.
+  public let billingPlanType: Product.SubscriptionInfo.BillingPlanType?
+  /// For a payment of a monthly plan: the 12-month commitment it is part of.
+  public let commitmentInfo: CommitmentInfo?
   /// The id of the app's download by this account (the payload's `appTransactionId`).
   public let appTransactionID: String
   /// The signed payload's JSON.
@@ -67,6 +71,8 @@ public struct Transaction: Identifiable, Hashable, Sendable {
     offer = transaction.offerType.map {
       Offer(kind: $0, id: transaction.offerID, mode: transaction.offerPaymentMode, period: signed?.offerPeriod ?? transaction.offerPeriod)
     }
+    billingPlanType = (signed?.billingPlanType ?? transaction.billingPlanType).map(Product.SubscriptionInfo.BillingPlanType.init(rawValue:))
+    commitmentInfo = CommitmentInfo(signed?.commitmentInfo, fallback: signed == nil ? transaction.commitment : nil)
     appTransactionID = signed?.appTransactionId ?? SignedPayloads.appTransactionID(account: transaction.account, bundleID: bundleID)
     self.jws = jws
     jsonRepresentation = payload ?? Data()

@@ -165,6 +165,9 @@ extension EventRecord {
     var offerPeriod: String?
     var offerPeriodCount: Int?
     var offerPrice: String?
+    /// A monthly plan's commitment (iOS 26.4): how many monthly payments, and their total.
+    var commitmentPayments: Int?
+    var commitmentPrice: String?
 
     enum CodingKeys: String, CodingKey {
       case sheet
@@ -173,6 +176,7 @@ extension EventRecord {
       case quantity, price, currency
       case purpose = "for"
       case subscriptionPeriod, renewalPrice, offerType, offerDiscountType, offerPeriod, offerPeriodCount, offerPrice
+      case commitmentPayments, commitmentPrice
     }
 
     init(
@@ -204,6 +208,8 @@ extension EventRecord {
             offerPeriodCount = offer.numberOfPeriods
             offerPrice = offer.price.decimalString
           }
+          commitmentPayments = terms.commitment?.payments
+          commitmentPrice = terms.commitment?.total.decimalString
         }
       case .signIn(.purchase(let id)):
         self.init(sheet: "signIn", transactionID: id.description)

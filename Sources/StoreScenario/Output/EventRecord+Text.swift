@@ -29,7 +29,8 @@ extension EventRecord {
         ("for", fields.purpose), ("subscriptionPeriod", fields.subscriptionPeriod), ("renewalPrice", fields.renewalPrice),
         ("offerType", fields.offerType.map { "\($0)" }), ("offerDiscountType", fields.offerDiscountType),
         ("offerPeriod", fields.offerPeriod), ("offerPeriodCount", fields.offerPeriodCount.map { "\($0)" }),
-        ("offerPrice", fields.offerPrice),
+        ("offerPrice", fields.offerPrice), ("commitmentPayments", fields.commitmentPayments.map { "\($0)" }),
+        ("commitmentPrice", fields.commitmentPrice),
       ])
     case .sheetDismissed: pairs([])
     // As Foundation prints NSNull, which stood for the signed-out account.

@@ -64,8 +64,7 @@ extension LineParser {
     return .after(try duration(option.value, column: option.column).components)
   }
 
-  /// `expect offer-codes N`, `expect redemptions CODE N`, `expect offer REF KIND MODE`,
-  /// `expect price REF AMOUNT`.
+  /// `expect offer-codes N`, `expect redemptions CODE N`, `expect offer REF KIND MODE`.
   mutating func offerCodeExpectation(_ subject: String) throws(ScenarioIssue) -> ScenarioStep.Expectation? {
     switch subject {
     case "offer-codes": return .offerCodes(try integer("a count", range: 0...1_000_000))
@@ -84,13 +83,6 @@ extension LineParser {
         throw issue(mode.column, "Unknown payment mode '\(mode.text)'; use free, payAsYouGo, payUpFront or oneTime.")
       }
       return .offer(reference, kind: kind.text, mode: mode.text)
-    case "price":
-      let reference = try reference()
-      let token = try next("an amount such as 0 or 0.99")
-      guard let amount = Decimal(string: token.text, locale: Locale(identifier: "en_US_POSIX")) else {
-        throw issue(token.column, "Invalid amount '\(token.text)'; use a number such as 0 or 0.99.")
-      }
-      return .price(reference, amount)
     default: return nil
     }
   }

@@ -27,8 +27,9 @@ extension LineParser {
         }
         quantity = value
       }
-      let payment = Payment(
+      var payment = Payment(
         productID: product, quantity: quantity, applicationUsername: option("username")?.value, offerID: option("offer")?.value)
+      payment.billingPlanType = try billingPlan()
       return try offerSignature(for: payment)
     case "store-payment":
       let product = try product()
@@ -247,7 +248,7 @@ extension LineParser {
   }
 
   private mutating func expectation() throws(ScenarioIssue) -> ScenarioStep.Expectation {
-    let subject = try next("what to check (state, error, owned, not-owned, quantity, unfinished, transactions, prompt, account, status, expires, signed, unverified, restored, last-event, misuse, crash, offer-codes, redemptions, offer, price)")
+    let subject = try next("what to check (state, error, owned, not-owned, quantity, unfinished, transactions, prompt, account, status, expires, signed, commitment, price, unverified, restored, last-event, misuse, crash, offer-codes, redemptions, offer)")
     if let codes = try offerCodeExpectation(subject.text) { return codes }
     switch subject.text {
     case "state":
@@ -297,6 +298,8 @@ extension LineParser {
       }
       return .expires(reference, date)
     case "signed": return .signed(try reference())
+    case "commitment": return try commitmentExpectation()
+    case "price": return try priceExpectation()
     case "unverified": return .unverified(try reference())
     case "crash": return .crash
     case "notification": return .notification(try notificationMatch(optional: false))
@@ -306,7 +309,7 @@ extension LineParser {
     case "misuse": return .misuse(try next("an error name such as alreadyFinished").text)
     case _ where Self.storeKit2Expectations.contains(subject.text): return try storeKit2Expectation(subject)
     default:
-      let known = ["state", "error", "owned", "not-owned", "quantity", "unfinished", "transactions", "prompt", "account", "status", "expires", "signed", "unverified", "restored", "last-event", "misuse", "crash", "notification", "notifications", "delivered"] + Self.storeKit2Expectations
+      let known = ["state", "error", "owned", "not-owned", "quantity", "unfinished", "transactions", "prompt", "account", "status", "expires", "signed", "commitment", "price", "unverified", "restored", "last-event", "misuse", "crash", "notification", "notifications", "delivered", "offer-codes", "redemptions", "offer"] + Self.storeKit2Expectations
       let hint = suggestion(for: subject.text, in: known).map { " Did you mean '\($0)'?" } ?? ""
       throw issue(subject.column, "Unknown expectation '\(subject.text)'.\(hint)")
     }

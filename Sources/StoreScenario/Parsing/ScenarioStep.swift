@@ -139,6 +139,11 @@ public struct ScenarioStep: Sendable, Equatable {
     case account(String?)
     case status(Product.ID, SubscriptionStatus)
     case expires(TransactionReference, Date)
+    /// `expect commitment REF N/TOTAL` (or `none`): the transaction is payment N of a TOTAL-payment
+    /// commitment (a monthly plan's `commitmentInfo`), or belongs to none.
+    case commitment(TransactionReference, period: Int?, total: Int?)
+    /// `expect price REF AMOUNT`: what the transaction charged, in its currency.
+    case price(TransactionReference, Decimal)
     /// The transaction carries a JWS that verifies (with the runner's verifier, else: is present).
     case signed(TransactionReference)
     /// The transaction carries a JWS that does not verify: StoreKit 2's `.unverified`.
@@ -169,8 +174,6 @@ public struct ScenarioStep: Sendable, Equatable {
     case redemptions(String, Int)
     /// The transaction applied an offer of this kind and payment mode (nil: none) (B89).
     case offer(TransactionReference, kind: String?, mode: String?)
-    /// The transaction charged this amount.
-    case price(TransactionReference, Decimal)
   }
 
   /// The code a `redeem` line types.

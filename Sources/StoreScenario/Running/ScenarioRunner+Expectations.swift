@@ -56,6 +56,16 @@ extension ScenarioRunner {
       guard transaction.expiresDate != date else { return nil }
       let actual = transaction.expiresDate.map { EventFormatter.timestamp($0) } ?? "never"
       return "expected transaction \(transaction.id) to expire at \(EventFormatter.timestamp(date)), but it expires \(actual)"
+    case .commitment(let reference, let period, let total):
+      let transaction = try lookup(reference)
+      let actual = transaction.commitment.map { "\($0.billingPeriodNumber)/\($0.totalBillingPeriods)" } ?? "none"
+      let expected = period.map { "\($0)/\(total ?? 0)" } ?? "none"
+      return actual == expected ? nil
+        : "expected transaction \(transaction.id) to be \(expected == "none" ? "in no commitment" : "payment \(expected) of a commitment"), but it is \(actual == "none" ? "in none" : "payment \(actual)")"
+    case .price(let reference, let amount):
+      let transaction = try lookup(reference)
+      return transaction.price == amount ? nil
+        : "expected transaction \(transaction.id) to charge \(amount) \(transaction.currency), but it charged \(transaction.price)"
     case .signed(let reference):
       let transaction = try lookup(reference)
       guard let jws = transaction.signedTransaction else {

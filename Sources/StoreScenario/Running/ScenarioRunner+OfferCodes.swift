@@ -36,9 +36,6 @@ extension ScenarioRunner {
       if kind == nil, actualKind == nil { return nil }
       return actualKind == kind && actualMode == mode ? nil
         : "expected transaction \(transaction.id) to apply offer \(kind.map { "\($0) \(mode ?? "")" } ?? "none"), but it applied \(actualKind.map { "\($0) \(actualMode ?? "none")" } ?? "none")"
-    case .price(let reference, let amount):
-      let transaction = try lookup(reference)
-      return transaction.price == amount ? nil : "expected transaction \(transaction.id) to charge \(amount), but it charged \(transaction.price)"
     default:
       return nil
     }

@@ -131,6 +131,7 @@ public struct SheetLayout: Equatable {
           title: terms.title,
           lines: [
             ContentLine(text: terms.question(productName: purchase.productName)), ContentLine(text: terms.summary),
+          ] + terms.commitmentDisclosure.map { ContentLine(text: $0, style: .bold) } + [
             ContentLine(text: PurchaseSheet.Terms.renewal), ContentLine(text: ""), environment,
           ],
           buttons: [("Cancel", .cancel), ("Subscribe", .confirm)])

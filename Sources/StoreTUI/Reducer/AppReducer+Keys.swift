@@ -44,6 +44,13 @@ extension AppReducer {
     case .buy:
       guard let product = state.selectedProduct else { return [] }
       return [.buy(product.id)]
+    case .buyMonthlyPlan:
+      guard let product = state.selectedProduct else { return [] }
+      guard product.subscription?.billingPlanTypes.contains(BillingPlan.monthly) == true else {
+        state.notice = Notice("\(product.referenceName) has no monthly plan: press Enter to buy it.", kind: .error)
+        return []
+      }
+      return [.buyOnPlan(product.id, plan: BillingPlan.monthly)]
     case .redeemCode: state.sheet = .notificationURL(URLSheet(url: "", purpose: .offerCode))
     case .storePayment:
       guard let product = state.selectedProduct else { return [] }

@@ -64,6 +64,7 @@ public enum KeyBindings {
 
   private static let panes: [KeyBinding] = [
     KeyBinding(.pane(.store), [.enter], or: [.char("b")], .buy, help: "buy the selected product"),
+    KeyBinding(.pane(.store), [.char("m")], .buyMonthlyPlan, help: "buy on the monthly plan (12-month commitment)"),
     KeyBinding(.pane(.store), [.char("o")], .redeemCode, help: "redeem an offer code"),
     KeyBinding(.pane(.store), [.char("p")], .storePayment, help: "buy from the App Store page"),
 

@@ -43,6 +43,8 @@ public enum KeyIntent: Hashable, Sendable {
 
   /// Buy the selected product.
   case buy
+  /// Buy the selected yearly subscription on its monthly plan (a 12-month commitment).
+  case buyMonthlyPlan
   /// B50: open the App Store's offer-code redemption sheet (`presentCodeRedemptionSheet()`).
   case redeemCode
   /// A purchase started on the App Store's page (a promoted in-app purchase): the app is asked

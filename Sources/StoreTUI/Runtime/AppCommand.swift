@@ -8,6 +8,8 @@ import StoreEngine
 public enum AppCommand: Equatable, Sendable {
   /// `SKPaymentQueue.add` a payment of one unit.
   case buy(Product.ID)
+  /// `SKPaymentQueue.add` a payment on a billing plan (`MONTHLY`: a 12-month commitment, iOS 26.4).
+  case buyOnPlan(Product.ID, plan: String)
   /// A purchase started on the App Store's page: the app's observer is asked whether to add it.
   case storePayment(Product.ID)
   /// B50: an offer code redeemed in the App Store's sheet.
@@ -79,6 +81,12 @@ public enum AppCommand: Equatable, Sendable {
   public func storeCommand(now: Date) -> StoreCommand? {
     switch self {
     case .buy(let product): .buy(Payment(productID: product))
+    case .buyOnPlan(let product, let plan):
+      .buy({
+        var payment = Payment(productID: product)
+        payment.billingPlanType = plan
+        return payment
+      }())
     case .storePayment(let product): .storePayment(product)
     case .redeemOfferCode(let code): .redeemOfferCode(code)
     case .restore: .restore

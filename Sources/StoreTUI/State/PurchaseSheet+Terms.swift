@@ -36,6 +36,17 @@ extension SubscriptionTerms<String> {
   /// That it renews until cancelled, which every subscription sheet states.
   public static let renewal = "Renews automatically until cancelled."
 
+  /// The one-time commitment disclosure of a monthly plan (iOS 26.4; DECISIONS §43): how many
+  /// monthly payments of what, their total, and that cancelling does not end the payments. Empty
+  /// for any other purchase.
+  public var commitmentDisclosure: [String] {
+    guard let commitment else { return [] }
+    return [
+      "12-month commitment: \(commitment.payments) monthly payments of \(regularPrice), \(commitment.total) in total.",
+      "If you cancel, the remaining payments of the commitment are still charged; cancelling stops the next commitment.",
+    ]
+  }
+
   /// "$4.99/month", "$9.99 every 3 months".
   static func rate(_ price: String, per period: SubscriptionPeriod) -> String {
     guard period.value == 1 else { return "\(price) every \(period.readable)" }
