@@ -97,7 +97,7 @@ extension ScenarioRunner {
       return try checkStoreKit2(expectation)
     case .notification, .notifications, .delivered:
       return try checkNotifications(expectation)
-    case .offerCodes, .redemptions, .offer, .price:
+    case .offerCodes, .redemptions, .offer:
       return try checkOfferCodes(expectation)
     }
   }
