@@ -105,8 +105,9 @@ public struct RetentionMessaging: Codable, Equatable, Sendable {
   public var messages: [String: Message]
   /// Message identifier per ``defaultKey(productID:locale:)``.
   public var defaults: [String: String]
-  /// The developer's Get Retention Message endpoint.
-  public var realtimeURL: String?
+  /// The developer's Get Retention Message endpoint per environment (`Sandbox`, `Production`), as
+  /// Apple keeps one per environment.
+  public var realtimeURLs: [String: String]
   /// Keyed by the test's `requestId`.
   public var performanceTests: [String: PerformanceTest]
   /// The review state an upload gets: `APPROVED` (the default: the simulator has no reviewer), or
@@ -115,12 +116,12 @@ public struct RetentionMessaging: Codable, Equatable, Sendable {
 
   public init(
     images: [String: Image] = [:], messages: [String: Message] = [:], defaults: [String: String] = [:],
-    realtimeURL: String? = nil, performanceTests: [String: PerformanceTest] = [:], reviewOutcome: ReviewState = .approved
+    realtimeURLs: [String: String] = [:], performanceTests: [String: PerformanceTest] = [:], reviewOutcome: ReviewState = .approved
   ) {
     self.images = images
     self.messages = messages
     self.defaults = defaults
-    self.realtimeURL = realtimeURL
+    self.realtimeURLs = realtimeURLs
     self.performanceTests = performanceTests
     self.reviewOutcome = reviewOutcome
   }
@@ -137,7 +138,7 @@ public struct RetentionMessaging: Codable, Equatable, Sendable {
   }
 
   private enum CodingKeys: String, CodingKey {
-    case images, messages, defaults, realtimeURL, performanceTests, reviewOutcome
+    case images, messages, defaults, realtimeURLs, performanceTests, reviewOutcome
   }
 
   public init(from decoder: any Decoder) throws {
@@ -145,7 +146,7 @@ public struct RetentionMessaging: Codable, Equatable, Sendable {
     images = try container.decodeIfPresent([String: Image].self, forKey: .images) ?? [:]
     messages = try container.decodeIfPresent([String: Message].self, forKey: .messages) ?? [:]
     defaults = try container.decodeIfPresent([String: String].self, forKey: .defaults) ?? [:]
-    realtimeURL = try container.decodeIfPresent(String.self, forKey: .realtimeURL)
+    realtimeURLs = try container.decodeIfPresent([String: String].self, forKey: .realtimeURLs) ?? [:]
     performanceTests = try container.decodeIfPresent([String: PerformanceTest].self, forKey: .performanceTests) ?? [:]
     reviewOutcome = try container.decodeIfPresent(ReviewState.self, forKey: .reviewOutcome) ?? .approved
   }
