@@ -28,6 +28,7 @@ import warnings
 warnings.filterwarnings("ignore", category=DeprecationWarning)
 
 try:
+    import attr
     from appstoreserverlibrary.api_client import APIException, AppStoreServerAPIClient
     from appstoreserverlibrary.models.Environment import Environment
     from appstoreserverlibrary.models.UploadMessageRequestBody import UploadMessageRequestBody
@@ -44,22 +45,27 @@ except ImportError as error:  # pragma: no cover - reported to the Swift test
 PNG = bytes.fromhex("89504e470d0a1a0a0000000d49484452000000010000000108020000009077" "53de")
 
 
+def plain(value):
+    """A model member as JSON: enums by value, UUIDs as text, nested models as objects."""
+    if value is None or isinstance(value, (bool, int, str)):
+        return value
+    if hasattr(value, "value") and isinstance(value.value, (str, int)):
+        return value.value
+    if attr.has(type(value)):
+        return fields(value)
+    if isinstance(value, list):
+        return [plain(item) for item in value]
+    if isinstance(value, dict):
+        return {str(plain(key)): plain(item) for key, item in value.items()}
+    return str(value)
+
+
 def fields(response):
+    """The members Apple's model parsed (raw twins left out), for the caller to compare."""
     if response is None:
         return None
-    out = {}
-    for key, value in vars(response).items():
-        if value is None or key.startswith("raw"):
-            continue
-        if hasattr(value, "__dict__") and not isinstance(value, (str, int)):
-            out[key] = fields(value)
-        elif isinstance(value, list):
-            out[key] = [fields(item) if hasattr(item, "__dict__") else str(item) for item in value]
-        elif isinstance(value, dict):
-            out[key] = {getattr(k, "value", str(k)): v for k, v in value.items()}
-        else:
-            out[key] = getattr(value, "value", value if isinstance(value, (int, bool)) else str(value))
-    return out
+    return {field.name: plain(getattr(response, field.name)) for field in attr.fields(type(response))
+            if not field.name.startswith("raw") and getattr(response, field.name) is not None}
 
 
 def step(results, name, action):

@@ -20,9 +20,15 @@ public struct RetentionMessagingFile: Sendable {
   }
 
   /// What is stored (empty without a file, or with one this build cannot read).
+  /// Reads under a shared lock: a writer truncates and rewrites the file in place, so an unlocked
+  /// read could see it half written.
   public func read() -> RetentionMessaging {
-    guard let data = FileManager.default.contents(atPath: path) else { return RetentionMessaging() }
-    return (try? JSONDecoder().decode(RetentionMessaging.self, from: data)) ?? RetentionMessaging()
+    let descriptor = open(path, O_RDONLY)
+    guard descriptor >= 0 else { return RetentionMessaging() }
+    defer { close(descriptor) }
+    flock(descriptor, LOCK_SH)
+    defer { flock(descriptor, LOCK_UN) }
+    return (try? JSONDecoder().decode(RetentionMessaging.self, from: Self.contents(of: descriptor))) ?? RetentionMessaging()
   }
 
   /// Changes what is stored under the file's lock and returns what `change` returned.
