@@ -26,6 +26,18 @@ public enum RetentionSheet: Sendable, Equatable {
   case promotionalOffer(RetentionOffer, messageID: String?, message: RetentionMessaging.Message?)
 }
 
+extension RetentionSheet {
+  /// The word a scenario's `expect retention-sheet` compares: `plain`, `message`, `alternate`, `offer`.
+  public var kind: String {
+    switch self {
+    case .plain: "plain"
+    case .message: "message"
+    case .alternateProduct: "alternate"
+    case .promotionalOffer: "offer"
+    }
+  }
+}
+
 /// A promotional offer from a realtime answer, as signed by the developer's server.
 public enum RetentionOffer: Sendable, Equatable {
   /// `promotionalOfferSignatureV2`: a compact JWS (Apple's `PromotionalOfferV2SignatureCreator`).

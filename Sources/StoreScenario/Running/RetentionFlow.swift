@@ -43,15 +43,3 @@ public enum RetentionChoice: String, Sendable, Equatable, CaseIterable {
   /// Cancel anyway: auto-renew off.
   case cancel
 }
-
-extension RetentionSheet {
-  /// The word `expect retention-sheet` compares: `plain`, `message`, `alternate`, `offer`.
-  public var kind: String {
-    switch self {
-    case .plain: "plain"
-    case .message: "message"
-    case .alternateProduct: "alternate"
-    case .promotionalOffer: "offer"
-    }
-  }
-}
