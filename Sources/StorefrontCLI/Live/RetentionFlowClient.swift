@@ -6,30 +6,31 @@ import StoreScenario
 /// The storefront's side of a cancel flow: reads the data directory's Retention Messaging
 /// configuration, calls the realtime URL of the signing environment (if one is set) with Apple's
 /// signed request, and decides the sheet (``RetentionDecision``).
-final class RetentionFlowClient {
+///
+/// One libcurl handle: the TUI uses it from one serial queue, `storefront run` from its thread.
+final class RetentionFlowClient: @unchecked Sendable {
   private let file: RetentionMessagingFile
   private let environment: String
   private let client: RetentionRealtimeClient
-  private let catalog: () -> Catalog
-  private let now: () -> Date
+  private let now: @Sendable () -> Date
 
   init(
     directory: URL, signer: any TransactionSigner, appAppleID: Int64 = DeliveryConfiguration.defaultAppAppleID,
-    timeout: Duration = RetentionRealtimeClient.defaultTimeout, catalog: @escaping () -> Catalog, now: @escaping () -> Date = Date.init
+    timeout: Duration = RetentionRealtimeClient.defaultTimeout, now: @escaping @Sendable () -> Date = { Date() }
   ) {
     file = RetentionMessagingFile(directory: directory)
     environment = signer.environment
     client = RetentionRealtimeClient(signer: signer, appAppleID: appAppleID, timeout: timeout)
-    self.catalog = catalog
     self.now = now
   }
 
-  func run(_ request: RetentionFlowRequest) -> RetentionFlowResult {
+  /// Calls the endpoint (if one is set) and decides the sheet against `catalog`.
+  func run(_ request: RetentionFlowRequest, catalog: Catalog) -> RetentionFlowResult {
     let configuration = file.read()
     guard let url = configuration.realtimeURLs[environment] else {
       return RetentionFlowResult(
         decision: RetentionDecision.decide(
-          answer: nil, configuration: configuration, catalog: catalog(), productID: request.productID, locale: request.locale))
+          answer: nil, configuration: configuration, catalog: catalog, productID: request.productID, locale: request.locale))
     }
     let outcome = client.call(
       RetentionRealtimeClient.Request(
@@ -37,7 +38,7 @@ final class RetentionFlowClient {
         requestIdentifier: UUID(), signedDate: now()),
       url: url)
     let decision = RetentionDecision.decide(
-      answer: outcome.answer, configuration: configuration, catalog: catalog(), productID: request.productID, locale: request.locale)
+      answer: outcome.answer, configuration: configuration, catalog: catalog, productID: request.productID, locale: request.locale)
     let described: String
     switch outcome.answer {
     case .answered(let status, _): described = "HTTP \(status)"
