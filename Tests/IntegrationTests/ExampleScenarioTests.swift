@@ -36,6 +36,8 @@ final class ExampleScenarioTests: XCTestCase {
       "07": [("subscriptionStatusChanged", nil, nil), ("transactionRevoked", "purchased", nil)],
       "08": [("transactionRevoked", "purchased", nil), ("shouldAddStorePayment", nil, nil), ("subscriptionStatusChanged", nil, nil)],
       // B10, B55, B27.
+      // B83–B85: no realtime URL, so the plain cancel sheet; cancelling anyway turns auto-renew off.
+      "13": [("retentionSheet", nil, nil), ("subscriptionStatusChanged", nil, nil)],
       "09": [("refundRequest", nil, nil), ("transactionRevoked", "purchased", nil), ("shouldAddStorePayment", nil, nil), ("appCrashed", nil, nil)],
     ]
     for (prefix, wanted) in expected.sorted(by: { $0.key < $1.key }) {

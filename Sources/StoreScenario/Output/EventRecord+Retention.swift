@@ -13,7 +13,7 @@ extension EventRecord {
     var body: String?
     var alternateProductID: String?
     var offerIdentifier: String?
-    /// Whether the message is the default (the realtime answer was not used).
+    /// Whether the message shown is the product's default (no realtime answer was used); false for the plain sheet.
     var isDefault: Bool
     var fallbackReason: String?
     var url: String?
@@ -50,7 +50,8 @@ extension EventRecord {
       }
       header = message?.header
       body = message?.body
-      isDefault = result.url == nil || result.decision.fallbackReason != nil
+      // The default message shows: no realtime call was made, or its answer was not usable.
+      isDefault = sheet != .plain && (result.url == nil || result.decision.fallbackReason != nil)
       fallbackReason = result.decision.fallbackReason
       url = result.url
       outcome = result.outcome
