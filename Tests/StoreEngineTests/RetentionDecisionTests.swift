@@ -34,7 +34,10 @@ struct RetentionDecisionTests {
       Data(text.utf8).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
         .replacingOccurrences(of: "=", with: "")
     }
-    return encode(#"{"alg":"ES256","kid":"KEY"}"#) + "." + encode(#"{"offerIdentifier":"\#(offer)"}"#) + "." + encode("sig")
+    let claims = #"{"offerIdentifier":"\#(offer)","nonce":"4f3c2a8e-2b9c-4c1e-9d55-5d8e9a1f0c01","iat":1700000000}"#
+    return encode(#"{"alg":"ES256","kid":"KEY"}"#) + "." + encode(claims) + "."
+      + Data((0..<64).map { UInt8($0 + 0x70) }).base64EncodedString().replacingOccurrences(of: "+", with: "-")
+      .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
   }
 
   @Test func withoutARealtimeURLTheDefaultShowsAndWithoutADefaultThePlainSheet() {
@@ -50,6 +53,14 @@ struct RetentionDecisionTests {
     #expect(alternate == RetentionDecision(sheet: .alternateProduct(FixtureCatalog.yearly, messageID: nil, message: nil)))
     let v2 = decide(ok(#"{"promotionalOffer":{"promotionalOfferSignatureV2":"\#(offerJWS("winback50"))"}}"#))
     #expect(v2.sheet.kind == "offer")
+    guard case .promotionalOffer(let offer, _, _) = v2.sheet, let discount = offer.payment(for: FixtureCatalog.monthly)?.discount else {
+      Issue.record("expected a V2 offer that can be bought, got \(v2)")
+      return
+    }
+    // The JWS's r || s (first bytes 0x70…, high bit clear; s from 0x90…, high bit set) as DER.
+    let der = try #require(Data(base64Encoded: discount.signature))
+    #expect(der.prefix(4) == Data([0x30, 0x45, 0x02, 0x20]) && der[36] == 0x02 && der[37] == 0x21 && der[38] == 0x00)
+    #expect(discount.request?.offerIdentifier == "winback50" && discount.timestamp == 1_700_000_000_000)
     let v1 = decide(ok(#"""
       {"promotionalOffer":{"messageIdentifier":"\#(Self.approved)","promotionalOfferSignatureV1":{"encodedSignature":"MEUC",
       "productId":"\#(FixtureCatalog.monthly)","nonce":"4f3c2a8e-2b9c-4c1e-9d55-5d8e9a1f0c01","timestamp":1700000000000,

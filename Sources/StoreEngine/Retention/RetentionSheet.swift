@@ -146,6 +146,9 @@ public struct RetentionDecision: Sendable, Equatable {
       if case .signatureV1(_, let product) = offer, product != productID.rawValue {
         return .failure(Refusal(reason: "the offer is signed for '\(product)'"))
       }
+      guard offer.payment(for: productID) != nil else {
+        return .failure(Refusal(reason: "the promotionalOfferSignatureV2 lacks a kid, nonce, iat or ES256 signature"))
+      }
       return .success(.promotionalOffer(offer, messageID: messageID, message: message))
     }
   }

@@ -28,13 +28,9 @@ extension ScenarioRunner {
       switch result.decision.sheet {
       case .alternateProduct(let alternate, _, _):
         try perform(.buy(Payment(productID: alternate)))
-      case .promotionalOffer(.signatureV1(let discount, _), _, _):
-        var payment = Payment(productID: product)
-        payment.offerID = discount.identifier
-        payment.discount = discount
+      case .promotionalOffer(let offer, _, _):
+        guard let payment = offer.payment(for: product) else { throw .other("the offer on the cancel sheet cannot be bought") }
         try perform(.buy(payment))
-      case .promotionalOffer(.signatureV2, _, _):
-        throw .other("accepting a promotionalOfferSignatureV2 from the cancel sheet is not simulated yet; use V1 or the StoreKit library.")
       case .plain, .message:
         // A message offers nothing to accept: the sheet closes.
         return

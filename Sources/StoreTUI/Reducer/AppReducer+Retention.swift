@@ -48,18 +48,12 @@ extension AppReducer {
         alternative: .init(title: "Cancel Subscription", command: cancel))
     case .promotionalOffer(let offer, _, let message):
       show(message)
-      switch offer {
-      case .signatureV1(let discount, _):
-        lines.append("Offer '\(discount.identifier)' for \(name) instead of cancelling.")
-        var payment = Payment(productID: product)
-        payment.offerID = discount.identifier
-        payment.discount = discount
+      lines.append("Offer '\(offer.offerIdentifier)' for \(name) instead of cancelling.")
+      if let payment = offer.payment(for: product) {
         sheet = ConfirmSheet(
           title: "Cancel Subscription", message: "", confirmTitle: "Accept Offer", cancelTitle: "Keep", command: .buyPayment(payment),
           alternative: .init(title: "Cancel Subscription", command: cancel))
-      case .signatureV2(let offerID, _):
-        // The store reads a V2 offer's JWS in the StoreKit library (`promotionalOffer(_:compactJWS:)`).
-        lines.append("Offer '\(offerID)' (signature V2: the app redeems it with the StoreKit library).")
+      } else {
         sheet = ConfirmSheet(title: "Cancel Subscription", message: "", confirmTitle: "Cancel Subscription", cancelTitle: "Keep", command: cancel)
       }
     }
