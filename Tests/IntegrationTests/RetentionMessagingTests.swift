@@ -235,4 +235,49 @@ final class RetentionMessagingTests: XCTestCase {
     XCTAssertEqual(kill(served.serve.processIdentifier, SIGTERM), 0)
     XCTAssertEqual(try served.serve.wait(timeout: 30).status, 0)
   }
+
+  /// A promotional offer the developer's server signed with Apple's `PromotionalOfferV2SignatureCreator`
+  /// (the data directory's in-app purchase key): accepting a forged one fails the purchase with
+  /// `invalidSignature` and changes nothing; accepting the real one applies it at the next renewal.
+  func testAcceptingAnOfferSignedWithApplesLibraryIsCheckedAsAnySignedOffer() throws {
+    let apple = try AppleVerifier.preparedOrSkipped()
+    let directory = try TemporaryDirectory(self)
+    let data = directory.path("data")
+    let scenario = directory.path("buy.scenario")
+    try Data("account backend\nset dialogs off\nbuy \(Self.yearly)\nfinish last\n".utf8).write(to: URL(fileURLWithPath: scenario))
+    // The ledger's clock starts at the wall clock's now, where Apple's signer dates its `iat`.
+    let bought = try StorefrontBinary.run(["run", scenario, "--json", "--clock-start", "now", "--data-dir", data], in: directory)
+    XCTAssertEqual(bought.status, 0, bought.summary)
+    let keyPEM = try String(contentsOfFile: directory.path("data/ca/promotional-offer-key.pem"), encoding: .utf8)
+    let offer = "\(Self.yearly).comeback"
+    let signed = try apple.sign([.promotionalOffer(product: Self.yearly, offer: offer, transactionID: nil)], keyPEM: keyPEM, keyID: "STOREFRONT", bundleID: "com.example.storefront")[0]
+    // One signature character changed mid-segment: the same offer, a signature that does not hold.
+    var characters = Array(signed)
+    let index = characters.count - 20
+    characters[index] = characters[index] == "A" ? "B" : "A"
+    let forged = String(characters)
+    let answers = [forged, signed].map { WebhookReceiver.Behavior.body(200, #"{"promotionalOffer":{"promotionalOfferSignatureV2":"\#($0)"}}"#) }
+    let endpoint = try WebhookReceiver(behavior: .status(500))
+    defer { endpoint.stop() }
+    endpoint.setBeforeAnswer { index in endpoint.setBehavior(index < answers.count ? answers[index] : .status(500)) }
+    try Data(#"{"realtimeURLs":{"Sandbox":"\#(endpoint.url)"}}"#.utf8).write(to: URL(fileURLWithPath: directory.path("data/retention-messaging.json")))
+    let cancel = directory.path("cancel.scenario")
+    try Data("""
+      account backend
+      set dialogs off
+      cancel-flow \(Self.yearly) choose=accept
+      expect retention-sheet offer \(offer)
+      expect error last invalidSignature
+      cancel-flow \(Self.yearly) choose=accept
+      expect retention-sheet offer \(offer)
+
+      """.utf8).write(to: URL(fileURLWithPath: cancel))
+    let run = try StorefrontBinary.run(["run", cancel, "--json", "--data-dir", data], in: directory)
+    XCTAssertEqual(run.status, 0, run.summary)
+    let events = EventLine.parse(run.stdout, source: "cancel")
+    XCTAssertEqual(events.filter { $0.event == "retentionSheet" }.count, 2)
+    let statusChanges = events.filter { $0.event == "subscriptionStatusChanged" }.compactMap { $0.object["reason"] as? String }
+    XCTAssertEqual(statusChanges, ["offer at next renewal"], "only the real offer applies: \(run.stdout)")
+    XCTAssertEqual(endpoint.requests.count, 2)
+  }
 }
