@@ -8,7 +8,7 @@ final class Report {
     issue7Keys + rewriteKeys + serverKeys + notificationKeys + ReceiptBenchmark.keys + SharedLedgerBenchmark.keys
     + HistoryBenchmark.keys + ServeHistoryBenchmark.keys + PresentBenchmark.keys + StoreKitBenchmark.keys
     + AttachedBenchmark.keys + IdleBenchmark.keys + CatalogEditBenchmark.keys + SessionOpenBenchmark.keys + LibraryQueriesBenchmark.keys
-    + CommitViewBenchmark.keys + CommitmentBenchmark.keys
+    + CommitViewBenchmark.keys + CommitmentBenchmark.keys + RetentionBenchmark.keys
 
   /// Issue 7's keys, in the issue's order.
   static let issue7Keys = [

@@ -28,10 +28,10 @@ if arguments.first == RSSProbe.flag {
   exit(RSSProbe.main(Array(arguments.dropFirst())))
 }
 let usage =
-  "usage: storefront-bench [--json] [--quick] [--only catalog,engine,ledger,bus,frames,render,process,launch,advance,serve,serve_history,notify,receipt,pgledger,history,present,storekit,attached,catalog_edit,idle,commit_view,commitment]"
+  "usage: storefront-bench [--json] [--quick] [--only catalog,engine,ledger,bus,frames,render,process,launch,advance,serve,serve_history,notify,receipt,pgledger,history,present,storekit,attached,catalog_edit,idle,commit_view,commitment,retention]"
 let suites = [
   "catalog", "engine", "ledger", "bus", "frames", "render", "process", "launch", "advance", "serve", "serve_history", "notify", "receipt",
-  "pgledger", "history", "present", "storekit", "attached", "catalog_edit", "idle", "commit_view", "commitment",
+  "pgledger", "history", "present", "storekit", "attached", "catalog_edit", "idle", "commit_view", "commitment", "retention",
 ]
 var json = false
 var quick = false
@@ -155,6 +155,9 @@ do {
   }
   attempt("commit_view", CommitViewBenchmark.keys) {
     try CommitViewBenchmark.run(samples: plan.commitViewSamples, scratch: scratch.appendingPathComponent("commit-view"), into: report)
+  }
+  attempt("retention", RetentionBenchmark.keys) {
+    try RetentionBenchmark.run(samples: plan.commitViewSamples, scratch: scratch.appendingPathComponent("retention"), into: report)
   }
   attempt("ledger", ["ledger_cycles_per_s", "ledger_vs_raw_sqlite"]) {
     try LedgerBenchmark.run(catalog: catalog, cycles: plan.ledgerCycles, repeats: plan.repeats, scratch: scratch, into: report)

@@ -22,6 +22,9 @@ public final class AppStoreServerAPI {
   private let sleep: @Sendable (Duration) -> Void
   private let plan: Locked<FaultPlan>
   private let faultFile: FaultPlanFile?
+  /// The Retention Messaging API's store and performance tests; without it those endpoints are not
+  /// served (404).
+  public var retentionMessaging: RetentionMessagingService?
 
   /// - Parameters:
   ///   - appAppleID: the app's Apple id for `appAppleId` (nil: left out, as in Apple's sandbox).
@@ -79,6 +82,7 @@ public final class AppStoreServerAPI {
     // Look Up Order ID has no sandbox URL: to a sandbox server it is a path like any unknown one.
     if endpoint == .lookUpOrderID, environment == .sandbox { return Self.notFound }
     if Self.changesTheLedger.contains(endpoint), perform == nil { return Self.notFound }
+    if Self.retentionMessagingEndpoints.contains(endpoint), retentionMessaging == nil { return Self.notFound }
     if let fault = faultFile?.take(for: endpoint) ?? plan.withLock({ $0.take(for: endpoint) }) {
       if let delay = fault.delay { sleep(delay) }
       if let answer = fault.answer { return answer.error.response }
@@ -114,6 +118,10 @@ public final class AppStoreServerAPI {
     case .requestTestNotification: try requestTestNotification()
     case .getTestNotificationStatus: try testNotificationStatus(parameter)
     case .getNotificationHistory: try notificationHistory(query: query, body: body)
+    case .uploadImage, .deleteImage, .getImageList, .uploadMessage, .deleteMessage, .getMessageList,
+      .configureDefaultMessage, .deleteDefaultMessage, .getDefaultMessage, .configureRealtimeURL, .deleteRealtimeURL,
+      .getRealtimeURL, .initiatePerformanceTest, .getPerformanceTestResults:
+      try retentionMessaging(endpoint, parameters: parameters, query: query, body: body)
     }
   }
 

@@ -18,6 +18,8 @@ public struct AppleVerifier: Sendable {
       case notification
       /// `verify_and_decode_app_transaction` (`AppTransaction.shared`, Get App Transaction Info).
       case appTransaction
+      /// `verify_and_decode_realtime_request` (a Retention Messaging realtime request's `signedPayload`).
+      case realtime
     }
 
     /// Names the verdict.
@@ -134,8 +136,12 @@ public struct AppleVerifier: Sendable {
       public var notificationUUID: String?
       /// `version` (notifications).
       public var version: String?
-      /// `data.appAppleId` or `summary.appAppleId` (notifications).
+      /// `data.appAppleId` or `summary.appAppleId` (notifications); `appAppleId` (realtime requests).
       public var appAppleId: Int64?
+      /// `userLocale` (realtime requests).
+      public var userLocale: String?
+      /// `requestIdentifier` (realtime requests).
+      public var requestIdentifier: String?
       /// `data.signedTransactionInfo` (notifications).
       public var signedTransactionInfo: String?
       /// `data.signedRenewalInfo` (notifications).

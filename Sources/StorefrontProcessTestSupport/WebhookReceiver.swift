@@ -8,6 +8,8 @@ public final class WebhookReceiver: @unchecked Sendable {
   public enum Behavior: Sendable, Equatable {
     /// Answer with this status and an empty body.
     case status(Int)
+    /// Answer with this status and this body (`application/json`).
+    case body(Int, String)
     /// Read the request, then say nothing until the client gives up (at most 30 s).
     case hang
     /// Read the request, then close without answering.
@@ -136,6 +138,11 @@ public final class WebhookReceiver: @unchecked Sendable {
     switch behavior {
     case .status(let status):
       let head = "HTTP/1.1 \(status) \(status < 300 ? "OK" : "Failed")\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+      _ = head.withCString { send(connection, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
+    case .body(let status, let text):
+      let head =
+        "HTTP/1.1 \(status) \(status < 300 ? "OK" : "Failed")\r\nContent-Type: application/json\r\n"
+        + "Content-Length: \(text.utf8.count)\r\nConnection: close\r\n\r\n\(text)"
       _ = head.withCString { send(connection, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
     case .hang:
       // Until the client closes (its time-out) or 30 s pass.

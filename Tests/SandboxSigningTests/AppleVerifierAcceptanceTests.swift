@@ -181,7 +181,7 @@ final class AppleVerifierAcceptanceTests: XCTestCase {
       expected.eligibleWinBackOfferIds = ours.eligibleWinBackOfferIds
       expected.offerPeriod = ours.offerPeriod
       XCTAssertEqual(decoded, expected, name)
-    case .notification, .appTransaction:
+    case .notification, .appTransaction, .realtime:
       XCTFail("\(name): notifications and app transactions are checked by ServeNotificationDeliveryTests and StoreKitTests")
     }
   }

@@ -3,7 +3,7 @@
 
 Reads a JSON document on stdin:
 
-    {"cases": [{"name": "...", "kind": "transaction" | "renewal" | "notification" | "appTransaction", "jws": "...",
+    {"cases": [{"name": "...", "kind": "transaction" | "renewal" | "notification" | "appTransaction" | "realtime", "jws": "...",
                 "root_der": "/path/to/root.der", "bundle_id": "com.example.app",
                 "environment": "SANDBOX"}]}
 
@@ -56,6 +56,16 @@ def notification_fields(model):
 
 
 def decoded_fields(kind, model):
+    if kind == "realtime":
+        return {
+            "originalTransactionId": model.originalTransactionId,
+            "appAppleId": model.appAppleId,
+            "productId": model.productId,
+            "userLocale": model.userLocale,
+            "requestIdentifier": str(model.requestIdentifier),
+            "environment": model.rawEnvironment,
+            "signedDate": model.signedDate,
+        }
     if kind == "notification":
         return notification_fields(model)
     if kind == "appTransaction":
@@ -135,6 +145,8 @@ def evaluate(case):
             model = verifier.verify_and_decode_signed_transaction(case["jws"])
         elif case["kind"] == "appTransaction":
             model = verifier.verify_and_decode_app_transaction(case["jws"])
+        elif case["kind"] == "realtime":
+            model = verifier.verify_and_decode_realtime_request(case["jws"])
         else:
             model = verifier.verify_and_decode_renewal_info(case["jws"])
     except VerificationException as error:

@@ -22,4 +22,19 @@ public enum APIEndpoint: String, Sendable, Hashable, CaseIterable {
   case requestTestNotification
   case getTestNotificationStatus
   case getNotificationHistory
+  // Retention Messaging API (`/inApps/v1/messaging/…`).
+  case uploadImage
+  case deleteImage
+  case getImageList
+  case uploadMessage
+  case deleteMessage
+  case getMessageList
+  case configureDefaultMessage
+  case deleteDefaultMessage
+  case getDefaultMessage
+  case configureRealtimeURL
+  case deleteRealtimeURL
+  case getRealtimeURL
+  case initiatePerformanceTest
+  case getPerformanceTestResults
 }

@@ -18,6 +18,10 @@ enum APIRoute: Equatable {
     }
     let version = segments[2]
     let rest = Array(segments[3...])
+    if version == "v1", rest.first == "messaging" {
+      self = Self.messaging(method: method, rest: Array(rest.dropFirst()))
+      return
+    }
     guard let (endpoint, expected, parameters) = Self.match(version: version, rest: rest) else {
       self = .notFound
       return

@@ -54,6 +54,7 @@ extension EventRecord {
         ("notificationType", fields.notificationType), ("subtype", fields.subtype), ("transactionId", fields.transactionID),
         ("consumptionRequestReason", fields.consumptionRequestReason),
       ])
+    case .retentionSheet(let fields): pairs(fields.text)
     case .appServerCall(let fields):
       pairs([
         ("url", fields.url), ("transactionId", fields.transactionID), ("productId", fields.productID),

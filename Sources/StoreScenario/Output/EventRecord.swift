@@ -31,6 +31,7 @@ enum EventRecord: Sendable, Equatable {
   case notificationQueued(NotificationQueued)
   /// The simulated app's call to its own server and the answer (`app finishes after-server`).
   case appServerCall(AppServerCall)
+  case retentionSheet(RetentionSheetShown)
   /// A line of the StoreKit 2 view (``StoreKit2View``), named after the StoreKit 2 API.
   case storeKit2(StoreKit2Record)
 
@@ -92,6 +93,7 @@ enum EventRecord: Sendable, Equatable {
     case .appCrashed: "appCrashed"
     case .notificationQueued: "notificationQueued"
     case .appServerCall: "appServerCall"
+    case .retentionSheet: "retentionSheet"
     case .storeKit2(let record): record.name
     }
   }
@@ -125,6 +127,7 @@ extension EventRecord: Codable {
     case .appCrashed(let fields): try fields.encode(to: encoder)
     case .notificationQueued(let fields): try fields.encode(to: encoder)
     case .appServerCall(let fields): try fields.encode(to: encoder)
+    case .retentionSheet(let fields): try fields.encode(to: encoder)
     case .storeKit2(let record): try record.encodeFields(to: encoder)
     }
     // The same object: a keyed container asked for again at this level adds to the fields above.
@@ -158,6 +161,7 @@ extension EventRecord: Codable {
     case "appCrashed": self = .appCrashed(try AppCrashed(from: decoder))
     case "notificationQueued": self = .notificationQueued(try NotificationQueued(from: decoder))
     case "appServerCall": self = .appServerCall(try AppServerCall(from: decoder))
+    case "retentionSheet": self = .retentionSheet(try RetentionSheetShown(from: decoder))
     default:
       if let record = try StoreKit2Record(name: name, from: decoder) {
         self = .storeKit2(record)

@@ -81,6 +81,16 @@ extension LineParser {
     case "relaunch": return .command(.relaunch)
     case "delete-transaction": return .transaction(try reference(), .delete)
     case "reset": return .command(.resetToDefaultState)
+    case "cancel-flow":
+      let product = try product()
+      var choice = RetentionChoice.dismiss
+      if let option = option("choose") {
+        guard let value = RetentionChoice(rawValue: option.value) else {
+          throw issue(option.column, "Invalid choice '\(option.value)'; use dismiss, accept or cancel.")
+        }
+        choice = value
+      }
+      return .cancelFlow(product, choice: choice)
     case "rescind-consent":
       return .rescindConsent(account: positionals.isEmpty ? nil : try next("an account name").text)
     case "clear-history":
@@ -306,10 +316,16 @@ extension LineParser {
     case "notifications": return .notifications(try integer("a count", range: 0...1_000_000))
     case "delivered": return try deliveredExpectation()
     case "last-event": return .lastEvent(try next("an event name").text)
+    case "retention-sheet":
+      let token = try next("plain, message, alternate or offer")
+      guard ["plain", "message", "alternate", "offer"].contains(token.text) else {
+        throw issue(token.column, "Expected plain, message, alternate or offer, found '\(token.text)'.")
+      }
+      return .retentionSheet(token.text, positionals.isEmpty ? nil : try next("a message, product or offer id").text)
     case "misuse": return .misuse(try next("an error name such as alreadyFinished").text)
     case _ where Self.storeKit2Expectations.contains(subject.text): return try storeKit2Expectation(subject)
     default:
-      let known = ["state", "error", "owned", "not-owned", "quantity", "unfinished", "transactions", "prompt", "account", "status", "expires", "signed", "commitment", "price", "unverified", "restored", "last-event", "misuse", "crash", "notification", "notifications", "delivered", "offer-codes", "redemptions", "offer"] + Self.storeKit2Expectations
+      let known = ["state", "error", "owned", "not-owned", "quantity", "unfinished", "transactions", "prompt", "account", "status", "expires", "signed", "commitment", "price", "unverified", "restored", "last-event", "misuse", "retention-sheet", "crash", "notification", "notifications", "delivered", "offer-codes", "redemptions", "offer"] + Self.storeKit2Expectations
       let hint = suggestion(for: subject.text, in: known).map { " Did you mean '\($0)'?" } ?? ""
       throw issue(subject.column, "Unknown expectation '\(subject.text)'.\(hint)")
     }

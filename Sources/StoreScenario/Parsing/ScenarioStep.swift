@@ -54,6 +54,9 @@ public struct ScenarioStep: Sendable, Equatable {
     case notificationURL(String?, environment: String?)
     /// `app finishes manually|at-once|after-server URL`: when the simulated app finishes transactions.
     case appFinishes(AppFinishMode)
+    /// `cancel-flow PRODUCT [choose=dismiss|accept|cancel]`: the customer opens the subscription's
+    /// page and moves to cancel; the storefront asks the developer's realtime endpoint what to show.
+    case cancelFlow(Product.ID, choice: RetentionChoice)
   }
 
   /// A command about one transaction, before its reference is resolved.
@@ -153,6 +156,9 @@ public struct ScenarioStep: Sendable, Equatable {
     case restored(Int)
     case lastEvent(String)
     case misuse(String)
+    /// The last cancel sheet was of this kind (`plain`, `message`, `alternate`, `offer`), with
+    /// this message or product (a message identifier, an alternate product or an offer id) when given.
+    case retentionSheet(String, String?)
     /// `Transaction.currentEntitlements` has (or has not) a transaction for the product.
     case entitlement(Product.ID, Bool)
     /// `Transaction.unfinished` has this many transactions.

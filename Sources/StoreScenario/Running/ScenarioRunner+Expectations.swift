@@ -91,6 +91,15 @@ extension ScenarioRunner {
       return nil
     case .lastEvent(let name):
       return lastEventNameValue == name ? nil : "expected the last event to be \(name), but it was \(lastEventNameValue ?? "nothing")"
+    case .retentionSheet(let kind, let detail):
+      guard let shown = lastRetentionSheetValue else { return "expected the retention sheet to be \(kind), but no cancel flow ran" }
+      let details = [shown.messageIdentifier, shown.alternateProductID, shown.offerIdentifier].compactMap { $0 }
+      guard shown.sheet == kind, detail.map(details.contains) ?? true else {
+        return "expected the retention sheet to be \(kind)\(detail.map { " with \($0)" } ?? ""), but it was \(shown.sheet)"
+          + (details.isEmpty ? "" : " with \(details.joined(separator: ", "))")
+          + (shown.fallbackReason.map { " (default shown: \($0))" } ?? "")
+      }
+      return nil
     case .misuse(let name):
       return lastMisuseValue == name ? nil : "expected the last API misuse to be \(name), but it was \(lastMisuseValue ?? "none")"
     case .entitlement, .storeKit2Unfinished, .purchaseResult, .updates:

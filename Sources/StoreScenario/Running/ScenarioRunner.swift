@@ -72,6 +72,11 @@ public final class ScenarioRunner {
   /// Makes the app's call to its own server and waits for the answer (bounded by its time-out);
   /// without one, `app finishes after-server` stops the run.
   public var appServer: ((AppServerRequest) -> AppServerAnswer)?
+  /// Calls the developer's realtime endpoint and decides the cancel sheet; without one,
+  /// `cancel-flow` stops the run.
+  public var retentionFlow: ((RetentionFlowRequest) -> RetentionFlowResult)?
+  /// The last cancel sheet shown, for `expect retention-sheet`.
+  var lastRetentionSheetValue: EventRecord.RetentionSheetShown?
   /// The app receipt of an account, sent as `receipt` when it gives data.
   public var receipt: ((String) throws -> Data?)?
 
@@ -347,6 +352,8 @@ public final class ScenarioRunner {
       if let problem = serverFaults(fault) { throw .other(problem) }
     case .notificationURL(let url, let environment):
       try perform(.setNotificationURL(environment: environment ?? app.environment, url: url))
+    case .cancelFlow(let product, let choice):
+      try cancelFlow(product, choice: choice, line: step.line)
     case .appFinishes(let mode):
       if mode.serverURL != nil, appServer == nil {
         throw .other("`app finishes after-server` needs the app's HTTP client; run the scenario with `storefront run`.")

@@ -7,6 +7,8 @@ public struct SheetLayout: Equatable {
   public enum Role: Equatable, Sendable {
     case cancel
     case confirm
+    /// A confirm sheet's third answer (space).
+    case alternative
   }
 
   public struct ButtonSpot: Equatable {
@@ -170,8 +172,9 @@ public struct SheetLayout: Equatable {
         buttons: [("OK", .confirm)])
     case .confirm(let question):
       return Content(
-        title: question.title, lines: [ContentLine(text: question.message)],
-        buttons: [(question.cancelTitle, .cancel), (question.confirmTitle, .confirm)])
+        title: question.title, lines: question.message.split(separator: "\n", omittingEmptySubsequences: false).map { ContentLine(text: String($0)) },
+        buttons: [(question.cancelTitle, .cancel)] + (question.alternative.map { [($0.title, Role.alternative)] } ?? [])
+          + [(question.confirmTitle, .confirm)])
     case .help(let first):
       return Content(
         title: "Keys", lines: KeyBindings.helpLines.map { ContentLine(text: $0, wrap: false) },

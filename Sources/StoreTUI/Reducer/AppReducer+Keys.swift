@@ -56,7 +56,7 @@ extension AppReducer {
       guard let product = state.selectedProduct else { return [] }
       return [.storePayment(product.id)]
     case .finish, .approve, .decline, .resolve, .refund, .viewJWS, .exportJWS, .toggleAutoRenew, .expireNow,
-      .renewNow:
+      .renewNow, .cancelSubscription:
       return transactionIntent(intent, &state)
     case .viewReceipt: return [.showReceipt]
     case .exportReceipt:
@@ -165,7 +165,7 @@ extension AppReducer {
         state.sheet = .export(ExportSheet(transaction: id, path: "transaction-\(id).jws"))
       }
       return []
-    case .toggleAutoRenew, .expireNow, .renewNow:
+    case .toggleAutoRenew, .expireNow, .renewNow, .cancelSubscription:
       guard let record else {
         state.notice = Notice(
           "Transaction \(id) (\(state.displayName(of: transaction.productID))) is not an auto-renewable subscription.",
@@ -174,6 +174,7 @@ extension AppReducer {
       }
       switch intent {
       case .toggleAutoRenew: return [.setAutoRenew(id, !record.autoRenew)]
+      case .cancelSubscription: return cancelSubscription(id, product: transaction.productID, autoRenew: record.autoRenew, &state)
       case .expireNow: return [.expireSubscription(id)]
       default: return [.renewNow(id)]
       }

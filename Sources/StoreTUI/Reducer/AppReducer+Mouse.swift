@@ -12,7 +12,7 @@ extension AppReducer {
       case .click:
         let spots = SheetLayout(sheet: sheet, size: state.size).buttons
         guard let spot = spots.first(where: { $0.rect.contains(event.point) }) else { return [] }
-        return sheetKey(spot.role == .confirm ? .enter : .escape, sheet, &state)
+        return sheetKey(spot.role == .confirm ? .enter : spot.role == .alternative ? .char(" ") : .escape, sheet, &state)
       case .press, .release:
         return []
       }

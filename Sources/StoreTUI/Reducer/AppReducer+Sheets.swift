@@ -42,6 +42,10 @@ extension AppReducer {
       case .cancel:
         state.sheet = nil
         return []
+      case .dismiss:
+        guard let alternative = question.alternative else { return [] }
+        state.sheet = nil
+        return [alternative.command]
       default:
         return []
       }

@@ -43,6 +43,8 @@ public func reduce(into state: inout AppState, action: AppAction) -> [AppCommand
     return []
   case .appServerAnswered(let answer):
     return AppReducer.appServerAnswered(answer, &state)
+  case .retentionAnswered(let id, let product, let result):
+    return AppReducer.retentionAnswered(id, product: product, result, &state)
   case .serverListening(let url):
     state.server = ServerLog(url: url)
     return []

@@ -76,6 +76,7 @@ public enum KeyBindings {
     KeyBinding(.pane(.transactions), [.char("v")], or: [.enter], .viewJWS, help: "view the signed transaction (JWS)"),
     KeyBinding(.pane(.transactions), [.char("e")], .exportJWS, help: "export the JWS to a file"),
     KeyBinding(.pane(.transactions), [.char("A")], .toggleAutoRenew, help: "toggle auto-renew"),
+    KeyBinding(.pane(.transactions), [.char("m")], .cancelSubscription, help: "cancel a subscription (retention sheet)"),
     KeyBinding(.pane(.transactions), [.char("E")], .expireNow, help: "expire the subscription now"),
     KeyBinding(.pane(.transactions), [.char("N")], .renewNow, help: "renew the subscription now"),
     KeyBinding(.pane(.transactions), [.char("c")], .viewReceipt, help: "view the app receipt, decoded"),
@@ -104,7 +105,7 @@ public enum KeyBindings {
   private static let sheets: [KeyBinding] = [
     KeyBinding(.sheet(.question), [.enter, .char("y")], .confirm, help: "confirm (Buy, OK, Quit, Clear)"),
     KeyBinding(.sheet(.question), [.escape, .char("n")], .cancel, help: "cancel"),
-    KeyBinding(.sheet(.question), [.char(" ")], .dismiss, help: "close Ask to Buy's message"),
+    KeyBinding(.sheet(.question), [.char(" ")], .dismiss, help: "close Ask to Buy; retention: cancel anyway"),
 
     KeyBinding(.sheet(.form), [.enter], .confirm, help: "confirm (Sign In, Save)"),
     KeyBinding(.sheet(.form), [.escape], .cancel, help: "cancel"),

@@ -69,6 +69,9 @@ public enum KeyIntent: Hashable, Sendable {
   case exportJWS
   /// Turn a subscription's auto-renew on or off.
   case toggleAutoRenew
+  /// Manage the subscription and move to cancel it: the App Store asks the developer's realtime
+  /// endpoint what to show (Retention Messaging), then the cancel sheet.
+  case cancelSubscription
   /// Expire a subscription now.
   case expireNow
   /// Renew a subscription now.

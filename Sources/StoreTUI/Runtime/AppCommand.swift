@@ -1,6 +1,7 @@
 import Foundation
 import SimulatedApp
 import StoreEngine
+import StoreScenario
 
 /// Work the reducer asks the runtime to do. Plain data, so tests compare it. Everything but
 /// ``exportJWS(_:path:)`` and ``quit`` is a ``StoreCommand`` (``storeCommand``): the TUI has no
@@ -61,6 +62,11 @@ public enum AppCommand: Equatable, Sendable {
   case setNotificationURL(String?)
   /// The fault every App Store Server API endpoint answers with.
   case setServerFault(ServerFaultSetting)
+  /// The customer moves to cancel subscription `id`: ask the developer's realtime endpoint what to
+  /// show (on a worker; the sheet comes back as ``AppAction/retentionAnswered(_:product:_:)``).
+  case retentionFlow(PaymentTransaction.ID, product: Product.ID)
+  /// `SKPaymentQueue.add` a payment as given (a promotional offer accepted on a retention sheet).
+  case buyPayment(Payment)
   /// The simulated app asks its own server about a purchase (on a worker; the answer comes back as
   /// ``AppAction/appServerAnswered(_:)``).
   case callAppServer(AppServerRequest)
@@ -87,6 +93,7 @@ public enum AppCommand: Equatable, Sendable {
         payment.billingPlanType = plan
         return payment
       }())
+    case .buyPayment(let payment): .buy(payment)
     case .storePayment(let product): .storePayment(product)
     case .redeemOfferCode(let code): .redeemOfferCode(code)
     case .restore: .restore
@@ -108,7 +115,7 @@ public enum AppCommand: Equatable, Sendable {
     case .setControl(let change): .setControl(change)
     case .advance(let seconds): .advance(to: now.addingTimeInterval(max(0, seconds)))
     case .clearHistory: .clearHistory(account: nil)
-    case .exportJWS, .quit, .redeliver, .rescindConsent, .answerCodeSheet, .setNotificationURL, .setServerFault, .callAppServer, .showReceipt, .exportReceipt, .answerSheet, .signInForAttachedApp, .saveCatalog, .reloadCatalog: nil
+    case .exportJWS, .quit, .redeliver, .rescindConsent, .answerCodeSheet, .setNotificationURL, .setServerFault, .callAppServer, .showReceipt, .exportReceipt, .answerSheet, .signInForAttachedApp, .saveCatalog, .reloadCatalog, .retentionFlow: nil
     }
   }
 }
@@ -151,6 +158,8 @@ public enum AppAction: Equatable, Sendable {
   case appFinishModeSet(AppFinishMode)
   /// The app's server answered a ``AppCommand/callAppServer(_:)`` (or the call failed).
   case appServerAnswered(AppServerAnswer)
+  /// The cancel flow of subscription `id` decided its sheet (``AppCommand/retentionFlow(_:product:)``).
+  case retentionAnswered(PaymentTransaction.ID, product: Product.ID, RetentionFlowResult)
   /// The account's whole view was read: at start, when another account signs in, and after a
   /// relaunch (which re-reads the ledger by definition). Rebuilds every status.
   case accountLoaded(AccountSnapshot)

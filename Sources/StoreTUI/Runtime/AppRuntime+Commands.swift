@@ -60,6 +60,8 @@ extension AppRuntime {
       if let problem = serverFaults.write(fault) { throw SettingError(message: problem) }
       send(.serverFaultRead(serverFaults.read()))
       return "Server fault for all endpoints: \(fault.answer == .off ? "off" : fault.answer.rawValue), delay \(fault.delayMilliseconds) ms."
+    case .retentionFlow(let id, let product):
+      return try startRetentionFlow(id, product: product)
     case .callAppServer(let request):
       guard let appServer else { throw SettingError(message: "The app has no HTTP client here; set App finishes to manually or at once.") }
       appServer(request)

@@ -1,6 +1,7 @@
 import Foundation
 import SimulatedApp
 import StoreEngine
+import StoreScenario
 
 /// The one impure piece of the TUI: owns the engine and the state, runs the reducer's commands
 /// against the engine and feeds the engine's events back in as actions.
@@ -74,6 +75,12 @@ public final class AppRuntime {
   /// come back on the main thread as ``AppAction/appServerAnswered(_:)``. Nil: after-server mode
   /// tells the tester no client is wired.
   public var appServer: ((AppServerRequest) -> Void)?
+  /// Starts a cancel flow's call to the developer's Retention Messaging endpoint on a worker; its
+  /// result comes back on the main thread through ``retentionFinished(_:)``. Nil: the plain cancel
+  /// sheet shows at once.
+  public var retentionFlow: ((RetentionFlowRequest) -> Void)?
+  /// The cancel flow waiting for its realtime answer.
+  var pendingRetention: (id: PaymentTransaction.ID, product: Product.ID)?
   /// The data directory's server fault (Settings); nil without a data directory.
   public var serverFaults: ServerFaultAccess? {
     didSet { send(.serverFaultRead(serverFaults?.read())) }

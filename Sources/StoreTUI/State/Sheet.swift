@@ -102,13 +102,30 @@ public struct ConfirmSheet: Equatable, Sendable {
   public var cancelTitle: String
   /// What happens on yes.
   public var command: AppCommand
+  /// A third answer (space): a retention sheet's "Cancel Subscription" beside its offer.
+  public var alternative: Alternative?
 
-  public init(title: String, message: String, confirmTitle: String, cancelTitle: String = "Cancel", command: AppCommand) {
+  /// A third answer's button and command.
+  public struct Alternative: Equatable, Sendable {
+    public var title: String
+    public var command: AppCommand
+
+    public init(title: String, command: AppCommand) {
+      self.title = title
+      self.command = command
+    }
+  }
+
+  public init(
+    title: String, message: String, confirmTitle: String, cancelTitle: String = "Cancel", command: AppCommand,
+    alternative: Alternative? = nil
+  ) {
     self.title = title
     self.message = message
     self.confirmTitle = confirmTitle
     self.cancelTitle = cancelTitle
     self.command = command
+    self.alternative = alternative
   }
 }
 

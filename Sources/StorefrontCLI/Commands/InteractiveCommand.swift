@@ -2,6 +2,7 @@ import Foundation
 import NcursesTerminal
 import SimulatedApp
 import StoreEngine
+import StoreScenario
 import StoreServer
 import StoreTUI
 import StorefrontLive
@@ -142,6 +143,8 @@ enum InteractiveCommand {
     case serverRequest(ServerRequest)
     case ledgerConnection(LedgerConnectionState)
     case appServerAnswered(AppServerAnswer)
+    /// A cancel flow's realtime call ended and its sheet is decided.
+    case retentionAnswered(RetentionFlowResult)
     /// The Catalog pane's file was written, replaced or removed.
     case catalogFile
   }
@@ -168,6 +171,16 @@ enum InteractiveCommand {
         if let note { answer.error = answer.error.map { "\($0); \(note)" } ?? note }
         loop.post(.appServerAnswered(answer))
       }
+    }
+    // The cancel flow's realtime call, on a serial worker of its own (one libcurl handle).
+    let retention = RetentionFlowClient(
+      directory: store.directory, signer: store.authority.signer(environment: store.queue.signingEnvironment ?? "Sandbox"))
+    let retentionQueue = DispatchQueue(label: "storefront.retention")
+    let queue = store.queue
+    runtime.retentionFlow = { request in
+      // The catalog is read here, on the main thread; only HTTP goes to the worker.
+      let catalog = queue.catalog
+      retentionQueue.async { loop.post(.retentionAnswered(retention.run(request, catalog: catalog))) }
     }
     runtime.serverFaults = ServerFaultSettings.access(directory: store.directory)
     runtime.receipts = ReceiptText.access(store: store, bundleID: store.queue.bundleID)
@@ -210,6 +223,7 @@ enum InteractiveCommand {
           case .tick(let date): runtime.tick(now: date)
           case .external(.serverRequest(let request)): runtime.send(.serverRequest(request))
           case .external(.appServerAnswered(let answer)): runtime.send(.appServerAnswered(answer))
+          case .external(.retentionAnswered(let result)): runtime.retentionFinished(result)
           case .external(.ledgerConnection(let state)): runtime.send(.ledgerConnectionChanged(state))
           case .external(.engine): break
           case .external(.catalogFile): runtime.catalogFileChanged()

@@ -124,6 +124,9 @@ enum RunCommand {
     let appServer = AppServerClient()
     runner.appServer = { appServer.call($0) }
     runner.receipt = AppReceiptSource.reader(for: store)
+    let queue = store.queue
+    let retention = RetentionFlowClient(directory: directory, signer: store.authority.signer(environment: signing))
+    runner.retentionFlow = { retention.run($0, catalog: queue.catalog) }
     runner.appFinisher.mode = finishMode
     let outcome = runner.run(steps)
     switch outcome {

@@ -3,6 +3,7 @@ import AppStoreServerAPI
 import Foundation
 import PostgreSQLLedger
 import SQLiteLedger
+import ServerNotifications
 import StoreEngine
 import StoreServer
 
@@ -18,7 +19,9 @@ enum ServeEndpoints {
   /// The server runs a thread per connection and a ledger connection is not shared between threads,
   /// so requests take turns at the API; a ledger locked by a writer delays the answer (SQLite's busy
   /// timeout), and one locked for longer answers Apple's retryable 5000001.
-  static func make(store: LiveStore, environment: String, bundleID: String) -> APIGateway.Endpoints {
+  static func make(
+    store: LiveStore, environment: String, bundleID: String, appAppleID: Int64 = DeliveryConfiguration.defaultAppAppleID
+  ) -> APIGateway.Endpoints {
     let queue = store.queue
     let api = AppStoreServerAPI(
       ledger: store.ledger, environment: environment == "Production" ? .production : .sandbox, bundleID: bundleID,
@@ -33,6 +36,7 @@ enum ServeEndpoints {
         _ = try? queue.refresh()
         return queue.now
       })
+    api.retentionMessaging = retentionMessaging(store: store, environment: environment, appAppleID: appAppleID)
     // The lock owns the API: the only way to it is a turn.
     let turn = Locked(api)
     return { request in turn.withLock { $0.handle(request) } }
@@ -40,6 +44,23 @@ enum ServeEndpoints {
 }
 
 extension ServeEndpoints {
+  /// The Retention Messaging API's file and performance tests: the test signs with the data
+  /// directory's App Store chain and calls the endpoint over libcurl, on threads of its own.
+  static func retentionMessaging(store: LiveStore, environment: String, appAppleID: Int64) -> RetentionMessagingService {
+    let file = RetentionMessagingFile(directory: store.directory)
+    let signer = store.authority.signer(environment: environment)
+    let config = RetentionMessagingService.config
+    let limits = RetentionPerformanceTest.Limits(
+      totalRequests: config.totalRequests, maxConcurrentRequests: config.maxConcurrentRequests,
+      responseTimeThreshold: .milliseconds(config.responseTimeThreshold), successRateThreshold: config.successRateThreshold)
+    return RetentionMessagingService(file: file) { run in
+      RetentionPerformanceTest.start(
+        RetentionPerformanceTest.Target(
+          requestID: run.requestID, url: run.target, originalTransactionID: run.originalTransactionID, productID: run.productID),
+        limits: limits, signer: signer, appAppleID: appAppleID, file: file)
+    }
+  }
+
   /// `POST /verifyReceipt` (no bearer token, as Apple's): its own read-only ledger connection, the
   /// shared secret and the fault plan read per request, so `keys shared-secret --rotate` and
   /// `server-fault verifyReceipt …` apply to the next request. Requests take turns at the connection

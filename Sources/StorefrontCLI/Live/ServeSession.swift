@@ -76,7 +76,7 @@ final class ServeSession: Sendable {
     let gateway = APIGateway(
       verifier: verifier, requestID: { UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(26).uppercased() },
       recordsDetails: recordsDetails,
-      endpoints: ServeEndpoints.make(store: store, environment: environment, bundleID: bundleID))
+      endpoints: ServeEndpoints.make(store: store, environment: environment, bundleID: bundleID, appAppleID: delivery.appAppleID))
     let receipts: VerifyReceiptHandler
     do throws(LedgerError) {
       receipts = try ServeEndpoints.verifyReceipt(store: store, environment: environment, bundleID: bundleID)
