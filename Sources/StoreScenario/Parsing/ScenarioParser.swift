@@ -15,7 +15,7 @@ public struct ScenarioParser {
     "decline", "resolve", "refund", "set", "fail", "advance", "relaunch", "clear-history", "auto-renew",
     "expire", "renew", "resolve-billing", "price-increase", "billing-issue", "grace", "time-rate", "expect",
     "delete-transaction", "reset", "family",
-    "request-refund", "add-store-payment", "redeem", "server-fault", "notifications", "app", "rescind-consent",
+    "request-refund", "add-store-payment", "redeem", "server-fault", "notifications", "app", "rescind-consent", "glitch",
   ] + LineParser.storeKit2Verbs
 
   /// Parses all of `text`; returns the steps, or every issue found.

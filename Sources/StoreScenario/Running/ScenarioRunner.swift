@@ -213,6 +213,7 @@ public final class ScenarioRunner {
     // N6: the app hears the signed-in account's transactions only, in both views.
     guard let heard = event.heard(by: queue.currentAccount) else { return }
     let queue = self.queue
+    storeKit2View.glitches = queue.controls
     let modern = storeKit2View.records(for: heard) { try? queue.transaction($0) }
     noteStoreKit2(modern)
     emit(api == .storeKit2 ? modern : EventRecord.records(for: heard), line: line, at: time)

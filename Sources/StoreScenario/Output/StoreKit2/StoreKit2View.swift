@@ -22,6 +22,11 @@ public struct StoreKit2View: Sendable, Equatable {
   private var requested: [Product.ID] = []
   /// `purchase()` calls waiting for their result, by transaction.
   private var calls: [PaymentTransaction.ID: Product.ID] = [:]
+  /// The real store's glitches that change what `purchase()` reports (cancelled-after-success, the
+  /// renewal receipt dialog; DECISIONS §46): the front end sets them from the store's controls
+  /// before each step, and the view draws from them.
+  public var glitches = SandboxControls()
+  private var glitchDraws = GlitchDraws()
 
   public init() {}
 
@@ -81,7 +86,7 @@ public struct StoreKit2View: Sendable, Equatable {
     for event: StoreEvent, lookup: (PaymentTransaction.ID) -> PaymentTransaction?
   ) -> [Route]? {
     switch event {
-    case .transactionsUpdated(let list): list.compactMap { route($0, lookup: lookup) }
+    case .transactionsUpdated(let list): list.compactMap { route($0, lookup: lookup) }.flatMap(glitched)
     case .transactionRevoked(let transaction): [.update(transaction)]
     case .transactionsAmended(let list):
       // An upgraded period, a refund, or another process's new purchase; a row that only became
@@ -92,6 +97,21 @@ public struct StoreKit2View: Sendable, Equatable {
     case .transactionsRemoved: []
     default: nil
     }
+  }
+
+  /// A successful `purchase()` as a glitch of the real store reports it: `.userCancelled`
+  /// (RevenueCat/purchases-ios#4903) or a thrown `userCancelled` for a subscription whose renewal
+  /// receipt dialog was cancelled (hyochan/react-native-iap#2930). Either way the purchase went
+  /// through, and its transaction follows on `Transaction.updates`.
+  private mutating func glitched(_ route: Route) -> [Route] {
+    guard case .purchase(let call, let product, .success(let transaction)) = route, !glitches.glitches.isEmpty else { return [route] }
+    if glitchDraws.draw(.cancelledAfterSuccess, in: glitches) {
+      return [.purchase(call: call, product: product, .userCancelled), .update(transaction)]
+    }
+    if transaction.productKind == .autoRenewableSubscription, glitchDraws.draw(.renewalReceiptDialog, in: glitches) {
+      return [.purchase(call: call, product: product, .failed(StoreKitError(parsing: "userCancelled") ?? .paymentCancelled)), .update(transaction)]
+    }
+    return [route]
   }
 
   /// The records of `event` in the StoreKit 2 view. Events StoreKit 2 reports as StoreKit 1 does
