@@ -1,5 +1,4 @@
 import Foundation
-import StoreEngine
 import StoreKit
 import StoreKitTest
 import XCTest
@@ -125,7 +124,7 @@ final class StoreGlitchTests: StoreKitTestCase {
     var unfinished: [String] = []
     for await result in Transaction.unfinished { unfinished.append(result.unsafePayloadValue.productID) }
     XCTAssertEqual(unfinished, [IDs.shopping])
-    let notYet = try await session.transactionUpdates { try session.advance(by: StoreGlitch.lateUpdatesDelay - 1) }
+    let notYet = try await session.transactionUpdates { try session.advance(by: 4) }
     XCTAssertTrue(notYet.isEmpty)
     let late = try await session.transactionUpdates { try session.advance(by: 1) }
     XCTAssertEqual(late.map(\.unsafePayloadValue.productID), [IDs.shopping])
@@ -151,24 +150,10 @@ final class StoreGlitchTests: StoreKitTestCase {
     XCTAssertEqual(statuses.map(\.state), [.subscribed])
   }
 
-  /// The settings travel to attached apps in the storefront's device settings, and decode from
-  /// entries written before glitches existed.
-  func testGlitchesTravelInDeviceSettings() throws {
-    var controls = SandboxControls()
-    controls.glitches[.daemonDrop] = .oneIn(4, seed: 9)
-    let settings = DeviceSettings(controls)
-    XCTAssertEqual(
-      settings.changes(since: DeviceSettings(SandboxControls()), in: SandboxControls()), [.glitch(.daemonDrop, .oneIn(4, seed: 9))])
-    XCTAssertEqual(DeviceSettings(SandboxControls()).changes(since: settings, in: controls), [.glitch(.daemonDrop, .off)])
-    let data = try JSONEncoder().encode(settings)
-    XCTAssertEqual(try JSONDecoder().decode(DeviceSettings.self, from: data).glitches, ["daemon-drop": .oneIn(4, seed: 9)])
-    let old = try JSONEncoder().encode(DeviceSettings(SandboxControls()))
-    XCTAssertFalse(String(decoding: old, as: UTF8.self).contains("glitches"))
-    XCTAssertEqual(try JSONDecoder().decode(DeviceSettings.self, from: old).glitches, [:])
-    XCTAssertEqual(GlitchSetting(parsing: "1-in 4 seed 9"), .oneIn(4, seed: 9))
-    XCTAssertEqual(GlitchSetting(parsing: "next 3"), .next(3))
-    XCTAssertNil(GlitchSetting(parsing: "next 0"))
+  func testASetCountBelowOneIsRefused() {
     XCTAssertThrowsError(try session.setStoreGlitch(.daemonDrop, .next(0)))
+    XCTAssertThrowsError(try session.setStoreGlitch(.productsFail, .oneIn(0, seed: 1)))
+    XCTAssertEqual(session.storeGlitch(.daemonDrop), .off)
   }
 
   func product(_ id: String) async throws -> Product {

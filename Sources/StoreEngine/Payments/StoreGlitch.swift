@@ -40,7 +40,7 @@ public enum StoreGlitch: String, Sendable, CaseIterable, Hashable, Codable {
     case .cancelledAfterSuccess: "Glitch: cancelled after success"
     case .sheetNotShown: "Glitch: sheet never appears"
     case .productsFail: "Glitch: products fail to load"
-    case .daemonDrop: "Glitch: storekitd connection drops"
+    case .daemonDrop: "Glitch: daemon connection drops"
     case .lateUpdates: "Glitch: Transaction.updates late"
     case .renewalReceiptDialog: "Glitch: renewal receipt dialog"
     }

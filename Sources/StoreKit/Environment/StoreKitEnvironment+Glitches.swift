@@ -1,6 +1,5 @@
 import Foundation
-package import StoreEngine
-internal import StoreScenario
+internal import StoreEngine
 
 /// The real store's glitches as an app hears them (``StoreEngine/StoreGlitch``, DECISIONS §46):
 /// the ledger keeps what happened; only what the app is told changes. Lock held throughout.

@@ -38,9 +38,11 @@ public enum SettingsItem: Equatable, Sendable {
   public static let all: [SettingsItem] =
     [.account, .signOut, .askToBuy, .interruptedPurchases, .dialogs, .canMakePayments, .billingRetry, .gracePeriod]
     + StoreAPI.allCases.map { .failure($0) }
-    + [.storefront, .locale, .timeRate, .ageRating, .clearHistory, .rescindConsent, .relaunch, .notificationURL, .serverFault, .serverDelay]
-    + [.appFinishes, .appServerURL]
+    + [.storefront, .locale, .timeRate, .ageRating]
+    // After the device's settings, before the actions: rows counted from either end keep their places.
     + StoreGlitch.allCases.map { .glitch($0) }
+    + [.clearHistory, .rescindConsent, .relaunch, .notificationURL, .serverFault, .serverDelay]
+    + [.appFinishes, .appServerURL]
 
   /// Errors a simulated failure cycles through (`nil` = none): StoreKit 1 codes, then StoreKit 2
   /// names (B6), then the server error.

@@ -86,7 +86,7 @@ public struct StoreKit2View: Sendable, Equatable {
     for event: StoreEvent, lookup: (PaymentTransaction.ID) -> PaymentTransaction?
   ) -> [Route]? {
     switch event {
-    case .transactionsUpdated(let list): list.compactMap { route($0, lookup: lookup) }.flatMap(glitched)
+    case .transactionsUpdated(let list): routes(of: list, lookup: lookup)
     case .transactionRevoked(let transaction): [.update(transaction)]
     case .transactionsAmended(let list):
       // An upgraded period, a refund, or another process's new purchase; a row that only became
@@ -97,6 +97,17 @@ public struct StoreKit2View: Sendable, Equatable {
     case .transactionsRemoved: []
     default: nil
     }
+  }
+
+  /// The routes of a batch of updated transactions, glitched where a glitch strikes.
+  private mutating func routes(
+    of list: [PaymentTransaction], lookup: (PaymentTransaction.ID) -> PaymentTransaction?
+  ) -> [Route] {
+    var routes: [Route] = []
+    for transaction in list {
+      if let route = route(transaction, lookup: lookup) { routes += glitched(route) }
+    }
+    return routes
   }
 
   /// A successful `purchase()` as a glitch of the real store reports it: `.userCancelled`

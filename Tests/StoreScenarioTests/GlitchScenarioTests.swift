@@ -1,0 +1,65 @@
+import Foundation
+import StoreEngine
+import StoreScenario
+import StorefrontTestSupport
+import XCTest
+
+/// `glitch NAME on|off|next [N]|1-in N [seed S]` (DECISIONS §46) and what the StoreKit 2 view reports.
+final class GlitchScenarioTests: XCTestCase {
+  func testTheFormsParse() throws {
+    let steps = try ScenarioParser(catalog: FixtureCatalog.make()).parse("""
+      glitch cancelled-after-success on
+      glitch sheet-not-shown next
+      glitch products-fail next 3
+      glitch daemon-drop 1-in 4 seed 9
+      glitch late-updates off
+      """).get()
+    XCTAssertEqual(steps.map(\.action), [
+      .set(.glitch(.cancelledAfterSuccess, .every)), .set(.glitch(.sheetNotShown, .next(1))), .set(.glitch(.productsFail, .next(3))),
+      .set(.glitch(.daemonDrop, .oneIn(4, seed: 9))), .set(.glitch(.lateUpdates, .off)),
+    ])
+    XCTAssertEqual(ScenarioStep.Control.glitch(.daemonDrop, .every).change, .glitch(.daemonDrop, .every))
+  }
+
+  func testBadInputIsALocatedIssue() {
+    for (line, wanted) in [("glitch cancelled-after-succes on", "Did you mean 'cancelled-after-success'?"), ("glitch daemon-drop next 0", "Invalid glitch setting 'next 0'")] {
+      guard case .failure(let found) = ScenarioParser(catalog: FixtureCatalog.make()).parse(line) else {
+        XCTFail("expected an issue for \(line)")
+        continue
+      }
+      let text = found.issues.map(\.description).joined(separator: "\n")
+      XCTAssertTrue(text.contains(wanted), text)
+    }
+  }
+
+  /// The checked-in example passes in both views, and the StoreKit 2 lines say what the app got.
+  func testTheExamplePasses() throws {
+    let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+      .appendingPathComponent("Examples/13-glitches.scenario")
+    let text = try String(contentsOf: url, encoding: .utf8)
+    for api in [StoreKitAPI.storeKit1, .storeKit2] {
+      let store = try TestStore()
+      let steps = try ScenarioParser(catalog: store.queue.catalog).parse(text).get()
+      var lines: [String] = []
+      let result = ScenarioRunner(queue: store.queue, json: false, api: api) { lines.append($0) }.run(steps)
+      XCTAssertEqual(result, .passed(steps: steps.count), "\(api):\n\(lines.joined(separator: "\n"))")
+      XCTAssertEqual(store.queue.controls.glitches, [.productsFail: .next(2)])
+      if api == .storeKit2 {
+        XCTAssertTrue(lines.contains { $0.contains("userCancelled") }, lines.joined(separator: "\n"))
+      }
+    }
+  }
+
+  /// Without the glitch the same purchase is a success: the expectation can fail.
+  func testWithoutTheGlitchTheExpectationFails() throws {
+    let store = try TestStore()
+    let steps = try ScenarioParser(catalog: store.queue.catalog).parse("""
+      account jake
+      buy com.jake.sample.ExInAppPurchase.shopping
+      confirm
+      expect purchase-result last userCancelled
+      """).get()
+    let result = ScenarioRunner(queue: store.queue, json: false) { _ in }.run(steps)
+    XCTAssertNotEqual(result, .passed(steps: steps.count))
+  }
+}
