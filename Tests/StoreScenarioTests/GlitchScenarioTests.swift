@@ -34,11 +34,12 @@ final class GlitchScenarioTests: XCTestCase {
 
   /// The checked-in example passes in both views, and the StoreKit 2 lines say what the app got.
   func testTheExamplePasses() throws {
-    let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-      .appendingPathComponent("Examples/13-glitches.scenario")
-    let text = try String(contentsOf: url, encoding: .utf8)
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    let text = try String(contentsOf: root.appendingPathComponent("Examples/13-glitches.scenario"), encoding: .utf8)
+    let catalogURL = root.appendingPathComponent("Catalog/Default.storekit")
+    let catalog = try CatalogDecoder().decode(try Data(contentsOf: catalogURL), path: catalogURL.path)
     for api in [StoreKitAPI.storeKit1, .storeKit2] {
-      let store = try TestStore()
+      let store = try TestStore(catalog: catalog)
       let steps = try ScenarioParser(catalog: store.queue.catalog).parse(text).get()
       var lines: [String] = []
       let result = ScenarioRunner(queue: store.queue, json: false, api: api) { lines.append($0) }.run(steps)
