@@ -39,15 +39,17 @@ final class GlitchScenarioTests: XCTestCase {
     let catalogURL = root.appendingPathComponent("Catalog/Default.storekit")
     let catalog = try CatalogDecoder().decode(try Data(contentsOf: catalogURL), path: catalogURL.path)
     for api in [StoreKitAPI.storeKit1, .storeKit2] {
-      let store = try TestStore(catalog: catalog)
+      let store = try TestStore(catalog: catalog, dialogs: true)
       let steps = try ScenarioParser(catalog: store.queue.catalog).parse(text).get()
       var lines: [String] = []
       let result = ScenarioRunner(queue: store.queue, json: false, api: api) { lines.append($0) }.run(steps)
       XCTAssertEqual(result, .passed(steps: steps.count), "\(api):\n\(lines.joined(separator: "\n"))")
-      XCTAssertEqual(store.queue.controls.glitches, [.productsFail: .next(2)])
-      if api == .storeKit2 {
-        XCTAssertTrue(lines.contains { $0.contains("userCancelled") }, lines.joined(separator: "\n"))
-      }
+      XCTAssertEqual(store.queue.controls.glitches, [:], "the example switches every glitch off again")
+      // What the app got: a cancelled purchase that succeeded, a thrown systemError, products that failed.
+      XCTAssertFalse(lines.contains { $0.contains("error: ") }, lines.joined(separator: "\n"))
+      guard api == .storeKit2 else { continue }
+      XCTAssertTrue(lines.contains { $0.contains("userCancelled") }, lines.joined(separator: "\n"))
+      XCTAssertEqual(lines.filter { $0.contains("systemError") }.count, 2, lines.joined(separator: "\n"))
     }
   }
 

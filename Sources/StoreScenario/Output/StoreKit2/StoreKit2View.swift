@@ -99,6 +99,12 @@ public struct StoreKit2View: Sendable, Equatable {
     }
   }
 
+  /// Whether `glitch` strikes this call, by ``glitches`` (counting the call): the scenario runner's
+  /// draws for the glitches that stop a call before the store sees it share the view's counts.
+  public mutating func draw(_ glitch: StoreGlitch) -> Bool {
+    glitchDraws.draw(glitch, in: glitches)
+  }
+
   /// The routes of a batch of updated transactions, glitched where a glitch strikes.
   private mutating func routes(
     of list: [PaymentTransaction], lookup: (PaymentTransaction.ID) -> PaymentTransaction?
