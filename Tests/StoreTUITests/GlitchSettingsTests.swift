@@ -26,4 +26,24 @@ import Testing
     #expect(SettingsItem.all.contains(.glitch(.cancelledAfterSuccess)))
     #expect(SettingsItem.glitch(.daemonDrop).label == "Glitch: daemon connection drops")
   }
+
+  /// The simulated app hears what the Settings pane switched: its purchase succeeds, the StoreKit 2
+  /// view of the Log pane says `.userCancelled`, and the transaction follows on `Transaction.updates`.
+  @Test func theSimulatedAppHearsCancelledAfterSuccess() throws {
+    let store = try TestStore(dialogs: true)
+    let runtime = try AppRuntime(queue: store.queue, size: Size(width: 140, height: 40))
+    try selectSettingsRow(.glitch(.cancelledAfterSuccess), runtime)
+    press(runtime, .enter)
+    #expect(store.queue.controls.glitches[.cancelledAfterSuccess] == .next(1))
+    runtime.send(.key(.char("1")))
+    runtime.send(.key(.home))
+    runtime.send(.key(.enter))  // buy the first product, Remove Ads
+    runtime.send(.key(.char("y")))
+    runtime.send(.key(.char("4")))
+    runtime.send(.key(.char("s")))
+    let modern = runtime.render().plainText
+    #expect(modern.contains("purchase(): \(FixtureCatalog.removeAds) userCancelled"), "\(modern)")
+    #expect(modern.contains("Transaction.updates: \(FixtureCatalog.removeAds) verified (id 1000000001"), "\(modern)")
+    #expect(try store.ledger.load().transactions.last?.state == .purchased, "the ledger has the purchase")
+  }
 }
