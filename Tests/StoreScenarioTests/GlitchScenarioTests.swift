@@ -65,4 +65,23 @@ final class GlitchScenarioTests: XCTestCase {
     let result = ScenarioRunner(queue: store.queue, json: false) { _ in }.run(steps)
     XCTAssertNotEqual(result, .passed(steps: steps.count))
   }
+
+  /// The sheet that never appears: the `buy` reaches no store (nothing bought, no line); the retry buys.
+  func testASheetThatNeverAppearsBuysNothing() throws {
+    let store = try TestStore(dialogs: true)
+    let steps = try ScenarioParser(catalog: store.queue.catalog).parse("""
+      account jake
+      glitch sheet-not-shown next
+      buy com.jake.sample.ExInAppPurchase.shopping
+      expect transactions 0
+      buy com.jake.sample.ExInAppPurchase.shopping
+      confirm
+      expect purchase-result last verified
+      expect transactions 1
+      """).get()
+    var lines: [String] = []
+    let result = ScenarioRunner(queue: store.queue, json: false, api: .storeKit2) { lines.append($0) }.run(steps)
+    XCTAssertEqual(result, .passed(steps: steps.count), lines.joined(separator: "\n"))
+    XCTAssertEqual(lines.filter { $0.contains("sheetPresented") }.count, 1, lines.joined(separator: "\n"))
+  }
 }
