@@ -150,6 +150,16 @@ final class StoreGlitchTests: StoreKitTestCase {
     XCTAssertEqual(statuses.map(\.state), [.subscribed])
   }
 
+  /// StoreKit 1 is unchanged (DECISIONS §46): the observer hears the purchase as it happened.
+  func testStoreKit1SeesThePurchaseAsItHappened() throws {
+    try session.setStoreGlitch(.cancelledAfterSuccess)
+    try session.setStoreGlitch(.renewalReceiptDialog)
+    observer.finishes = true
+    SKPaymentQueue.default().add(SKPayment(product: try loadProduct(IDs.coins100)))
+    drainMainQueue()
+    XCTAssertEqual(observer.lines, ["updated \(IDs.coins100) purchasing", "updated \(IDs.coins100) purchased", "removed \(IDs.coins100)"])
+  }
+
   func testASetCountBelowOneIsRefused() {
     XCTAssertThrowsError(try session.setStoreGlitch(.daemonDrop, .next(0)))
     XCTAssertThrowsError(try session.setStoreGlitch(.productsFail, .oneIn(0, seed: 1)))
