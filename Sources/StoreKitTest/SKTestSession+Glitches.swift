@@ -56,7 +56,7 @@ extension SKTestSession {
       guard n >= 1 else { throw SKTestError(.invalidAction, message: "a glitch's count must be at least 1, not \(n)") }
       setting = .oneIn(n, seed: seed)
     }
-    StoreKitEnvironment.shared.locked { StoreKitEnvironment.shared.glitchDraws.rearm(engineGlitch) }
+    StoreKitEnvironment.shared.rearmGlitch(engineGlitch)
     try perform(.setControl(.glitch(engineGlitch, setting)))
   }
 

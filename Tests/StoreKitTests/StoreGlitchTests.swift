@@ -28,7 +28,12 @@ final class StoreGlitchTests: StoreKitTestCase {
     for await result in Transaction.currentEntitlements { entitled.append(result.unsafePayloadValue.productID) }
     XCTAssertEqual(entitled, [IDs.shopping])
     // `next` struck once: the next purchase is reported as it happened.
-    guard case .success = try await self.product(IDs.coins100).purchase() else { return XCTFail("the glitch struck twice") }
+    let coins = try await self.product(IDs.coins100)
+    guard case .success(let second) = try await coins.purchase() else { return XCTFail("the glitch struck twice") }
+    await second.unsafePayloadValue.finish()
+    // Set again, even to the same value, it strikes again.
+    try session.setStoreGlitch(.cancelledAfterSuccess, .next(1))
+    guard case .userCancelled = try await coins.purchase() else { return XCTFail("setting next again did not re-arm it") }
   }
 
   /// RevenueCat "iOS 18.2.X Purchase Sheet May Fail to Appear": the call waits; the app's timeout

@@ -34,10 +34,8 @@ final class GlitchScenarioTests: XCTestCase {
 
   /// The checked-in example passes in both views, and the StoreKit 2 lines say what the app got.
   func testTheExamplePasses() throws {
-    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    let text = try String(contentsOf: root.appendingPathComponent("Examples/13-glitches.scenario"), encoding: .utf8)
-    let catalogURL = root.appendingPathComponent("Catalog/Default.storekit")
-    let catalog = try CatalogDecoder().decode(try Data(contentsOf: catalogURL), path: catalogURL.path)
+    let text = try String(contentsOf: Self.root.appendingPathComponent("Examples/13-glitches.scenario"), encoding: .utf8)
+    let catalog = try Self.defaultCatalog()
     for api in [StoreKitAPI.storeKit1, .storeKit2] {
       let store = try TestStore(catalog: catalog, dialogs: true)
       let steps = try ScenarioParser(catalog: store.queue.catalog).parse(text).get()
@@ -83,5 +81,36 @@ final class GlitchScenarioTests: XCTestCase {
     let result = ScenarioRunner(queue: store.queue, json: false, api: .storeKit2) { lines.append($0) }.run(steps)
     XCTAssertEqual(result, .passed(steps: steps.count), lines.joined(separator: "\n"))
     XCTAssertEqual(lines.filter { $0.contains("sheetPresented") }.count, 1, lines.joined(separator: "\n"))
+  }
+
+  /// `glitch NAME next` set again, even to the same value, strikes again.
+  func testNextSetAgainStrikesAgain() throws {
+    let store = try TestStore(catalog: try Self.defaultCatalog(), dialogs: true)
+    let steps = try ScenarioParser(catalog: store.queue.catalog).parse("""
+      account jake
+      glitch cancelled-after-success next
+      buy com.jake.sample.ExInAppPurchase.coins100
+      confirm
+      expect purchase-result last userCancelled
+      buy com.jake.sample.ExInAppPurchase.coins100
+      confirm
+      expect purchase-result last verified
+      glitch cancelled-after-success next
+      buy com.jake.sample.ExInAppPurchase.coins100
+      confirm
+      expect purchase-result last userCancelled
+      expect updates 2
+      """).get()
+    var lines: [String] = []
+    let result = ScenarioRunner(queue: store.queue, json: false, api: .storeKit2) { lines.append($0) }.run(steps)
+    XCTAssertEqual(result, .passed(steps: steps.count), lines.joined(separator: "\n"))
+  }
+
+  static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+  /// The package's default catalog (`Catalog/Default.storekit`), which the examples are written for.
+  static func defaultCatalog() throws -> Catalog {
+    let url = root.appendingPathComponent("Catalog/Default.storekit")
+    return try CatalogDecoder().decode(try Data(contentsOf: url), path: url.path)
   }
 }

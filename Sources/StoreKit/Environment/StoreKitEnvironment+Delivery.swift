@@ -77,7 +77,7 @@ extension StoreKitEnvironment {
     }
   }
 
-  func deliver(_ route: StoreKit2View.Route, from store: OpenStore) {
+  private func deliver(_ route: StoreKit2View.Route, from store: OpenStore) {
     switch route {
     case .update(let transaction):
       // Verifying a JWS is most of a step's cost: only for someone listening.

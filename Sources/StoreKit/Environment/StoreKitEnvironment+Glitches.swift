@@ -1,5 +1,5 @@
 import Foundation
-internal import StoreEngine
+package import StoreEngine
 
 /// The real store's glitches as an app hears them (``StoreEngine/StoreGlitch``, DECISIONS §46):
 /// the ledger keeps what happened; only what the app is told changes. Lock held throughout.
@@ -10,6 +10,15 @@ extension StoreKitEnvironment {
     guard glitchDraws.draw(glitch, in: store.queue.controls) else { return false }
     if store.configuration.attachment != nil { writeAppLog(["glitch \(glitch.rawValue): \(note())"], in: store) }
     return true
+  }
+
+  /// Starts `glitch`'s count again, in this process's draws and in the StoreKit 2 view's (a test set
+  /// it, even to the same value: `next` strikes again).
+  package func rearmGlitch(_ glitch: StoreGlitch) {
+    locked {
+      glitchDraws.rearm(glitch)
+      currentStore?.view.rearm(glitch)
+    }
   }
 
   /// Apple's internal error for products that do not load (`SKInternalErrorDomain` 3, purchases-ios#6897).

@@ -53,7 +53,7 @@ package final class StoreKitEnvironment: @unchecked Sendable {
   /// The sets of unsold product ids an attached app was told of.
   var toldUnsold: Set<String> = []
   /// Where each of the real store's glitches is in its count for this process (DECISIONS §46).
-  package var glitchDraws = GlitchDraws()
+  var glitchDraws = GlitchDraws()
   /// `Transaction.updates` results held back by the late-updates glitch, with when they are due.
   var heldUpdates: [(due: Date, result: VerificationResult<Transaction>)] = []
   /// `purchase()` calls whose sheet never appeared (the sheet-not-shown glitch), by call number.

@@ -38,6 +38,8 @@ public struct StoreKit2View: Sendable, Equatable {
     case .relaunch:
       requested = []
       calls = [:]
+    // A glitch set again, even to the same value, counts from here (`next` strikes again).
+    case .setControl(.glitch(let glitch, _)): glitchDraws.rearm(glitch)
     default: break
     }
   }
@@ -103,6 +105,11 @@ public struct StoreKit2View: Sendable, Equatable {
   /// draws for the glitches that stop a call before the store sees it share the view's counts.
   public mutating func draw(_ glitch: StoreGlitch) -> Bool {
     glitchDraws.draw(glitch, in: glitches)
+  }
+
+  /// Starts `glitch`'s count again (it was set again, even to the same value).
+  public mutating func rearm(_ glitch: StoreGlitch) {
+    glitchDraws.rearm(glitch)
   }
 
   /// The routes of a batch of updated transactions, glitched where a glitch strikes.
