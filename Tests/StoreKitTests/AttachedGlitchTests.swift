@@ -25,7 +25,8 @@ final class AttachedGlitchTests: StoreKitTestCase {
     let ledger = try SQLiteLedgerStore(directory: directory)
     var controls = SandboxControls()
     controls.glitches[.productsFail] = .next(1)
-    controls.glitches[.daemonDrop] = .every
+    controls.glitches[.daemonDrop] = .next(1)
+    controls.glitches[.cancelledAfterSuccess] = .next(1)
     // Our parent process stands for the storefront (alive for the whole test, and not us).
     var storefront = AttachedProcess(
       session: ProcessSession().id(of: getppid()), role: .storefront, bundleID: "com.example.storefront", since: Date(),
@@ -54,8 +55,12 @@ final class AttachedGlitchTests: StoreKitTestCase {
       XCTAssertEqual((underlying as NSError).code, 4097)
     }
     XCTAssertTrue(try ledger.allTransactions().isEmpty, "nothing was bought")
+    // The retry buys, and purchase() says it was cancelled (cancelled-after-success).
+    guard case .userCancelled = try await product.purchase() else { return XCTFail("expected userCancelled") }
+    XCTAssertEqual(try ledger.allTransactions().map(\.state), [.purchased])
     let lines = DeviceValues.logs(in: try ledger.load().deviceValues).values.flatMap(\.lines)
     XCTAssertTrue(lines.contains { $0.hasPrefix("glitch products-fail:") }, "\(lines)")
     XCTAssertTrue(lines.contains { $0.hasPrefix("glitch daemon-drop:") }, "\(lines)")
+    XCTAssertTrue(lines.contains { $0.hasPrefix("glitch cancelled-after-success:") }, "\(lines)")
   }
 }

@@ -21,6 +21,10 @@ extension StoreKitEnvironment {
       if let routes = store.view.routes(for: heard, lookup: { try? store.queue.transaction($0) }) {
         for route in routes { deliver(route, from: store) }
       }
+      if !store.view.glitchNotes.isEmpty {
+        if store.configuration.attachment != nil { logged += store.view.glitchNotes }
+        store.view.glitchNotes = []
+      }
       deliverStoreKit2News(heard, from: store)
       // The queue's delegate is asked first (a storefront change, a price increase).
       callbacks += questions(for: heard, in: store)

@@ -27,6 +27,9 @@ public struct StoreKit2View: Sendable, Equatable {
   /// before each step, and the view draws from them.
   public var glitches = SandboxControls()
   private var glitchDraws = GlitchDraws()
+  /// What the glitches of the view did since the front end last took these notes (an attached app
+  /// writes them to its log, for the storefront's Log pane).
+  public var glitchNotes: [String] = []
 
   public init() {}
 
@@ -130,9 +133,11 @@ public struct StoreKit2View: Sendable, Equatable {
   private mutating func glitched(_ route: Route) -> [Route] {
     guard case .purchase(let call, let product, .success(let transaction)) = route, !glitches.glitches.isEmpty else { return [route] }
     if glitchDraws.draw(.cancelledAfterSuccess, in: glitches) {
+      glitchNotes.append("glitch cancelled-after-success: purchase() of \(product.rawValue) returned .userCancelled; \(transaction.id) goes to Transaction.updates")
       return [.purchase(call: call, product: product, .userCancelled), .update(transaction)]
     }
     if transaction.productKind == .autoRenewableSubscription, glitchDraws.draw(.renewalReceiptDialog, in: glitches) {
+      glitchNotes.append("glitch renewal-receipt-dialog: purchase() of \(product.rawValue) threw userCancelled; \(transaction.id) goes to Transaction.updates")
       return [.purchase(call: call, product: product, .failed(StoreKitError(parsing: "userCancelled") ?? .paymentCancelled)), .update(transaction)]
     }
     return [route]
