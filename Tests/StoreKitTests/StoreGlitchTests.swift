@@ -155,6 +155,66 @@ final class StoreGlitchTests: StoreKitTestCase {
     XCTAssertEqual(statuses.map(\.state), [.subscribed])
   }
 
+  /// A careful app under five glitches at once, each striking about one call in two (seeded): it
+  /// retries what failed before money moved, never retries what was reported cancelled, and finishes
+  /// whatever `Transaction.updates` or `Transaction.unfinished` brings. Six purchases wanted, six
+  /// charged, none left unfinished, whatever the glitches did.
+  func testACarefulAppSurvivesTheGlitchesTogether() async throws {
+    try session.setStoreGlitch(.cancelledAfterSuccess, .oneIn(2, seed: 3))
+    try session.setStoreGlitch(.productsFail, .oneIn(2, seed: 4))
+    try session.setStoreGlitch(.daemonDrop, .oneIn(2, seed: 5))
+    try session.setStoreGlitch(.lateUpdates, .oneIn(2, seed: 6))
+    try session.setStoreGlitch(.renewalReceiptDialog, .always)
+    let session = self.session!
+    var delivered: Set<UInt64> = []
+    var reportedCancelled = 0
+    func deliver(_ results: [VerificationResult<Transaction>]) async {
+      for result in results {
+        delivered.insert(result.unsafePayloadValue.id)
+        await result.unsafePayloadValue.finish()
+      }
+    }
+    for _ in 0..<6 {
+      var bought = false
+      for _ in 0..<20 where !bought {
+        guard let product = try? await Product.products(for: [IDs.coins100]).first else { continue }  // retry the load
+        var outcome: Result<Product.PurchaseResult, any Error>?
+        let updates = await session.transactionUpdates {
+          do { outcome = .success(try await product.purchase()) } catch { outcome = .failure(error) }
+        }
+        await deliver(updates)
+        switch outcome {
+        case .success(.success(let result)):
+          await deliver([result])
+          bought = true
+        case .success(.userCancelled):
+          // Not retried: the purchase may have gone through (#4903); updates or unfinished will say.
+          reportedCancelled += 1
+          bought = true
+        case .failure(let error as StoreKitError):
+          guard case .systemError = error else { return XCTFail("unexpected \(error)") }  // nothing charged: retry
+        default:
+          return XCTFail("unexpected \(String(describing: outcome))")
+        }
+      }
+      XCTAssertTrue(bought, "twenty tries did not buy")
+      // On the next foreground: whatever is unfinished (late updates) is delivered too.
+      var unfinished: [VerificationResult<Transaction>] = []
+      for await result in Transaction.unfinished { unfinished.append(result) }
+      await deliver(unfinished)
+    }
+    // Late updates that arrive later change nothing: they were delivered already.
+    let late = try await session.transactionUpdates { try session.advance(by: 60) }
+    XCTAssertTrue(late.allSatisfy { delivered.contains($0.unsafePayloadValue.id) })
+    let charged = session.allTransactions().filter { $0.state == .purchased }
+    XCTAssertEqual(charged.count, 6, "one charge per purchase wanted")
+    XCTAssertEqual(Set(charged.map { UInt64($0.identifier) }), delivered, "every charge was delivered")
+    var left = 0
+    for await _ in Transaction.unfinished { left += 1 }
+    XCTAssertEqual(left, 0)
+    XCTAssertGreaterThan(reportedCancelled, 0, "the seeds make cancelled-after-success strike")
+  }
+
   /// StoreKit 1 is unchanged (DECISIONS §46): the observer hears the purchase as it happened.
   func testStoreKit1SeesThePurchaseAsItHappened() throws {
     try session.setStoreGlitch(.cancelledAfterSuccess)
