@@ -27,4 +27,20 @@ final class GlitchTerminalTests: XCTestCase {
     try session.send("q")
     try session.waitFor("EXIT=0")
   }
+
+  /// What the app gets, in the Log pane: with cancelled-after-success switched on in Settings, the
+  /// simulated app's purchase succeeds and its StoreKit 2 view says `.userCancelled`, then the update.
+  func testTheLogPaneShowsTheCancelledPurchaseThatSucceeded() throws {
+    let session = try TmuxSession()
+    try session.launch("--account mina")
+    try session.waitFor("[ Restore Purchases ]")
+    try session.set("Glitch: cancelled after success", row: 21, to: "next")
+    try session.buy(row: 0)
+    try session.send("4", "s")
+    try session.waitFor("StoreKit 2 view:")
+    try session.waitFor("userCancelled")
+    try session.waitFor("Transaction.updates:")
+    try session.send("q")
+    try session.waitFor("EXIT=0")
+  }
 }
