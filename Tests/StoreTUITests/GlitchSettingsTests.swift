@@ -25,11 +25,15 @@ import Testing
     #expect(SettingsItem.glitch(.renewalReceiptDialog).value(in: runtime.state) == "next")
     #expect(SettingsItem.all.contains(.glitch(.cancelledAfterSuccess)))
     #expect(SettingsItem.glitch(.daemonDrop).label == "Glitch: daemon connection drops")
+    try theSimulatedAppHearsCancelledAfterSuccess()
   }
 
   /// The simulated app hears what the Settings pane switched: its purchase succeeds, the StoreKit 2
   /// view of the Log pane says `.userCancelled`, and the transaction follows on `Transaction.updates`.
-  @Test func theSimulatedAppHearsCancelledAfterSuccess() throws {
+  /// Called from the test above, not a `@Test` of its own: as two runtime tests in this suite beside
+  /// `LogStoreKitViewTests`, the runner hung 4 times in 18 (a thread spinning in the Swift runtime's
+  /// `AccessSet::insert` under `AppRuntime.enqueue`); as one, 0 in 25. Not understood yet.
+  func theSimulatedAppHearsCancelledAfterSuccess() throws {
     let store = try TestStore(dialogs: true)
     let runtime = try AppRuntime(queue: store.queue, size: Size(width: 140, height: 40))
     try selectSettingsRow(.glitch(.cancelledAfterSuccess), runtime)

@@ -215,6 +215,7 @@ public final class ScenarioRunner {
     let queue = self.queue
     storeKit2View.glitches = queue.controls
     let modern = storeKit2View.records(for: heard) { try? queue.transaction($0) }
+    storeKit2View.glitchNotes = []  // the lines themselves say what the app got
     noteStoreKit2(modern)
     emit(api == .storeKit2 ? modern : EventRecord.records(for: heard), line: line, at: time)
   }

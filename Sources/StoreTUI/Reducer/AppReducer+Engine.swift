@@ -19,6 +19,7 @@ extension AppReducer {
     // The simulated app hears the real store's glitches the Settings pane switched (DECISIONS §46).
     view.glitches = state.controls
     let modern = view.lines(for: event, at: state.clock, formatter: formatter) { state.transaction($0) }
+    view.glitchNotes = []  // the Log pane shows the purchase's own StoreKit 2 lines
     state.storeKit2View = view
     appendLog(formatter.lines(for: event, at: state.clock), modern, &state)
     switch event {

@@ -131,7 +131,11 @@ public struct StoreKit2View: Sendable, Equatable {
   /// receipt dialog was cancelled (hyochan/react-native-iap#2930). Either way the purchase went
   /// through, and its transaction follows on `Transaction.updates`.
   private mutating func glitched(_ route: Route) -> [Route] {
-    guard case .purchase(let call, let product, .success(let transaction)) = route, !glitches.glitches.isEmpty else { return [route] }
+    // Only a purchase that made its own transaction (not a re-download's original, not the subscription
+    // already owned): that one "went through".
+    guard case .purchase(let call, let product, .success(let transaction)) = route, transaction.id == call,
+      !glitches.glitches.isEmpty
+    else { return [route] }
     if glitchDraws.draw(.cancelledAfterSuccess, in: glitches) {
       glitchNotes.append("glitch cancelled-after-success: purchase() of \(product.rawValue) returned .userCancelled; \(transaction.id) goes to Transaction.updates")
       return [.purchase(call: call, product: product, .userCancelled), .update(transaction)]
