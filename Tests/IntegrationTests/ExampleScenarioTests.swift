@@ -37,13 +37,13 @@ final class ExampleScenarioTests: XCTestCase {
       "07": [("subscriptionStatusChanged", nil, nil), ("transactionRevoked", "purchased", nil)],
       "08": [("transactionRevoked", "purchased", nil), ("shouldAddStorePayment", nil, nil), ("subscriptionStatusChanged", nil, nil)],
       // B10, B55, B27.
+      "09": [("refundRequest", nil, nil), ("transactionRevoked", "purchased", nil), ("shouldAddStorePayment", nil, nil), ("appCrashed", nil, nil)],
+      // §43: the monthly plan's sheet and its twelve payments.
+      "11": [("sheetPresented", nil, nil), ("transactionUpdated", "purchased", nil), ("subscriptionStatusChanged", nil, nil)],
       // B87–B89: codes redeemed as one-time offers; a code used twice, past its limit or expiry is refused.
       "12": [("transactionUpdated", "purchased", nil), ("error", nil, "offerCodeAlreadyRedeemed"), ("error", nil, "offerCodeLimitReached"), ("error", nil, "offerCodeExpired"), ("error", nil, "offerCodeRedeemedByCustomer")],
       // B83–B85: no realtime URL, so the plain cancel sheet; cancelling anyway turns auto-renew off.
       "13": [("retentionSheet", nil, nil), ("subscriptionStatusChanged", nil, nil)],
-      "09": [("refundRequest", nil, nil), ("transactionRevoked", "purchased", nil), ("shouldAddStorePayment", nil, nil), ("appCrashed", nil, nil)],
-      // §43: the monthly plan's sheet and its twelve payments.
-      "11": [("sheetPresented", nil, nil), ("transactionUpdated", "purchased", nil), ("subscriptionStatusChanged", nil, nil)],
     ]
     for (prefix, wanted) in expected.sorted(by: { $0.key < $1.key }) {
       let example = try ExampleScenarios.named(prefix)

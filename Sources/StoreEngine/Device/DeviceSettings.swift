@@ -16,9 +16,11 @@ public struct DeviceSettings: Codable, Sendable, Equatable {
   public var failures: [String: SimulatedFailure]
   /// `AppStore.ageRatingCode` (nil: unavailable); entries written before it existed decode as 100.
   public var ageRatingCode: Int?
+  /// The glitches switched on, by ``StoreGlitch`` raw value; entries written before them decode as none.
+  public var glitches: [String: GlitchSetting]
 
   private enum CodingKeys: String, CodingKey {
-    case askToBuy, interruptedPurchases, canMakePayments, billingRetry, gracePeriod, storefront, locale, failures, ageRatingCode
+    case askToBuy, interruptedPurchases, canMakePayments, billingRetry, gracePeriod, storefront, locale, failures, ageRatingCode, glitches
     case ageRatingUnavailable
   }
 
@@ -34,6 +36,7 @@ public struct DeviceSettings: Codable, Sendable, Equatable {
     failures = try container.decode([String: SimulatedFailure].self, forKey: .failures)
     let unavailable = try container.decodeIfPresent(Bool.self, forKey: .ageRatingUnavailable) ?? false
     ageRatingCode = unavailable ? nil : try container.decodeIfPresent(Int.self, forKey: .ageRatingCode) ?? SandboxControls().ageRatingCode
+    glitches = try container.decodeIfPresent([String: GlitchSetting].self, forKey: .glitches) ?? [:]
   }
 
   public func encode(to encoder: any Encoder) throws {
@@ -48,6 +51,7 @@ public struct DeviceSettings: Codable, Sendable, Equatable {
     try container.encode(failures, forKey: .failures)
     // Nil is said out loud: a missing key means an older storefront, whose apps saw the default.
     if let ageRatingCode { try container.encode(ageRatingCode, forKey: .ageRatingCode) } else { try container.encode(true, forKey: .ageRatingUnavailable) }
+    if !glitches.isEmpty { try container.encode(glitches, forKey: .glitches) }
   }
 
   public init(_ controls: SandboxControls) {
@@ -60,6 +64,7 @@ public struct DeviceSettings: Codable, Sendable, Equatable {
     locale = controls.locale
     failures = Dictionary(uniqueKeysWithValues: controls.failures.map { ($0.key.rawValue, $0.value) })
     ageRatingCode = controls.ageRatingCode
+    glitches = Dictionary(uniqueKeysWithValues: controls.glitches.map { ($0.key.rawValue, $0.value) })
   }
 
   /// The control changes that take `controls` from `previous` (the settings last followed; nil: none
@@ -76,6 +81,9 @@ public struct DeviceSettings: Codable, Sendable, Equatable {
     if storefront != base.storefront { changes.append(.storefront(storefront)) }
     if locale != base.locale { changes.append(.locale(locale)) }
     if ageRatingCode != base.ageRatingCode { changes.append(.ageRatingCode(ageRatingCode)) }
+    for glitch in StoreGlitch.allCases where glitches[glitch.rawValue] != base.glitches[glitch.rawValue] {
+      changes.append(.glitch(glitch, glitches[glitch.rawValue] ?? .off))
+    }
     for api in StoreAPI.allCases where failures[api.rawValue] != base.failures[api.rawValue] {
       changes.append(.failure(api, failures[api.rawValue]))
     }

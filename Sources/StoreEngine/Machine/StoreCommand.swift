@@ -153,6 +153,8 @@ public enum ControlChange: Sendable, Equatable {
   case timeRate(Int)
   /// `AppStore.ageRatingCode` from now on (nil: unavailable); an app compares it with the last one it saw.
   case ageRatingCode(Int?)
+  /// One of the real store's glitches, switched (``StoreGlitch``; `.off` removes it).
+  case glitch(StoreGlitch, GlitchSetting)
 
   /// Applies the change.
   public func apply(to controls: inout SandboxControls) {
@@ -169,6 +171,7 @@ public enum ControlChange: Sendable, Equatable {
     case .productsLatency(let seconds): controls.productsLatency = seconds
     case .timeRate(let raw): controls.timeRate = raw
     case .ageRatingCode(let code): controls.ageRatingCode = code
+    case .glitch(let glitch, let setting): controls.glitches[glitch] = setting == .off ? nil : setting
     }
   }
 }

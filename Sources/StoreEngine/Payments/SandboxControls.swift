@@ -27,6 +27,8 @@ public struct SandboxControls: Sendable, Equatable {
   /// What `AppStore.ageRatingCode` answers (iOS 26.2): the app's current age rating code, nil when
   /// unavailable. Apple's codes: 100 is 4+, 200 9+, 300 12+, 600 17+, 618 18+ (MarketplaceKit's table).
   public var ageRatingCode: Int? = 100
+  /// The real store's glitches switched on (absent: off); Storefront's own (DECISIONS §46).
+  public var glitches: [StoreGlitch: GlitchSetting] = [:]
 
   public init() {}
 

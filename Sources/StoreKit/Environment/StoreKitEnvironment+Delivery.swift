@@ -8,6 +8,7 @@ extension StoreKitEnvironment {
   /// transactions (N6), StoreKit 1 callbacks scheduled on the main queue in one block (so steps
   /// keep their order), StoreKit 2 results and updates at once. Called with the lock held.
   func deliver(_ events: [StoreEvent], from store: OpenStore) {
+    attendGlitches(store)
     guard !events.isEmpty else { return }
     let account = store.queue.currentAccount
     var callbacks: [QueueCallback] = []
@@ -16,8 +17,13 @@ extension StoreKitEnvironment {
     for event in events {
       guard let heard = news(in: event, from: store)?.heard(by: account) else { continue }
       if store.configuration.attachment != nil { logged += Self.logFormatter.lines(for: heard, at: store.queue.now) }
+      store.view.glitches = store.queue.controls
       if let routes = store.view.routes(for: heard, lookup: { try? store.queue.transaction($0) }) {
         for route in routes { deliver(route, from: store) }
+      }
+      if !store.view.glitchNotes.isEmpty {
+        if store.configuration.attachment != nil { logged += store.view.glitchNotes }
+        store.view.glitchNotes = []
       }
       deliverStoreKit2News(heard, from: store)
       // The queue's delegate is asked first (a storefront change, a price increase).
@@ -81,6 +87,10 @@ extension StoreKitEnvironment {
       // Verifying a JWS is most of a step's cost: only for someone listening.
       guard !updateListeners.isEmpty else { return }
       let result = verification(of: transaction, in: store)
+      if glitchStrikes(.lateUpdates, in: store, note: "Transaction.updates holds \(transaction.id.rawValue) back \(Int(StoreGlitch.lateUpdatesDelay)) s") {
+        heldUpdates.append((due: store.queue.now.addingTimeInterval(StoreGlitch.lateUpdatesDelay), result: result))
+        return
+      }
       for listener in updateListeners.values { listener.yield(result) }
     case .purchase(let call, _, let routing):
       // The purchase has its outcome: its storefront-change question is over.

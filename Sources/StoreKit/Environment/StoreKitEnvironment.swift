@@ -56,6 +56,13 @@ package final class StoreKitEnvironment: @unchecked Sendable {
   var appLog = DeviceValues.AppLog(bundleID: "")
   /// The sets of unsold product ids an attached app was told of.
   var toldUnsold: Set<String> = []
+  /// Where each of the real store's glitches is in its count for this process (DECISIONS §46).
+  var glitchDraws = GlitchDraws()
+  /// `Transaction.updates` results held back by the late-updates glitch, with when they are due.
+  var heldUpdates: [(due: Date, result: VerificationResult<Transaction>)] = []
+  /// `purchase()` calls whose sheet never appeared (the sheet-not-shown glitch), by call number.
+  var stuckPurchases: [UInt64: CheckedContinuation<Product.PurchaseResult, any Error>] = [:]
+  var nextStuckPurchase: UInt64 = 1
   /// The open store, if any (lock held).
   var currentStore: OpenStore? { store }
 
@@ -85,11 +92,15 @@ package final class StoreKitEnvironment: @unchecked Sendable {
     let opened = try OpenStore(configuration)
     for (_, call) in purchaseCalls { call.resume(throwing: StoreKitError.unknown) }
     for (_, call) in productCalls { call.resume(throwing: StoreKitError.unknown) }
+    for (_, call) in stuckPurchases { call.resume(throwing: StoreKitError.unknown) }
     purchaseCalls = [:]
     productCalls = [:]
     offerCodeSheetCall?.resume(throwing: StoreKitError.unknown)
     offerCodeSheetCall = nil
     enteredOfferCodes = []
+    stuckPurchases = [:]
+    heldUpdates = []
+    glitchDraws = GlitchDraws()
     unclaimedProducts = [:]
     unclaimedPurchases = [:]
     productRequests = [:]

@@ -55,6 +55,11 @@ public struct Product: Identifiable, Equatable, Hashable, Sendable {
     let answer = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<ProductsAnswer, any Error>) in
       environment.locked {
         do {
+          let store = try environment.openStore()
+          environment.followDeviceSettings(store)
+          if environment.glitchStrikes(.productsFail, in: store, note: "products(for:) threw SKInternalErrorDomain 3") {
+            return continuation.resume(throwing: StoreKitEnvironment.productsInternalError)
+          }
           let step = try environment.perform(.requestProducts(ids))
           guard let request = step.productsRequest else { return continuation.resume(throwing: StoreKitError.unknown) }
           if let early = environment.unclaimedProducts.removeValue(forKey: request) {
@@ -97,27 +102,47 @@ public struct Product: Identifiable, Equatable, Hashable, Sendable {
     }
     if payment.quantity < 1 || payment.quantity > 10 { throw PurchaseError.invalidQuantity }
     let request = payment
-    return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<PurchaseResult, any Error>) in
-      environment.locked {
-        do {
-          var restore: Bool?
-          if let askToBuy {
-            restore = try environment.read { $0.queue.controls.askToBuy }
-            try environment.perform(.setControl(.askToBuy(askToBuy)))
-          }
-          defer { if let restore { _ = try? environment.perform(.setControl(.askToBuy(restore))) } }
-          let step = try environment.perform(.buy(request)) { store in store.view.willPerform(.buy(request)) }
-          guard let call = step.createdTransaction else { return continuation.resume(throwing: StoreKitError.unknown) }
-          if let storefrontHandler { StoreKit2Registry.shared.setStorefrontHandler(storefrontHandler, for: call.rawValue) }
-          if let early = environment.unclaimedPurchases.removeValue(forKey: call) {
-            continuation.resume(with: early)
-          } else {
-            environment.purchaseCalls[call] = continuation
-          }
-        } catch {
-          continuation.resume(throwing: StoreKitError.unknown)
-        }
+    let stuck = environment.reserveStuckPurchase()
+    return try await withTaskCancellationHandler {
+      try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<PurchaseResult, any Error>) in
+        environment.locked { buy(request, askToBuy: askToBuy, storefrontHandler: storefrontHandler, stuck: stuck, continuation) }
       }
+    } onCancel: {
+      environment.giveUp(stuck: stuck)
+    }
+  }
+
+  /// The purchase's step, with the lock held; or a glitch of the real store instead (DECISIONS §46).
+  private func buy(
+    _ request: StoreEngine.Payment, askToBuy: Bool?, storefrontHandler: PurchaseOption.StorefrontChangeHandler?,
+    stuck: UInt64, _ continuation: CheckedContinuation<PurchaseResult, any Error>
+  ) {
+    let environment = StoreKitEnvironment.shared
+    do {
+      let store = try environment.openStore()
+      environment.followDeviceSettings(store)
+      if environment.glitchStrikes(.daemonDrop, in: store, note: "purchase() of \(id) threw systemError (NSCocoaErrorDomain 4097)") {
+        return continuation.resume(throwing: StoreKitEnvironment.daemonConnectionError)
+      }
+      if environment.glitchStrikes(.sheetNotShown, in: store, note: "the sheet for \(id) never appeared; purchase() waits") {
+        return environment.park(continuation, as: stuck)
+      }
+      var restore: Bool?
+      if let askToBuy {
+        restore = try environment.read { $0.queue.controls.askToBuy }
+        try environment.perform(.setControl(.askToBuy(askToBuy)))
+      }
+      defer { if let restore { _ = try? environment.perform(.setControl(.askToBuy(restore))) } }
+      let step = try environment.perform(.buy(request)) { store in store.view.willPerform(.buy(request)) }
+      guard let call = step.createdTransaction else { return continuation.resume(throwing: StoreKitError.unknown) }
+      if let storefrontHandler { StoreKit2Registry.shared.setStorefrontHandler(storefrontHandler, for: call.rawValue) }
+      if let early = environment.unclaimedPurchases.removeValue(forKey: call) {
+        continuation.resume(with: early)
+      } else {
+        environment.purchaseCalls[call] = continuation
+      }
+    } catch {
+      continuation.resume(throwing: StoreKitError.unknown)
     }
   }
 }

@@ -73,6 +73,7 @@ extension LineParser {
       let reason = option("reason").flatMap { Int($0.value) } ?? 0
       return .transaction(reference, .requestRefund(answer: answer, reason: reason))
     case "set": return .set(try control())
+    case "glitch": return .set(try glitch())
     case "billing-issue": return .set(.billingIssue(try onOff()))
     case "grace": return .set(.grace(try onOff()))
     case "time-rate": return .set(.timeRate(try timeRate()))
@@ -227,6 +228,23 @@ extension LineParser {
       let hint = suggestion(for: name.text, in: known).map { " Did you mean '\($0)'?" } ?? ""
       throw issue(name.column, "Unknown setting '\(name.text)'.\(hint)")
     }
+  }
+
+  /// `glitch NAME on|off|next [N]|1-in N [seed S]`.
+  private mutating func glitch() throws(ScenarioIssue) -> ScenarioStep.Control {
+    let names = StoreGlitch.allCases.map(\.rawValue)
+    let name = try next("a glitch (\(names.joined(separator: ", ")))")
+    guard let glitch = StoreGlitch(rawValue: name.text) else {
+      let hint = suggestion(for: name.text, in: names).map { " Did you mean '\($0)'?" } ?? ""
+      throw issue(name.column, "Unknown glitch '\(name.text)'.\(hint)")
+    }
+    let first = try next("on, off, next [N] or 1-in N [seed S]")
+    var words = [first.text]
+    while !positionals.isEmpty { words.append(try next("a count or seed").text) }
+    guard let setting = GlitchSetting(parsing: words.joined(separator: " ")) else {
+      throw issue(first.column, "Invalid glitch setting '\(words.joined(separator: " "))'; use on, off, next, next N or 1-in N seed S (N at least 1).")
+    }
+    return .glitch(glitch, setting)
   }
 
   private mutating func failure() throws(ScenarioIssue) -> ScenarioStep.Action {

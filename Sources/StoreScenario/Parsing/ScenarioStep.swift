@@ -110,6 +110,8 @@ public struct ScenarioStep: Sendable, Equatable {
     case failure(StoreAPI, SimulatedFailure?)
     /// `set age-rating CODE|none`: what `AppStore.ageRatingCode` answers.
     case ageRating(Int?)
+    /// `glitch NAME on|off|next [N]|1-in N [seed S]`: one of the real store's glitches (DECISIONS §46).
+    case glitch(StoreGlitch, GlitchSetting)
 
     /// The store's control change (durations are fixed lengths here: a month is 30 days).
     public var change: ControlChange {
@@ -126,6 +128,7 @@ public struct ScenarioStep: Sendable, Equatable {
       case .timeRate(let rate): .timeRate(rate.rawValue)
       case .failure(let api, let failure): .failure(api, failure)
       case .ageRating(let code): .ageRatingCode(code)
+      case .glitch(let glitch, let setting): .glitch(glitch, setting)
       }
     }
   }

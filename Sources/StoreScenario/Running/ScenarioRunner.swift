@@ -220,7 +220,9 @@ public final class ScenarioRunner {
     // N6: the app hears the signed-in account's transactions only, in both views.
     guard let heard = event.heard(by: queue.currentAccount) else { return }
     let queue = self.queue
+    storeKit2View.glitches = queue.controls
     let modern = storeKit2View.records(for: heard) { try? queue.transaction($0) }
+    storeKit2View.glitchNotes = []  // the lines themselves say what the app got
     noteStoreKit2(modern)
     emit(api == .storeKit2 ? modern : EventRecord.records(for: heard), line: line, at: time)
   }
@@ -310,6 +312,7 @@ public final class ScenarioRunner {
   private func perform(_ step: ScenarioStep) throws(StepError) {
     switch step.action {
     case .command(let command):
+      if glitched(command, line: step.line) { break }
       try perform(command)
     case .storePayment(let product, let answer):
       storePayments.addsPayments = answer == .add

@@ -16,7 +16,10 @@ extension AppReducer {
     // Taken out while it works, so that reading the state's transactions copies nothing.
     var view = state.storeKit2View
     state.storeKit2View = StoreKit2View()
+    // The simulated app hears the real store's glitches the Settings pane switched (DECISIONS §46).
+    view.glitches = state.controls
     let modern = view.lines(for: event, at: state.clock, formatter: formatter) { state.transaction($0) }
+    view.glitchNotes = []  // the Log pane shows the purchase's own StoreKit 2 lines
     state.storeKit2View = view
     appendLog(formatter.lines(for: event, at: state.clock), modern, &state)
     switch event {

@@ -31,12 +31,17 @@ public enum SettingsItem: Equatable, Sendable {
   case appFinishes
   /// The app's own server, which it asks before finishing in the after-server mode (edit).
   case appServerURL
+  /// One of the real store's glitches (DECISIONS §46): off, next, on, 1 in 5.
+  case glitch(StoreGlitch)
 
   /// Every row, top to bottom.
   public static let all: [SettingsItem] =
     [.account, .signOut, .askToBuy, .interruptedPurchases, .dialogs, .canMakePayments, .billingRetry, .gracePeriod]
     + StoreAPI.allCases.map { .failure($0) }
-    + [.storefront, .locale, .timeRate, .ageRating, .clearHistory, .rescindConsent, .relaunch, .notificationURL, .serverFault, .serverDelay]
+    + [.storefront, .locale, .timeRate, .ageRating]
+    // After the device's settings, before the actions: rows counted from either end keep their places.
+    + StoreGlitch.allCases.map { .glitch($0) }
+    + [.clearHistory, .rescindConsent, .relaunch, .notificationURL, .serverFault, .serverDelay]
     + [.appFinishes, .appServerURL]
 
   /// Errors a simulated failure cycles through (`nil` = none): StoreKit 1 codes, then StoreKit 2
@@ -86,6 +91,7 @@ public enum SettingsItem: Equatable, Sendable {
     case .serverDelay: "Server delay (all endpoints)"
     case .appFinishes: "App finishes transactions"
     case .appServerURL: "App's server URL"
+    case .glitch(let glitch): glitch.label
     }
   }
 
@@ -125,6 +131,7 @@ public enum SettingsItem: Equatable, Sendable {
       case .afterServer: return "after its server answers 2xx"
       }
     case .appServerURL: return state.appServerURL ?? "not set (Enter to set)"
+    case .glitch(let glitch): return (controls.glitches[glitch] ?? .off).description
     }
   }
 
@@ -202,6 +209,10 @@ public enum SettingsItem: Equatable, Sendable {
       return .appFinishes(next)
     case .appServerURL:
       return .sheet(.notificationURL(URLSheet(url: state.appServerURL ?? "", purpose: .appServer)))
+    case .glitch(let glitch):
+      let choices = GlitchSetting.choices
+      let index = choices.firstIndex(of: controls.glitches[glitch] ?? .off) ?? 0
+      return .command(.setControl(.glitch(glitch, choices[cycle(index, step, choices.count)])))
     }
   }
 

@@ -22,6 +22,14 @@ public struct StoreKit2View: Sendable, Equatable {
   private var requested: [Product.ID] = []
   /// `purchase()` calls waiting for their result, by transaction.
   private var calls: [PaymentTransaction.ID: Product.ID] = [:]
+  /// The real store's glitches that change what `purchase()` reports (cancelled-after-success, the
+  /// renewal receipt dialog; DECISIONS §46): the front end sets them from the store's controls
+  /// before each step, and the view draws from them.
+  public var glitches = SandboxControls()
+  private var glitchDraws = GlitchDraws()
+  /// What the glitches of the view did since the front end last took these notes (an attached app
+  /// writes them to its log, for the storefront's Log pane).
+  public var glitchNotes: [String] = []
 
   public init() {}
 
@@ -33,6 +41,8 @@ public struct StoreKit2View: Sendable, Equatable {
     case .relaunch:
       requested = []
       calls = [:]
+    // A glitch set again, even to the same value, counts from here (`next` strikes again).
+    case .setControl(.glitch(let glitch, _)): glitchDraws.rearm(glitch)
     default: break
     }
   }
@@ -87,7 +97,7 @@ public struct StoreKit2View: Sendable, Equatable {
     for event: StoreEvent, lookup: (PaymentTransaction.ID) -> PaymentTransaction?
   ) -> [Route]? {
     switch event {
-    case .transactionsUpdated(let list): list.compactMap { route($0, lookup: lookup) }
+    case .transactionsUpdated(let list): routes(of: list, lookup: lookup)
     case .transactionRevoked(let transaction): [.update(transaction)]
     case .transactionsAmended(let list):
       // An upgraded period, a refund, or another process's new purchase; a row that only became
@@ -98,6 +108,49 @@ public struct StoreKit2View: Sendable, Equatable {
     case .transactionsRemoved: []
     default: nil
     }
+  }
+
+  /// Whether `glitch` strikes this call, by ``glitches`` (counting the call): the scenario runner's
+  /// draws for the glitches that stop a call before the store sees it share the view's counts.
+  public mutating func draw(_ glitch: StoreGlitch) -> Bool {
+    glitchDraws.draw(glitch, in: glitches)
+  }
+
+  /// Starts `glitch`'s count again (it was set again, even to the same value).
+  public mutating func rearm(_ glitch: StoreGlitch) {
+    glitchDraws.rearm(glitch)
+  }
+
+  /// The routes of a batch of updated transactions, glitched where a glitch strikes.
+  private mutating func routes(
+    of list: [PaymentTransaction], lookup: (PaymentTransaction.ID) -> PaymentTransaction?
+  ) -> [Route] {
+    var routes: [Route] = []
+    for transaction in list {
+      if let route = route(transaction, lookup: lookup) { routes += glitched(route) }
+    }
+    return routes
+  }
+
+  /// A successful `purchase()` as a glitch of the real store reports it: `.userCancelled`
+  /// (RevenueCat/purchases-ios#4903) or a thrown `userCancelled` for a subscription whose renewal
+  /// receipt dialog was cancelled (hyochan/react-native-iap#2930). Either way the purchase went
+  /// through, and its transaction follows on `Transaction.updates`.
+  private mutating func glitched(_ route: Route) -> [Route] {
+    // Only a purchase that made its own transaction (not a re-download's original, not the subscription
+    // already owned): that one "went through".
+    guard case .purchase(let call, let product, .success(let transaction)) = route, transaction.id == call,
+      !glitches.glitches.isEmpty
+    else { return [route] }
+    if glitchDraws.draw(.cancelledAfterSuccess, in: glitches) {
+      glitchNotes.append("glitch cancelled-after-success: purchase() of \(product.rawValue) returned .userCancelled; \(transaction.id) goes to Transaction.updates")
+      return [.purchase(call: call, product: product, .userCancelled), .update(transaction)]
+    }
+    if transaction.productKind == .autoRenewableSubscription, glitchDraws.draw(.renewalReceiptDialog, in: glitches) {
+      glitchNotes.append("glitch renewal-receipt-dialog: purchase() of \(product.rawValue) threw userCancelled; \(transaction.id) goes to Transaction.updates")
+      return [.purchase(call: call, product: product, .failed(StoreKitError(parsing: "userCancelled") ?? .paymentCancelled)), .update(transaction)]
+    }
+    return [route]
   }
 
   /// The records of `event` in the StoreKit 2 view. Events StoreKit 2 reports as StoreKit 1 does
