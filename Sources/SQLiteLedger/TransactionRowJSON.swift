@@ -18,7 +18,9 @@ import StoreEngine
 enum TransactionRowJSON {
   /// The JSON of `transaction`, or nil when `JSONEncoder` must write it.
   static func encode(_ transaction: PaymentTransaction) -> String? {
-    guard transaction.error == nil, transaction.consumption == nil, transaction.introductoryOfferAllowed == nil else { return nil }
+    guard transaction.error == nil, transaction.consumption == nil, transaction.introductoryOfferAllowed == nil,
+      transaction.bundle == nil
+    else { return nil }
     var writer = Writer()
     writer.bytes.reserveCapacity(
       640 + (transaction.signedTransaction?.utf8.count ?? 0) + (transaction.signedRenewalInfo?.utf8.count ?? 0))

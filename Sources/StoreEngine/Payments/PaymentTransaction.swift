@@ -100,6 +100,10 @@ public struct PaymentTransaction: Sendable, Equatable, Codable, Identifiable, Cu
     /// (`introductoryOfferEligibility(compactJWS:)`): true grants it, false withholds it, whatever
     /// the account's history says; nil leaves it to the history.
     public var introductoryOfferAllowed: Bool?
+    /// The subscription bundle this transaction belongs to, or the subscription a switch between a
+    /// standalone subscription and a bundle replaced (format 6.x, iOS 27); nil otherwise and in
+    /// older ledgers. See ``BundleLink``.
+    public var bundle: BundleLink?
   }
 
   /// Copies of a transaction share one box: the engine passes transactions around a lot, and
@@ -216,7 +220,8 @@ public struct PaymentTransaction: Sendable, Equatable, Codable, Identifiable, Cu
     appBundleID: nil,
     familySharedBy: nil,
     consumption: nil,
-    introductoryOfferAllowed: nil)
+    introductoryOfferAllowed: nil,
+    bundle: nil)
 
   public init(from decoder: any Decoder) throws {
     storage = Storage(try Fields(from: decoder))

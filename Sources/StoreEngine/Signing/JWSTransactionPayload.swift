@@ -57,6 +57,16 @@ public struct JWSTransactionPayload: Sendable, Equatable, Codable {
   /// `BILLED_UPFRONT` or `MONTHLY`, for a subscription whose catalog has billing plans; left out
   /// otherwise. Not an initializer parameter: only ``SignedPayloads`` sets it, from the catalog.
   public var billingPlanType: String? = nil
+  /// Subscription bundles and suites (iOS 27; DECISIONS §47): on a component transaction, the
+  /// bundle's product, transaction, original transaction and group; on the transactions of a switch
+  /// between a standalone subscription and a bundle, the replaced chain's original transaction
+  /// (`previousOriginalTransactionId`, App Store Server Notifications 2.16). Left out otherwise.
+  /// Not initializer parameters: only ``SignedPayloads`` sets them.
+  public var bundleProductId: String? = nil
+  public var bundleTransactionId: String? = nil
+  public var bundleOriginalTransactionId: String? = nil
+  public var bundleSubscriptionGroupIdentifier: String? = nil
+  public var previousOriginalTransactionId: String? = nil
 
   public init(
     transactionId: String, originalTransactionId: String, webOrderLineItemId: String? = nil,

@@ -12,6 +12,10 @@ import Foundation
 enum SignedPayloadJSON {
   /// The JSON of `payload`, or nil when `JSONEncoder` must write it.
   static func encode(_ payload: JWSTransactionPayload) -> Data? {
+    // A bundle's fields (§47) are rare: `JSONEncoder` writes those payloads.
+    guard payload.bundleProductId == nil, payload.bundleTransactionId == nil, payload.bundleOriginalTransactionId == nil,
+      payload.bundleSubscriptionGroupIdentifier == nil, payload.previousOriginalTransactionId == nil
+    else { return nil }
     var writer = Writer()
     // Keys in `.sortedKeys` order.
     guard writer.string("appAccountToken", payload.appAccountToken),

@@ -80,6 +80,13 @@ public enum SignedPayloads {
       revocationPercentage: transaction.revocationDate == nil ? nil : 100_000
     )
     payload.billingPlanType = isAutoRenewable ? context.billingPlanType : nil
+    if let bundle = transaction.bundle {
+      payload.bundleProductId = bundle.productID?.rawValue
+      payload.bundleTransactionId = bundle.transactionID?.description
+      payload.bundleOriginalTransactionId = bundle.originalTransactionID?.description
+      payload.bundleSubscriptionGroupIdentifier = bundle.subscriptionGroupID
+      payload.previousOriginalTransactionId = bundle.previousOriginalID?.description
+    }
     return payload
   }
 

@@ -14,8 +14,16 @@ extension Product {
     public let groupLevel: Int
     /// The group's name for the session's locale (the catalog's group localization, else its name).
     public let groupDisplayName: String
+    /// The subscriptions a subscription bundle or suite includes (iOS 27); empty for other products.
+    public let bundledSubscriptions: [BundledSubscription]
 
-    init(_ info: StoreEngine.SubscriptionInfo, currency: String, locale: String, group: StoreEngine.SubscriptionGroup?) {
+    init(
+      _ info: StoreEngine.SubscriptionInfo, currency: String, locale: String, group: StoreEngine.SubscriptionGroup?,
+      catalog: StoreEngine.Catalog? = nil
+    ) {
+      bundledSubscriptions = info.bundledSubscriptions.map {
+        BundledSubscription($0, currency: currency, locale: locale, catalog: catalog, suite: group?.kind == .suite ? group : nil)
+      }
       subscriptionGroupID = info.groupID
       subscriptionPeriod = SubscriptionPeriod(info.period)
       introductoryOffer = info.introductoryOffer.map { SubscriptionOffer($0, currency: currency, locale: locale) }

@@ -34,7 +34,10 @@ public enum StoreKit2Queries {
     }
     let entitled = subscriptions.filter { $0.status == .subscribed || $0.status == .inGracePeriod }
     let subscribed = entitled.compactMap { latestOfChain[$0.originalID] }
-    return (Array(byProduct.values) + subscribed).sorted { ($0.purchaseDate, $0.id) < ($1.purchaseDate, $1.id) }
+    // §47: a bundle's component chains have no record: they entitle while the bundle's does.
+    let entitledBundles = Set(entitled.map(\.originalID))
+    let components = latestOfChain.values.filter { $0.bundleOriginalID.map(entitledBundles.contains) ?? false }
+    return (Array(byProduct.values) + subscribed + components).sorted { ($0.purchaseDate, $0.id) < ($1.purchaseDate, $1.id) }
   }
 
   /// `Transaction.unfinished`: the unfinished transactions StoreKit 2 has (purchased ones).
