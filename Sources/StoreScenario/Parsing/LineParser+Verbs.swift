@@ -294,6 +294,7 @@ extension LineParser {
         throw issue(token.column, "Invalid date '\(token.text)'; use ISO 8601 such as 2026-02-01T00:00:00Z.")
       }
       return .expires(reference, date)
+    case "bundle", "previous", "revocation": return try bundleExpectation(subject)
     case "signed": return .signed(try reference())
     case "unverified": return .unverified(try reference())
     case "crash": return .crash
@@ -304,7 +305,7 @@ extension LineParser {
     case "misuse": return .misuse(try next("an error name such as alreadyFinished").text)
     case _ where Self.storeKit2Expectations.contains(subject.text): return try storeKit2Expectation(subject)
     default:
-      let known = ["state", "error", "owned", "not-owned", "quantity", "unfinished", "transactions", "prompt", "account", "status", "expires", "signed", "unverified", "restored", "last-event", "misuse", "crash", "notification", "notifications", "delivered"] + Self.storeKit2Expectations
+      let known = ["state", "error", "owned", "not-owned", "quantity", "unfinished", "transactions", "prompt", "account", "status", "expires", "signed", "unverified", "restored", "last-event", "misuse", "crash", "notification", "notifications", "delivered", "bundle", "previous", "revocation"] + Self.storeKit2Expectations
       let hint = suggestion(for: subject.text, in: known).map { " Did you mean '\($0)'?" } ?? ""
       throw issue(subject.column, "Unknown expectation '\(subject.text)'.\(hint)")
     }

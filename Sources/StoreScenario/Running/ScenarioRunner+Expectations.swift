@@ -56,6 +56,8 @@ extension ScenarioRunner {
       guard transaction.expiresDate != date else { return nil }
       let actual = transaction.expiresDate.map { EventFormatter.timestamp($0) } ?? "never"
       return "expected transaction \(transaction.id) to expire at \(EventFormatter.timestamp(date)), but it expires \(actual)"
+    case .bundle, .previous, .revocation:
+      return try checkBundle(expectation)
     case .signed(let reference):
       let transaction = try lookup(reference)
       guard let jws = transaction.signedTransaction else {
@@ -90,7 +92,7 @@ extension ScenarioRunner {
     }
   }
 
-  private func lookup(_ reference: TransactionReference) throws(StepError) -> PaymentTransaction {
+  func lookup(_ reference: TransactionReference) throws(StepError) -> PaymentTransaction {
     // An expect about a transaction that does not exist fails; it is not an API misuse to skip.
     let id: PaymentTransaction.ID
     switch reference {
@@ -126,7 +128,7 @@ extension ScenarioRunner {
   }
 
   /// Runs a ledger read for an assertion; a ledger failure aborts the run like any other.
-  private func ledgerRead<Value>(_ read: () throws -> Value) throws(StepError) -> Value {
+  func ledgerRead<Value>(_ read: () throws -> Value) throws(StepError) -> Value {
     do {
       return try read()
     } catch let error as LedgerError {
