@@ -108,6 +108,19 @@ public struct AppleVerifier: Sendable {
       public var priceIncreaseStatus: Int?
       /// `eligibleWinBackOfferIds` (renewal info).
       public var eligibleWinBackOfferIds: [String]?
+      /// `revocationReason` as sent (`rawRevocationReason`).
+      public var revocationReason: Int?
+      /// The subscription bundle fields (DECISIONS §47), read from the verified payload's JSON:
+      /// app-store-server-library 3.1.2's model has no attributes for them.
+      public var bundleProductId: String?
+      /// See ``bundleProductId``.
+      public var bundleTransactionId: String?
+      /// See ``bundleProductId``.
+      public var bundleOriginalTransactionId: String?
+      /// See ``bundleProductId``.
+      public var bundleSubscriptionGroupIdentifier: String?
+      /// See ``bundleProductId``.
+      public var previousOriginalTransactionId: String?
       /// `notificationType` as sent (notifications).
       public var notificationType: String?
       /// `subtype` as sent (notifications).

@@ -30,7 +30,7 @@ final class StoreKit2BundleTests: StoreKitTestCase {
   func buy(_ id: String) async throws -> Transaction {
     let product = try await Product.products(for: [id]).first
     guard case .success(let verification) = try await XCTUnwrap(product).purchase() else {
-      throw XCTSkip("the purchase of \(id) did not succeed")
+      throw PurchaseDidNotSucceed(id: id)
     }
     return try verification.payloadValue
   }
@@ -63,7 +63,8 @@ final class StoreKit2BundleTests: StoreKitTestCase {
     XCTAssertNil(purchase.previousOriginalTransactionID)
     let entitled = await entitlements()
     XCTAssertEqual(Set(entitled.map(\.productID)), [bundle, photo, video])
-    let component = try XCTUnwrap(await entitlements(for: video).first)
+    let videoEntitlements = await entitlements(for: video)
+    let component = try XCTUnwrap(videoEntitlements.first)
     XCTAssertEqual(component.bundleProductID, bundle)
     XCTAssertEqual(component.bundleTransactionID, String(purchase.id))
     XCTAssertEqual(component.bundleOriginalTransactionID, String(purchase.originalID))
@@ -76,9 +77,11 @@ final class StoreKit2BundleTests: StoreKitTestCase {
 
     // Renewed together: the components of the renewal point at the renewal.
     try session.forceRenewalOfSubscription(productIdentifier: bundle)
-    let renewal = try XCTUnwrap(await entitlements(for: bundle).first)
+    let bundleEntitlements = await entitlements(for: bundle)
+    let renewal = try XCTUnwrap(bundleEntitlements.first)
     XCTAssertNotEqual(renewal.id, purchase.id)
-    let renewed = try XCTUnwrap(await entitlements(for: photo).first)
+    let photoEntitlements = await entitlements(for: photo)
+    let renewed = try XCTUnwrap(photoEntitlements.first)
     XCTAssertEqual(renewed.bundleTransactionID, String(renewal.id))
     XCTAssertEqual(renewed.bundleOriginalTransactionID, String(purchase.originalID))
 
@@ -98,13 +101,20 @@ final class StoreKit2BundleTests: StoreKitTestCase {
     }
     XCTAssertEqual(revoked?.revocationReason, .upgradedToBundle)
     XCTAssertNotNil(revoked?.revocationDate)
-    XCTAssertEqual(await entitlements(for: photo).first?.bundleProductID, bundle)
+    let throughBundle = await entitlements(for: photo)
+    XCTAssertEqual(throughBundle.first?.bundleProductID, bundle)
 
     let back = try await buy(photo)
     XCTAssertEqual(back.previousOriginalTransactionID, purchase.originalID)
     XCTAssertNil(back.bundleProductID)
-    XCTAssertEqual(await entitlements(for: photo).map(\.id), [back.id])
-    XCTAssertEqual(await entitlements(for: video).count, 0)
-    XCTAssertEqual(await entitlements(for: bundle).count, 0)
+    let photoNow = await entitlements(for: photo)
+    let videoNow = await entitlements(for: video)
+    let bundleNow = await entitlements(for: bundle)
+    XCTAssertEqual(photoNow.map(\.id), [back.id])
+    XCTAssertEqual(videoNow.count, 0)
+    XCTAssertEqual(bundleNow.count, 0)
   }
 }
+
+/// A purchase the test needed did not end in `.success` (the test fails with it).
+struct PurchaseDidNotSucceed: Error { var id: String }

@@ -55,7 +55,26 @@ def notification_fields(model):
     }
 
 
-def decoded_fields(kind, model):
+# Subscription bundle fields (iOS 27, DECISIONS §47). app-store-server-library 3.1.2's
+# JWSTransactionDecodedPayload has no such attributes, so they are read from the JWS's payload JSON,
+# after SignedDataVerifier accepted it.
+BUNDLE_FIELDS = [
+    "bundleProductId",
+    "bundleTransactionId",
+    "bundleOriginalTransactionId",
+    "bundleSubscriptionGroupIdentifier",
+    "previousOriginalTransactionId",
+]
+
+
+def raw_payload(jws):
+    import base64
+
+    part = jws.split(".")[1]
+    return json.loads(base64.urlsafe_b64decode(part + "=" * (-len(part) % 4)))
+
+
+def decoded_fields(kind, model, jws=None):
     if kind == "notification":
         return notification_fields(model)
     if kind == "appTransaction":
@@ -85,6 +104,8 @@ def decoded_fields(kind, model):
             "offerPeriod": model.offerPeriod,
             "billingPlanType": model.rawBillingPlanType,
             "webOrderLineItemId": model.webOrderLineItemId,
+            "revocationReason": model.rawRevocationReason,
+            **{field: getattr(model, field, None) or raw_payload(jws).get(field) for field in BUNDLE_FIELDS},
         }
     return {
         "originalTransactionId": model.originalTransactionId,
@@ -129,7 +150,7 @@ def evaluate(case):
             "cause": f"{type(cause).__name__}: {cause}" if cause is not None else None,
             "decoded": None,
         }
-    return {"name": case["name"], "status": 0, "cause": None, "decoded": decoded_fields(case["kind"], model)}
+    return {"name": case["name"], "status": 0, "cause": None, "decoded": decoded_fields(case["kind"], model, case["jws"])}
 
 
 def main():
