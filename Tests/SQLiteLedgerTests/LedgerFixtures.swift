@@ -54,6 +54,9 @@ enum LedgerFixtures {
     transaction.appBundleID = "com.example.attached"
     transaction.familySharedBy = "parent"
     transaction.introductoryOfferAllowed = true
+    transaction.bundle = BundleLink(
+      productID: .init("com.example.bundle.monthly"), transactionID: .init(1_000_000_002),
+      originalTransactionID: .init(1_000_000_001), subscriptionGroupID: "BBBB0061", previousOriginalID: .init(999_999_999))
     transaction.consumption = ConsumptionInformation(
       customerConsented: true, sampleContentProvided: false, deliveryStatus: "DELIVERED", consumptionPercentage: 50_000,
       refundPreference: "GRANT_FULL", receivedDate: baseDate.addingTimeInterval(7_200.5))

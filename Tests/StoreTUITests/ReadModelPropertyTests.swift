@@ -18,7 +18,25 @@ import Testing
 
   static let products = [
     FixtureCatalog.removeAds, FixtureCatalog.coins, FixtureCatalog.seasonPass, FixtureCatalog.monthly, FixtureCatalog.yearly,
+    bundle,
   ]
+
+  /// A subscription bundle that includes the monthly plan (§47): buying it makes component
+  /// transactions, and switches to and from the monthly plan revoke or end a chain. Sold once an
+  /// edited catalog (command 16) brings it; bought before that, it is refused as unknown.
+  static let bundle: Product.ID = "com.example.premium.bundle"
+
+  static func withBundle(_ catalog: Catalog) -> Catalog {
+    let info = SubscriptionInfo(
+      groupID: "BUNDLE01", level: 1, period: SubscriptionPeriod(value: 1, unit: .month),
+      bundledSubscriptions: [BundledSubscription(productID: FixtureCatalog.monthly, groupID: FixtureCatalog.group)])
+    let product = Product(
+      id: bundle, kind: .autoRenewableSubscription, referenceName: "Premium Bundle", price: Decimal(string: "4.99") ?? 0, subscription: info)
+    return Catalog(
+      formatVersion: .init(major: 6, minor: 3), identifier: catalog.identifier, products: catalog.products + [product],
+      subscriptionGroups: catalog.subscriptionGroups + [SubscriptionGroup(id: "BUNDLE01", name: "Bundle", productIDs: [bundle], kind: .bundle)],
+      settings: catalog.settings)
+  }
 
   /// One random command on `queue`, drawn from a seeded ``SplitMix64`` (a failing seed reproduces);
   /// a command the store refuses (finishing twice, renewing a consumable, …) is part of the
@@ -73,7 +91,7 @@ import Testing
     var settings = CatalogSettings()
     settings.askToBuyEnabled = generator.next() % 2 == 0
     settings.billingGracePeriodEnabled = generator.next() % 2 == 0
-    let full = FixtureCatalog.make(settings: settings)
+    let full = withBundle(FixtureCatalog.make(settings: settings))
     guard generator.next() % 2 == 0 else { return full }
     let gone = [FixtureCatalog.removeAds, FixtureCatalog.coins, FixtureCatalog.seasonPass].randomElement(using: &generator) ?? FixtureCatalog.coins
     return Catalog(
