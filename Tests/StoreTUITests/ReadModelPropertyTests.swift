@@ -26,6 +26,14 @@ import Testing
   /// edited catalog (command 16) brings it; bought before that, it is refused as unknown.
   static let bundle: Product.ID = "com.example.premium.bundle"
 
+  /// Half the seeds start with the bundle on sale and bought (its components with it), so the
+  /// random commands renew, refund, expire and switch away from it.
+  static func sellBundle(on queue: PaymentQueue) -> String {
+    _ = try? queue.perform(.sellCatalog(withBundle(FixtureCatalog.make())))
+    _ = try? queue.perform(.buy(Payment(productID: bundle)))
+    return "sell the catalog with the bundle, buy it"
+  }
+
   static func withBundle(_ catalog: Catalog) -> Catalog {
     let info = SubscriptionInfo(
       groupID: "BUNDLE01", level: 1, period: SubscriptionPeriod(value: 1, unit: .month),
@@ -105,6 +113,7 @@ import Testing
     let store = try TestStore()
     let runtime = try AppRuntime(queue: store.queue, size: standardSize)
     var steps: [String] = []
+    if seed % 2 == 0 { steps.append(Self.sellBundle(on: store.queue)) }
     for _ in 0..<Self.steps {
       steps.append(Self.randomCommand(&generator, on: store.queue))
       if generator.next() % 10 == 0 {
@@ -139,6 +148,7 @@ import Testing
     let theirs = try ledger.store(session: "other")
     let runtime = try AppRuntime(queue: mine.queue, size: standardSize)
     var steps: [String] = []
+    if seed % 2 == 0 { steps.append(Self.sellBundle(on: mine.queue)) }
     for _ in 0..<Self.steps {
       if generator.next() % 2 == 0 {
         steps.append("here: " + Self.randomCommand(&generator, on: mine.queue))

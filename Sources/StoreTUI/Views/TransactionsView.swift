@@ -26,7 +26,10 @@ enum TransactionsView {
   static func productText(_ state: AppState, _ transaction: PaymentTransaction) -> String {
     let name = state.displayName(of: transaction.productID)
     guard let bundle = transaction.bundle, bundle.isComponent, let product = bundle.productID else { return name }
-    return "└ \(name) (in \(state.displayName(of: product)))"
+    // A suite's subscriptions are no products of the catalog: the suite names them.
+    let included = state.product(product)?.subscription?.bundledSubscriptions.firstIndex { $0.productID == transaction.productID }
+    let own = included.map { state.bundledNames(of: product)[$0] } ?? name
+    return "└ \(own) (in \(state.displayName(of: product)))"
   }
 
   /// The state column: StoreKit's state plus what matters about it.
