@@ -85,10 +85,23 @@ final class StoreKit2BundleTests: StoreKitTestCase {
     XCTAssertEqual(renewed.bundleTransactionID, String(renewal.id))
     XCTAssertEqual(renewed.bundleOriginalTransactionID, String(purchase.originalID))
 
+    // The included subscription's group lists the bundle's chain: its state, its renewal info,
+    // the component's transaction.
+    let videoProducts = try await Product.products(for: [video])
+    let videoInfo = try XCTUnwrap(videoProducts.first?.subscription)
+    let videoGroup = try await videoInfo.status
+    XCTAssertEqual(videoGroup.map(\.state), [.subscribed])
+    XCTAssertEqual(videoGroup.first?.transaction.unsafePayloadValue.bundleProductID, bundle)
+    XCTAssertEqual(videoGroup.first?.renewalInfo.unsafePayloadValue.currentProductID, bundle)
+    let byComponent = await renewed.subscriptionStatus
+    XCTAssertEqual(byComponent?.transaction.unsafePayloadValue.id, renewed.id)
+
     // The bundle's end ends them.
     try session.expireSubscription(productIdentifier: bundle)
     let left = await entitlements()
     XCTAssertEqual(left.map(\.productID), [])
+    let afterEnd = try await videoInfo.status
+    XCTAssertEqual(afterEnd.count, 0, "an ended bundle is no status of the included subscription's group")
   }
 
   func testSwitchingStandaloneToBundleAndBack() async throws {
