@@ -121,6 +121,18 @@ final class BundleTests: XCTestCase {
     XCTAssertEqual(try store.queue.history().filter { $0.productID == bundle }.count, 1)
   }
 
+  func testRefundingTheBundleRevokesItsComponentsWithIt() throws {
+    let store = try store()
+    let purchase = try store.buy(bundle)
+    try store.queue.perform(.refund(purchase.id, reason: 1))
+    let parts = try components(of: purchase, in: store)
+    XCTAssertEqual(parts.map(\.revocationReason), [1, 1])
+    XCTAssertEqual(parts.map(\.revocationDate), [store.queue.now, store.queue.now])
+    XCTAssertEqual(TestStore.payload(of: parts.first?.signedTransaction)["revocationReason"] as? Int, 1)
+    let entitlements = try store.queue.entitlements()
+    XCTAssertFalse(entitlements.owns(photo) || entitlements.owns(video) || entitlements.owns(bundle))
+  }
+
   func testASuiteSellsSubscriptionsThatExistOnlyInsideIt() throws {
     let store = try store()
     let purchase = try store.buy(suite)

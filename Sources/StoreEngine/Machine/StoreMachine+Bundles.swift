@@ -105,6 +105,21 @@ extension StoreMachine {
     return made
   }
 
+  /// When a bundle's transaction is refunded: the component transactions that came with it are
+  /// revoked with it (same date and reason), each announced as StoreKit announces a revocation.
+  mutating func revokeComponents(of bundle: PaymentTransaction) throws(EngineError) -> [StoreEvent] {
+    guard bundle.revocationDate != nil else { return [] }
+    let components = transactions.values.filter { $0.bundle?.transactionID == bundle.id && $0.revocationDate == nil }
+    var events: [StoreEvent] = []
+    for var component in components.sorted(by: { $0.id < $1.id }) {
+      component.revocationDate = bundle.revocationDate
+      component.revocationReason = bundle.revocationReason
+      component.signedTransaction = nil
+      events.append(.transactionRevoked(try put(component)))
+    }
+    return events
+  }
+
   /// The working set's component transactions of the bundle chain `bundleOriginal`: each included
   /// subscription's current period (and, with `includingFirst`, every one the working set holds).
   func currentComponents(of bundleOriginal: PaymentTransaction.ID, includingFirst: Bool = false) -> [PaymentTransaction] {

@@ -249,6 +249,8 @@ extension StoreMachine {
       events.append(.subscriptionChanged(try put(record), reason: "refunded"))
     }
     step.emit(.transactionRevoked(try put(transaction)))
+    // §47: a bundle's refunded period takes its components' with it.
+    step.events += try revokeComponents(of: transaction)
     step.events += events
     notify(.refund, about: transaction.id)
     try revokeFamilyCopies(of: transaction)
