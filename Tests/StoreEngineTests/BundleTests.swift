@@ -133,6 +133,17 @@ final class BundleTests: XCTestCase {
     XCTAssertFalse(entitlements.owns(photo) || entitlements.owns(video) || entitlements.owns(bundle))
   }
 
+  func testABundleInItsBillingGracePeriodKeepsItsComponents() throws {
+    let store = try store()
+    try store.queue.set(.billingRetry(true))
+    try store.queue.set(.gracePeriod(true))
+    _ = try store.buy(bundle)
+    try store.queue.advance(by: 31 * day)
+    XCTAssertEqual(store.queue.subscriptions().first { $0.productID == bundle }?.status, .inGracePeriod)
+    let entitlements = try store.queue.entitlements()
+    XCTAssertTrue(entitlements.owns(bundle) && entitlements.owns(photo) && entitlements.owns(video))
+  }
+
   func testASuiteSellsSubscriptionsThatExistOnlyInsideIt() throws {
     let store = try store()
     let purchase = try store.buy(suite)
