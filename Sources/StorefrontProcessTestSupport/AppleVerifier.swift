@@ -108,19 +108,6 @@ public struct AppleVerifier: Sendable {
       public var priceIncreaseStatus: Int?
       /// `eligibleWinBackOfferIds` (renewal info).
       public var eligibleWinBackOfferIds: [String]?
-      /// `revocationReason` as sent (`rawRevocationReason`).
-      public var revocationReason: Int?
-      /// The subscription bundle fields (DECISIONS §47), read from the verified payload's JSON:
-      /// app-store-server-library 3.1.2's model has no attributes for them.
-      public var bundleProductId: String?
-      /// See ``bundleProductId``.
-      public var bundleTransactionId: String?
-      /// See ``bundleProductId``.
-      public var bundleOriginalTransactionId: String?
-      /// See ``bundleProductId``.
-      public var bundleSubscriptionGroupIdentifier: String?
-      /// See ``bundleProductId``.
-      public var previousOriginalTransactionId: String?
       /// `notificationType` as sent (notifications).
       public var notificationType: String?
       /// `subtype` as sent (notifications).
@@ -169,6 +156,27 @@ public struct AppleVerifier: Sendable {
     public var cause: String?
     /// What was decoded, when accepted.
     public var decoded: Decoded?
+    /// A transaction's subscription bundle fields (DECISIONS §47), apart from ``decoded`` so its
+    /// whole-value comparisons stay as they were.
+    public var bundle: BundleFields?
+
+    /// A transaction's revocation reason and subscription bundle fields. app-store-server-library
+    /// 3.1.2's model has no attributes for the bundle fields: the script reads them from the
+    /// verified payload's JSON.
+    public struct BundleFields: Decodable, Equatable, Sendable {
+      /// `revocationReason` as sent (`rawRevocationReason`; 2 is Storefront's `upgradedToBundle`).
+      public var revocationReason: Int?
+      /// `bundleProductId`.
+      public var bundleProductId: String?
+      /// `bundleTransactionId`.
+      public var bundleTransactionId: String?
+      /// `bundleOriginalTransactionId`.
+      public var bundleOriginalTransactionId: String?
+      /// `bundleSubscriptionGroupIdentifier`.
+      public var bundleSubscriptionGroupIdentifier: String?
+      /// `previousOriginalTransactionId`.
+      public var previousOriginalTransactionId: String?
+    }
   }
 
   /// Apple's library cannot be set up here; the test decides whether that skips or fails it.

@@ -88,9 +88,25 @@ final class AppleLibraryBundleVerificationTests: XCTestCase {
       cases.append(.init(name: "line \(event.number) \(cases.count)", kind: .transaction, jws: jws, rootDER: root, bundleID: "com.example.storefront"))
     }
     let verdicts = try apple.verify(cases)
-    let decoded = cases.compactMap { item -> AppleVerifier.Verdict.Decoded? in
+    // Apple's decoding, with the bundle fields beside it.
+    struct Row {
+      var transactionId, originalTransactionId, productId: String?
+      var price: Int64?
+      var bundleProductId, bundleTransactionId, bundleOriginalTransactionId, bundleSubscriptionGroupIdentifier: String?
+      var previousOriginalTransactionId: String?
+      var revocationReason: Int?
+    }
+    let decoded = cases.compactMap { item -> Row? in
       XCTAssertEqual(verdicts[item.name]?.status, 0, "\(item.name): \(verdicts[item.name]?.cause ?? "no verdict")")
-      return verdicts[item.name]?.decoded
+      guard let model = verdicts[item.name]?.decoded else { return nil }
+      let bundle = verdicts[item.name]?.bundle
+      XCTAssertNotNil(bundle, "\(item.name): no bundle fields in the verdict")
+      return Row(
+        transactionId: model.transactionId, originalTransactionId: model.originalTransactionId, productId: model.productId,
+        price: model.price, bundleProductId: bundle?.bundleProductId, bundleTransactionId: bundle?.bundleTransactionId,
+        bundleOriginalTransactionId: bundle?.bundleOriginalTransactionId,
+        bundleSubscriptionGroupIdentifier: bundle?.bundleSubscriptionGroupIdentifier,
+        previousOriginalTransactionId: bundle?.previousOriginalTransactionId, revocationReason: bundle?.revocationReason)
     }
     let bundle = "com.example.creator.bundle.monthly"
     let bundleIDs = Set(decoded.filter { $0.productId == bundle }.map(\.transactionId))

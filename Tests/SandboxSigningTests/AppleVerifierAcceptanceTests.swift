@@ -168,13 +168,6 @@ final class AppleVerifierAcceptanceTests: XCTestCase {
       expected.offerPeriod = ours.offerPeriod
       expected.billingPlanType = ours.billingPlanType
       expected.webOrderLineItemId = ours.webOrderLineItemId
-      // The revocation reason and the bundle fields (DECISIONS §47; the script reads the latter from the payload's JSON).
-      expected.revocationReason = ours.revocationReason
-      expected.bundleProductId = ours.bundleProductId
-      expected.bundleTransactionId = ours.bundleTransactionId
-      expected.bundleOriginalTransactionId = ours.bundleOriginalTransactionId
-      expected.bundleSubscriptionGroupIdentifier = ours.bundleSubscriptionGroupIdentifier
-      expected.previousOriginalTransactionId = ours.previousOriginalTransactionId
       XCTAssertEqual(decoded, expected, name)
     case .renewal:
       let ours = try JSONDecoder().decode(JWSRenewalInfoPayload.self, from: payload)

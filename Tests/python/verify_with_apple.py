@@ -55,26 +55,7 @@ def notification_fields(model):
     }
 
 
-# Subscription bundle fields (iOS 27, DECISIONS §47). app-store-server-library 3.1.2's
-# JWSTransactionDecodedPayload has no such attributes, so they are read from the JWS's payload JSON,
-# after SignedDataVerifier accepted it.
-BUNDLE_FIELDS = [
-    "bundleProductId",
-    "bundleTransactionId",
-    "bundleOriginalTransactionId",
-    "bundleSubscriptionGroupIdentifier",
-    "previousOriginalTransactionId",
-]
-
-
-def raw_payload(jws):
-    import base64
-
-    part = jws.split(".")[1]
-    return json.loads(base64.urlsafe_b64decode(part + "=" * (-len(part) % 4)))
-
-
-def decoded_fields(kind, model, jws=None):
+def decoded_fields(kind, model):
     if kind == "notification":
         return notification_fields(model)
     if kind == "appTransaction":
@@ -104,8 +85,6 @@ def decoded_fields(kind, model, jws=None):
             "offerPeriod": model.offerPeriod,
             "billingPlanType": model.rawBillingPlanType,
             "webOrderLineItemId": model.webOrderLineItemId,
-            "revocationReason": model.rawRevocationReason,
-            **{field: getattr(model, field, None) or raw_payload(jws).get(field) for field in BUNDLE_FIELDS},
         }
     return {
         "originalTransactionId": model.originalTransactionId,
@@ -150,7 +129,32 @@ def evaluate(case):
             "cause": f"{type(cause).__name__}: {cause}" if cause is not None else None,
             "decoded": None,
         }
-    return {"name": case["name"], "status": 0, "cause": None, "decoded": decoded_fields(case["kind"], model, case["jws"])}
+    verdict = {"name": case["name"], "status": 0, "cause": None, "decoded": decoded_fields(case["kind"], model)}
+    if case["kind"] == "transaction":
+        verdict["bundle"] = bundle_fields(model, case["jws"])
+    return verdict
+
+
+# Subscription bundle fields (iOS 27, DECISIONS §47). app-store-server-library 3.1.2's
+# JWSTransactionDecodedPayload has no such attributes, so they are read from the JWS's payload JSON,
+# after SignedDataVerifier accepted it.
+BUNDLE_FIELDS = [
+    "bundleProductId",
+    "bundleTransactionId",
+    "bundleOriginalTransactionId",
+    "bundleSubscriptionGroupIdentifier",
+    "previousOriginalTransactionId",
+]
+
+
+def bundle_fields(model, jws):
+    import base64
+
+    part = jws.split(".")[1]
+    payload = json.loads(base64.urlsafe_b64decode(part + "=" * (-len(part) % 4)))
+    fields = {field: getattr(model, field, None) or payload.get(field) for field in BUNDLE_FIELDS}
+    fields["revocationReason"] = model.rawRevocationReason
+    return fields
 
 
 def main():
