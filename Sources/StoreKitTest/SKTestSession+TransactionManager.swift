@@ -195,6 +195,12 @@ extension SKTestSession {
   /// Types `code` (an offer code's id or reference name) into the App Store's redemption sheet.
   public func redeemOfferCode(_ code: String) throws { try perform(.redeemOfferCode(code)) }
 
+  /// Enters `code` (or a redemption URL) for the next offer-code sheet the app presents with
+  /// `AppStore.presentOfferCodeRedeemSheet(options:)`, which then returns the transaction the code
+  /// makes (Storefront's own: under a test session nobody types into the sheet; DECISIONS §45).
+  /// Codes entered are typed in order, one a sheet; a sheet with none entered is closed at once.
+  public func enterOfferCode(_ code: String) { environment.locked { environment.enteredOfferCodes.append(code) } }
+
   /// The StoreKit misuses reported since the session opened (finishing a purchasing transaction…),
   /// each with the file and line of the call.
   public var reportedIssues: [String] { environment.reportedIssues }

@@ -24,6 +24,9 @@ enum CommandRegistry {
     ReceiptCommand.descriptor,
     NotificationsCommand.descriptor,
     NotificationsURLCommand.descriptor,
+    OfferCodesCommand.generate,
+    OfferCodesCommand.create,
+    OfferCodesCommand.list,
   ]
 
   /// Command groups that only hold subcommands (`catalog`).

@@ -177,6 +177,23 @@ public struct AppleVerifier: Sendable {
       /// `previousOriginalTransactionId`.
       public var previousOriginalTransactionId: String?
     }
+
+    /// A transaction's offer as Apple's models read it.
+    public var offer: Offer?
+
+    /// A transaction's offer fields, as Apple's library decoded them (B89).
+    public struct Offer: Decodable, Equatable, Sendable {
+      /// `offerType` as sent (3: an offer code).
+      public var offerType: Int?
+      /// The name of Apple's `OfferType` case for it (`OFFER_CODE`), nil when Apple's library does not know it.
+      public var offerTypeName: String?
+      /// `offerIdentifier`.
+      public var offerIdentifier: String?
+      /// `offerDiscountType` as sent (`ONE_TIME`, `FREE_TRIAL`, …).
+      public var offerDiscountType: String?
+      /// Whether Apple's library knows the `offerDiscountType` (its `OfferDiscountType` enum has the value).
+      public var offerDiscountTypeKnown: Bool?
+    }
   }
 
   /// Apple's library cannot be set up here; the test decides whether that skips or fails it.

@@ -102,6 +102,8 @@ func storeKit2StoreSurface(
   try await AppStore.sync()
   // decl: AppStore.ageRatingCode
   let _: Int? = await AppStore.ageRatingCode
+  // decl: RedeemOption
+  let _: Set<RedeemOption> = []
   // decl: AppStore.Environment
   let _: any RawRepresentable & Hashable & Sendable = AppStore.Environment.production
   // decl: AppStore.Environment.rawValue

@@ -36,6 +36,8 @@ final class ExampleScenarioTests: XCTestCase {
       "07": [("subscriptionStatusChanged", nil, nil), ("transactionRevoked", "purchased", nil)],
       "08": [("transactionRevoked", "purchased", nil), ("shouldAddStorePayment", nil, nil), ("subscriptionStatusChanged", nil, nil)],
       // B10, B55, B27.
+      // B87–B89: codes redeemed as one-time offers; a code used twice, past its limit or expiry is refused.
+      "12": [("transactionUpdated", "purchased", nil), ("error", nil, "offerCodeAlreadyRedeemed"), ("error", nil, "offerCodeLimitReached"), ("error", nil, "offerCodeExpired"), ("error", nil, "offerCodeRedeemedByCustomer")],
       "09": [("refundRequest", nil, nil), ("transactionRevoked", "purchased", nil), ("shouldAddStorePayment", nil, nil), ("appCrashed", nil, nil)],
     ]
     for (prefix, wanted) in expected.sorted(by: { $0.key < $1.key }) {

@@ -302,7 +302,7 @@ final class AttachedAppTerminalTests: XCTestCase {
     try session.launch("--account mina --catalog \(file.path)")
     try session.waitFor("Restore Purchases")
     let app = try startApp(session, product: "--redeem-code")
-    try session.waitFor("storekit-attached-app:")
+    try session.waitFor("offer code of storekit-attached-app")
     XCTAssertTrue(try session.screen().contains("Redeem Code"))
     try session.type("spring2026")
     try session.send("Enter")

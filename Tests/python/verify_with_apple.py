@@ -132,7 +132,19 @@ def evaluate(case):
     verdict = {"name": case["name"], "status": 0, "cause": None, "decoded": decoded_fields(case["kind"], model)}
     if case["kind"] == "transaction":
         verdict["bundle"] = bundle_fields(model, case["jws"])
+        verdict["offer"] = offer_fields(model)
     return verdict
+
+
+def offer_fields(model):
+    """A transaction's offer as Apple's models read it (offer codes: OFFER_CODE, ONE_TIME)."""
+    return {
+        "offerType": model.rawOfferType,
+        "offerTypeName": model.offerType.name if model.offerType is not None else None,
+        "offerIdentifier": model.offerIdentifier,
+        "offerDiscountType": model.rawOfferDiscountType,
+        "offerDiscountTypeKnown": model.offerDiscountType is not None,
+    }
 
 
 # Subscription bundle fields (iOS 27, DECISIONS §47). app-store-server-library 3.1.2's

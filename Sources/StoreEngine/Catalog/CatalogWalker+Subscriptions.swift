@@ -98,8 +98,8 @@ extension CatalogWalker {
 
   private mutating func paymentMode(_ object: [String: JSONValue], path: JSONPath) -> SubscriptionOffer.PaymentMode? {
     guard let text = string(object, "paymentMode", in: path, required: true, example: "free") else { return nil }
-    if let mode = SubscriptionOffer.PaymentMode(rawValue: text) { return mode }
-    let names = SubscriptionOffer.PaymentMode.allCases.map(\.rawValue)
+    if let mode = SubscriptionOffer.PaymentMode(rawValue: text), SubscriptionOffer.PaymentMode.catalogModes.contains(mode) { return mode }
+    let names = SubscriptionOffer.PaymentMode.catalogModes.map(\.rawValue)
     let didYouMean = NearMatch.closest(to: text, in: names).map { "did you mean '\($0)'? " } ?? ""
     report(path.appending("paymentMode"), "unknown payment mode '\(text)'", hint: "\(didYouMean)use one of: \(names.joined(separator: ", "))")
     return nil

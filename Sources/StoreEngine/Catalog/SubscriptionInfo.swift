@@ -96,6 +96,12 @@ public struct SubscriptionOffer: Sendable, Equatable {
     case freeTrial = "free"
     case payAsYouGo
     case payUpFront
+    /// B89: an offer code for a consumable, non-consumable or non-renewing subscription, paid once
+    /// (iOS 18.2's `Transaction.Offer.PaymentMode.oneTime`); the store sets it, no catalog offer has it.
+    case oneTime
+
+    /// The modes a catalog offer may have.
+    public static let catalogModes: [PaymentMode] = [.freeTrial, .payAsYouGo, .payUpFront]
 
     /// `offerDiscountType` in signed transactions.
     public var discountType: String {
@@ -103,6 +109,7 @@ public struct SubscriptionOffer: Sendable, Equatable {
       case .freeTrial: "FREE_TRIAL"
       case .payAsYouGo: "PAY_AS_YOU_GO"
       case .payUpFront: "PAY_UP_FRONT"
+      case .oneTime: "ONE_TIME"
       }
     }
   }

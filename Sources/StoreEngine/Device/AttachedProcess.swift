@@ -293,6 +293,9 @@ extension PaymentQueue {
   /// The attached apps' offer-code redemption sheets, by the app's session, as last read.
   public var codeSheets: [String: DeviceValues.CodeSheet] { DeviceValues.codeSheets(in: deviceValues) }
 
+  /// The store's offer codes (App Store Connect's one-time and custom codes), as last read.
+  public var offerCodes: [OfferCode] { OfferCodeBook.codes(in: deviceValues) }
+
   /// The storefronts' answers to attached apps' sheets, by transaction, as last read.
   public var sheetAnswers: [PaymentTransaction.ID: SheetAnswer] { DeviceValues.answers(in: deviceValues) }
 

@@ -30,6 +30,8 @@ public enum StoreCommand: Sendable, Equatable {
   /// into the App Store's redemption sheet. The purchase it starts is the store's, not a
   /// `purchase()` call: it reaches the app on the observer and `Transaction.updates`.
   case redeemOfferCode(String)
+  /// App Store Connect's offer codes: generate one-time-use codes or create a custom code (B87).
+  case offerCodes(OfferCodeCommand)
   /// Tap Buy on the purchase sheet.
   case confirm
   /// Tap Cancel on the purchase or sign-in sheet.

@@ -32,6 +32,7 @@ extension StoreMachine {
       step.emit(.transactionsUpdated([try put(transaction)]))
       return transaction.id
     }
+    noteRedemption(&transaction)
     step.emit(.transactionsUpdated([try put(transaction)]))
     waitingForPrompt.append(transaction.id)
     try presentNextPromptOrComplete()
@@ -134,6 +135,12 @@ extension StoreMachine {
     transaction.account = transaction.account.isEmpty ? (currentAccount ?? "") : transaction.account
     transaction.currency = Self.currency(of: transaction.storefront)
     transaction.price = listPrice(of: product, quantity: transaction.quantity, currency: transaction.currency)
+    // B88: the offer code this purchase redeems is counted now, or refused (used up meanwhile, or
+    // this customer's second of the offer): nothing is charged.
+    if let refusal = consumeCode(of: &transaction) {
+      try fail(transaction.id, with: refusal.storeKitError)
+      return
+    }
     var after: [StoreEvent] = []
     var amended: [PaymentTransaction] = []
     switch product.kind {
@@ -174,6 +181,7 @@ extension StoreMachine {
 
   mutating func fail(_ id: PaymentTransaction.ID, with error: StoreKitError) throws(EngineError) {
     guard var transaction = transactions[id] else { return }
+    dropPendingCode(of: id)
     transaction.state = .failed
     transaction.error = error
     step.emit(.transactionsUpdated([try put(transaction)]))
@@ -264,8 +272,9 @@ extension StoreMachine {
     let account = transaction.account.isEmpty ? (currentAccount ?? "") : transaction.account
     var price = listPrice(of: product, quantity: transaction.quantity, currency: currency)
     switch product.kind {
-    case .consumable, .nonRenewingSubscription: break
-    case .nonConsumable: if ownership(of: product.id, account: account) != nil { price = 0 }
+    case .consumable, .nonRenewingSubscription: if let code = codePrice(of: transaction) { price = code }
+    case .nonConsumable:
+      if ownership(of: product.id, account: account) != nil { price = 0 } else if let code = codePrice(of: transaction) { price = code }
     case .autoRenewableSubscription:
       if let info = product.subscription {
         price = subscriptionPlan(for: product, info: info, account: account, transaction: transaction).price

@@ -53,6 +53,8 @@ public struct StoreMachine: Sendable {
   public internal(set) var deviceValues: [String: String] = [:]
   /// The step being built by the command in progress.
   var step = StoreStep()
+  /// The offer code whose payment ``add(_:)`` is making (only within ``redeem(_:)``).
+  var redeemingCode: OfferCode?
 
   /// A store on `catalog` with what `snapshot` holds.
   ///
@@ -173,6 +175,7 @@ public struct StoreMachine: Sendable {
       step.emit(.shouldAddStorePayment(product))
       step.createdTransaction = try add(Payment(productID: product))
     case .redeemOfferCode(let code): step.createdTransaction = try redeem(code)
+    case .offerCodes(let command): try makeOfferCodes(command)
     case .confirm: try confirm()
     case .cancel: try cancel()
     case .finish(let id): try finish(id)

@@ -40,6 +40,11 @@ public enum EngineError: Error, Sendable, Equatable, CustomStringConvertible {
   case subscriptionEnded(PaymentTransaction.ID)
   /// B50: the code typed into the redemption sheet is no offer code of the catalog's subscriptions.
   case unknownOfferCode(String)
+  /// B87–B89: an offer code the store knows but does not redeem now (used, used up, expired, or
+  /// this customer's second of the offer); nothing is charged.
+  case offerCodeRefused(String, because: OfferCodeRefusal)
+  /// Codes that cannot be generated or created as asked (the reason says what to change).
+  case cannotMakeOfferCodes(String)
 
   /// Why a renewal-date extension was refused (Apple's 403 errors).
   public enum ExtensionRefusal: String, Sendable, Equatable {
@@ -90,6 +95,9 @@ public enum EngineError: Error, Sendable, Equatable, CustomStringConvertible {
     case .subscriptionEnded(let id):
       "The subscription of transaction \(id) has ended (expired or refunded); a price increase concerns active subscribers only."
     case .unknownOfferCode(let code): "'\(code)' is not an offer code of any subscription in the catalog; the redemption sheet says it is not valid."
+    case .offerCodeRefused(let code, let why):
+      "Offer code \(code) \(why.reason); nothing was charged. List the codes with `storefront offer-codes list`."
+    case .cannotMakeOfferCodes(let reason): "Cannot make the offer codes: \(reason)."
     }
   }
 
@@ -117,6 +125,9 @@ public enum EngineError: Error, Sendable, Equatable, CustomStringConvertible {
     case .purchaseTakenOver: "purchaseTakenOver"
     case .subscriptionEnded: "subscriptionEnded"
     case .unknownOfferCode: "unknownOfferCode"
+    // B88: the refusal's own name, so `expect misuse offerCodeExpired` tells them apart.
+    case .offerCodeRefused(_, let why): "offerCode" + why.name.prefix(1).uppercased() + why.name.dropFirst()
+    case .cannotMakeOfferCodes: "cannotMakeOfferCodes"
     }
   }
 }

@@ -34,8 +34,16 @@ extension StoreKitEnvironment {
       return
     case .cancelled:
       try? store.queue.tell(.codeSheet(session: session, nil))
+      offerCodeSheetCall?.resume(returning: .userCancelled)
+      offerCodeSheetCall = nil
     case .redeem(let code):
       try? store.queue.tell(.codeSheet(session: session, nil))
+      // iOS 27's sheet call takes the purchase the code makes (DECISIONS §45).
+      if let call = offerCodeSheetCall {
+        offerCodeSheetCall = nil
+        redeem(code, for: call, in: store)
+        return
+      }
       do { try perform(.redeemOfferCode(code)) } catch { report("redeeming the offer code '\(code)' failed: \(describe(error))") }
     }
   }

@@ -25,6 +25,10 @@ package final class StoreKitEnvironment: @unchecked Sendable {
   /// the caller takes them right after the step.
   var unclaimedProducts: [Int: Result<ProductsAnswer, StoreEngine.StoreKitError>] = [:]
   var unclaimedPurchases: [StoreEngine.PaymentTransaction.ID: Result<Product.PurchaseResult, any Error>] = [:]
+  /// iOS 27's `AppStore.presentOfferCodeRedeemSheet` call waiting for the storefront's sheet.
+  var offerCodeSheetCall: CheckedContinuation<Product.PurchaseResult, any Error>?
+  /// Codes a test entered for the next offer-code sheets (`SKTestSession.enterOfferCode(_:)`).
+  package var enteredOfferCodes: [String] = []
   /// `SKProductsRequest`s waiting for their response (kept alive until then, as StoreKit does).
   var productRequests: [Int: SKProductsRequest] = [:]
   var updateListeners: [UInt64: AsyncStream<VerificationResult<Transaction>>.Continuation] = [:]
@@ -83,6 +87,9 @@ package final class StoreKitEnvironment: @unchecked Sendable {
     for (_, call) in productCalls { call.resume(throwing: StoreKitError.unknown) }
     purchaseCalls = [:]
     productCalls = [:]
+    offerCodeSheetCall?.resume(throwing: StoreKitError.unknown)
+    offerCodeSheetCall = nil
+    enteredOfferCodes = []
     unclaimedProducts = [:]
     unclaimedPurchases = [:]
     productRequests = [:]

@@ -65,7 +65,7 @@ open class SKProductDiscount: NSObject, @unchecked Sendable {
     storedPaymentMode =
       switch offer.paymentMode {
       case .payAsYouGo: .payAsYouGo
-      case .payUpFront: .payUpFront
+      case .payUpFront, .oneTime: .payUpFront
       case .freeTrial: .freeTrial
       }
     storedType = type

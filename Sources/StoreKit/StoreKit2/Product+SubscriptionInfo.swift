@@ -90,7 +90,8 @@ extension Product {
         switch offer.paymentMode {
         case .freeTrial: .freeTrial
         case .payAsYouGo: .payAsYouGo
-        case .payUpFront: .payUpFront
+        // A catalog offer is never `oneTime` (offer codes of one-time products only).
+        case .payUpFront, .oneTime: .payUpFront
         }
     }
 

@@ -42,7 +42,8 @@ extension LineParser {
       return .storePayment(product, answer: answer)
     case "add-store-payment": return .addStorePayment(try product())
     // B50: the App Store's code redemption sheet (`presentCodeRedemptionSheet()`), the code typed in.
-    case "redeem": return .command(.redeemOfferCode(try next("an offer code").text))
+    case "redeem": return try redeem()
+    case "offer-codes": return try offerCodes()
     case "confirm": return .command(.confirm)
     case "cancel": return .command(.cancel)
     case "finish":
@@ -246,7 +247,8 @@ extension LineParser {
   }
 
   private mutating func expectation() throws(ScenarioIssue) -> ScenarioStep.Expectation {
-    let subject = try next("what to check (state, error, owned, not-owned, quantity, unfinished, transactions, prompt, account, status, expires, signed, unverified, restored, last-event, misuse, crash)")
+    let subject = try next("what to check (state, error, owned, not-owned, quantity, unfinished, transactions, prompt, account, status, expires, signed, unverified, restored, last-event, misuse, crash, offer-codes, redemptions, offer, price)")
+    if let codes = try offerCodeExpectation(subject.text) { return codes }
     switch subject.text {
     case "state":
       let reference = try reference()

@@ -16,6 +16,7 @@ public struct ScenarioParser {
     "expire", "renew", "resolve-billing", "price-increase", "billing-issue", "grace", "time-rate", "expect",
     "delete-transaction", "reset", "family",
     "request-refund", "add-store-payment", "redeem", "server-fault", "notifications", "app", "rescind-consent",
+    "offer-codes",
   ] + LineParser.storeKit2Verbs
 
   /// Parses all of `text`; returns the steps, or every issue found.

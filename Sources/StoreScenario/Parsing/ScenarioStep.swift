@@ -26,6 +26,8 @@ public struct ScenarioStep: Sendable, Equatable {
     case storePayment(Product.ID, answer: StorePaymentAnswer)
     /// The app adds the App Store payment it kept (`store-payment … answer=later`) to the queue.
     case addStorePayment(Product.ID)
+    /// `redeem …`: a code typed into the App Store's redemption sheet (B50, B88).
+    case redeem(TypedCode)
     /// `finish all`: every finishable unfinished transaction, one step each.
     case finishAll
     /// `buy … offer=… signed` (or `signature=bad`): the runner signs the promotional offer with the
@@ -170,5 +172,22 @@ public struct ScenarioStep: Sendable, Equatable {
     /// Every notification like this the run queued so far is delivered (by a serving process) within
     /// the wait, in real time.
     case delivered(NotificationMatch, within: Duration)
+    /// The store holds this many offer codes (B87).
+    case offerCodes(Int)
+    /// An offer code (or `last-code`) was redeemed this many times (B88).
+    case redemptions(String, Int)
+    /// The transaction applied an offer of this kind and payment mode (nil: none) (B89).
+    case offer(TransactionReference, kind: String?, mode: String?)
+    /// The transaction charged this amount.
+    case price(TransactionReference, Decimal)
+  }
+
+  /// The code a `redeem` line types.
+  public enum TypedCode: Sendable, Equatable {
+    case typed(String)
+    /// The first one-time code nobody redeemed yet.
+    case nextOneTime
+    /// The code the previous `redeem` typed.
+    case last
   }
 }

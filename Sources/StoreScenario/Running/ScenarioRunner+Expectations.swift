@@ -89,6 +89,8 @@ extension ScenarioRunner {
       return try checkStoreKit2(expectation)
     case .notification, .notifications, .delivered:
       return try checkNotifications(expectation)
+    case .offerCodes, .redemptions, .offer, .price:
+      return try checkOfferCodes(expectation)
     }
   }
 

@@ -46,6 +46,8 @@ public final class ScenarioRunner {
   var lastEventNameValue: String?
   var lastRestoredCountValue: Int?
   var lastMisuseValue: String?
+  /// The code the last `redeem` line typed (`redeem last-code`, `expect redemptions last-code`).
+  var lastTypedCode: String?
   /// The ledger error that aborted the last run, so the caller can pick its exit code.
   public internal(set) var ledgerFailure: LedgerError?
   /// Signs `buy … offer=… signed` lines (the storefront's promotional-offer key); without one
@@ -309,6 +311,10 @@ public final class ScenarioRunner {
       defer { storePayments.addsPayments = true }
       try perform(.storePayment(product))
       if answer == .later { keptStorePayments[product] = Payment(productID: product) }
+    case .redeem(let typed):
+      let code = try offerCode(typed)
+      lastTypedCode = code
+      try perform(.redeemOfferCode(code))
     case .addStorePayment(let product):
       // The parser saw the `answer=later` line that kept it.
       guard let payment = keptStorePayments.removeValue(forKey: product) else {

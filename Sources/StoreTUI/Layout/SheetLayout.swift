@@ -97,6 +97,8 @@ public struct SheetLayout: Equatable {
   }
 
   private static let environment = ContentLine(text: "[Environment: Sandbox]", style: .muted)
+  /// How many of the store's offer codes the Redeem Code sheet lists.
+  static let listedCodes = 6
 
   private static func content(_ sheet: Sheet) -> Content {
     let attached: String? =
@@ -202,13 +204,18 @@ public struct SheetLayout: Equatable {
     case .notificationURL(let sheet) where sheet.purpose.isOfferCode:
       var app = "this app"
       if case .attachedOfferCode(_, let bundle) = sheet.purpose { app = bundle }
-      return Content(
-        title: "Redeem Code",
-        lines: [
-          ContentLine(text: "Enter the offer code for a subscription of \(app):"), ContentLine(text: ""),
-          field("Code", sheet.url, focused: true), ContentLine(text: ""), environment,
-        ],
-        buttons: [("Cancel", .cancel), ("Redeem", .confirm)])
+      var lines = [
+        ContentLine(text: "Enter an offer code of \(app), or its redemption URL:"), ContentLine(text: ""),
+        field("Code", sheet.url, focused: true), ContentLine(text: ""), environment,
+      ]
+      // B87: the tester's view of the store's codes (App Store Connect's list), not Apple's sheet.
+      if let codes = sheet.codes, !codes.isEmpty {
+        lines.append(ContentLine(text: ""))
+        lines.append(ContentLine(text: "Offer codes of this store (storefront offer-codes list):", style: .muted))
+        for code in codes.prefix(Self.listedCodes) { lines.append(ContentLine(text: "  " + code, style: .muted, wrap: false)) }
+        if codes.count > Self.listedCodes { lines.append(ContentLine(text: "  … and \(codes.count - Self.listedCodes) more", style: .muted)) }
+      }
+      return Content(title: "Redeem Code", lines: lines, buttons: [("Cancel", .cancel), ("Redeem", .confirm)])
     case .notificationURL(let sheet) where sheet.purpose == .appServer:
       return Content(
         title: "The App's Server",

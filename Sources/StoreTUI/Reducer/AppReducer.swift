@@ -82,6 +82,12 @@ public func reduce(into state: inout AppState, action: AppAction) -> [AppCommand
       state.notice = Notice("\(app) asks for an offer code.")
     }
     return []
+  case .offerCodesRead(let lines):
+    if case .notificationURL(var sheet) = state.sheet, sheet.purpose.isOfferCode {
+      sheet.codes = lines
+      state.sheet = .notificationURL(sheet)
+    }
+    return []
   case .attachedCodeSheetWithdrawn:
     if case .notificationURL(let sheet) = state.sheet, case .attachedOfferCode = sheet.purpose { state.sheet = nil }
     return []

@@ -158,6 +158,8 @@ public enum AppAction: Equatable, Sendable {
   case attachedCodeSheetPresented(session: String, app: String)
   /// The attached app's offer-code sheet on screen closed without this storefront (its app quit).
   case attachedCodeSheetWithdrawn
+  /// The store's offer codes, a line each, for the offer-code sheet on screen (B87).
+  case offerCodesRead([String])
   /// Callback lines attached apps heard, each marked with the app's bundle id, for the Log pane.
   case attachedAppLogged([String])
   /// An attached app's signed-out purchase asks the device to sign in: shown when no other sheet is up.

@@ -232,6 +232,7 @@ public final class AppRuntime {
       switch next {
       case .action(let action):
         for command in reduce(into: &state, action: action) { run(command) }
+        readOfferCodesForSheet()
       case .event(let event):
         handle(event)
       case .commit(let commit):
@@ -314,7 +315,7 @@ public final class AppRuntime {
     }
   }
 
-  private func apply(_ action: AppAction) {
+  func apply(_ action: AppAction) {
     for command in reduce(into: &state, action: action) { run(command) }
   }
 }

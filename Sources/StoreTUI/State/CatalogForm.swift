@@ -146,7 +146,7 @@ extension CatalogForm {
     switch offer.paymentMode {
     case .freeTrial: offer.numberOfPeriods == 1 ? "free:\(offer.period)" : "free:\(offer.period):\(offer.numberOfPeriods)"
     case .payAsYouGo: "pay-as-you-go:\(offer.price):\(offer.period):\(offer.numberOfPeriods)"
-    case .payUpFront: "pay-up-front:\(offer.price):\(offer.period)"
+    case .payUpFront, .oneTime: "pay-up-front:\(offer.price):\(offer.period)"
     }
   }
 }

@@ -28,7 +28,7 @@ extension SubscriptionTerms<String> {
     switch offer.paymentMode {
     case .freeTrial: "\(length) free"
     case .payAsYouGo: "\(Self.rate(offer.price, per: offer.period)) for \(length)"
-    case .payUpFront: "\(offer.price) for \(length)"
+    case .payUpFront, .oneTime: "\(offer.price) for \(length)"
     }
     return "\(Self.label(offer.kind))\(discount), then \(regular)."
   }

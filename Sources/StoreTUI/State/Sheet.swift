@@ -169,6 +169,9 @@ public struct URLSheet: Equatable, Sendable {
 
   public var url: String
   public var purpose: Purpose
+  /// For an offer-code sheet: the store's codes, a line each, as the tester's list of what there is
+  /// to redeem (nil until the runtime read them; DECISIONS §45).
+  public var codes: [String]?
 
   public init(url: String, purpose: Purpose = .notifications) {
     self.url = url

@@ -37,6 +37,12 @@ public struct StoreKit2View: Sendable, Equatable {
     }
   }
 
+  /// Takes back the newest `purchase()`-like call for `product` noted by ``willPerform(_:)`` whose
+  /// command made no transaction (an offer code the store refused before any purchase).
+  public mutating func forgetRequest(of product: Product.ID) {
+    if let index = requested.lastIndex(of: product) { requested.remove(at: index) }
+  }
+
   /// The StoreKit 2 lines of `event`, formatted like the StoreKit 1 lines.
   ///
   /// - Parameter lookup: finds a transaction by id; re-buying an owned non-consumable returns the
