@@ -19,7 +19,7 @@ enum TransactionRowJSON {
   /// The JSON of `transaction`, or nil when `JSONEncoder` must write it.
   static func encode(_ transaction: PaymentTransaction) -> String? {
     guard transaction.error == nil, transaction.consumption == nil, transaction.introductoryOfferAllowed == nil,
-      transaction.billingPlanType == nil, transaction.commitment == nil
+      transaction.billingPlanType == nil, transaction.commitment == nil, transaction.bundle == nil
     else { return nil }
     var writer = Writer()
     writer.bytes.reserveCapacity(

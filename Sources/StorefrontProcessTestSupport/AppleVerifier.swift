@@ -180,6 +180,28 @@ public struct AppleVerifier: Sendable {
     public var cause: String?
     /// What was decoded, when accepted.
     public var decoded: Decoded?
+    /// A transaction's subscription bundle fields (DECISIONS §47), apart from ``decoded`` so its
+    /// whole-value comparisons stay as they were.
+    public var bundle: BundleFields?
+
+    /// A transaction's revocation reason and subscription bundle fields. app-store-server-library
+    /// 3.1.2's model has no attributes for the bundle fields: the script reads them from the
+    /// verified payload's JSON.
+    public struct BundleFields: Decodable, Equatable, Sendable {
+      /// `revocationReason` as sent (`rawRevocationReason`; 2 is Storefront's `upgradedToBundle`).
+      public var revocationReason: Int?
+      /// `bundleProductId`.
+      public var bundleProductId: String?
+      /// `bundleTransactionId`.
+      public var bundleTransactionId: String?
+      /// `bundleOriginalTransactionId`.
+      public var bundleOriginalTransactionId: String?
+      /// `bundleSubscriptionGroupIdentifier`.
+      public var bundleSubscriptionGroupIdentifier: String?
+      /// `previousOriginalTransactionId`.
+      public var previousOriginalTransactionId: String?
+    }
+
     /// A transaction's offer as Apple's models read it.
     public var offer: Offer?
 

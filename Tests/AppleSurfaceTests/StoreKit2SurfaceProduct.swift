@@ -53,6 +53,10 @@ func storeKit2ProductSurface(_ product: Product, _ offer: Product.SubscriptionOf
   let _: Product.ProductType = .nonRenewable
   // decl: Product.ProductType.autoRenewable
   let _: Product.ProductType = .autoRenewable
+  // decl: Product.ProductType.subscriptionBundle
+  let _: Product.ProductType = .subscriptionBundle
+  // decl: Product.ProductType.subscriptionSuite
+  let _: Product.ProductType = .subscriptionSuite
   // decl: Product.ProductType.localizedDescription
   let _: String = Product.ProductType.consumable.localizedDescription
   // decl: Product.SubscriptionPeriod

@@ -21,6 +21,28 @@ func storeKit2SubscriptionSurface(_ info: Product.SubscriptionInfo, _ status: Pr
   let _: KeyPath<Product.SubscriptionInfo, Int> = \.groupLevel
   // decl: Product.SubscriptionInfo.groupDisplayName
   let _: KeyPath<Product.SubscriptionInfo, String> = \.groupDisplayName
+  // decl: Product.SubscriptionInfo.bundledSubscriptions
+  let _: KeyPath<Product.SubscriptionInfo, [Product.SubscriptionInfo.BundledSubscription]> = \.bundledSubscriptions
+  // decl: Product.SubscriptionInfo.BundledSubscription
+  let _: (any Hashable & Sendable)? = info.bundledSubscriptions.first
+  // decl: Product.SubscriptionInfo.BundledSubscription.id
+  let _: KeyPath<Product.SubscriptionInfo.BundledSubscription, Product.ID> = \.id
+  // decl: Product.SubscriptionInfo.BundledSubscription.displayName
+  let _: KeyPath<Product.SubscriptionInfo.BundledSubscription, String> = \.displayName
+  // decl: Product.SubscriptionInfo.BundledSubscription.description
+  let _: KeyPath<Product.SubscriptionInfo.BundledSubscription, String> = \.description
+  // decl: Product.SubscriptionInfo.BundledSubscription.price
+  let _: KeyPath<Product.SubscriptionInfo.BundledSubscription, Decimal> = \.price
+  // decl: Product.SubscriptionInfo.BundledSubscription.displayPrice
+  let _: KeyPath<Product.SubscriptionInfo.BundledSubscription, String> = \.displayPrice
+  // decl: Product.SubscriptionInfo.BundledSubscription.isFamilyShareable
+  let _: KeyPath<Product.SubscriptionInfo.BundledSubscription, Bool> = \.isFamilyShareable
+  // decl: Product.SubscriptionInfo.BundledSubscription.subscriptionGroupID
+  let _: KeyPath<Product.SubscriptionInfo.BundledSubscription, String> = \.subscriptionGroupID
+  // decl: Product.SubscriptionInfo.BundledSubscription.subscriptionGroupLevel
+  let _: KeyPath<Product.SubscriptionInfo.BundledSubscription, Int> = \.subscriptionGroupLevel
+  // decl: Product.SubscriptionInfo.BundledSubscription.subscriptionGroupDisplayName
+  let _: KeyPath<Product.SubscriptionInfo.BundledSubscription, String> = \.subscriptionGroupDisplayName
   // decl: Product.SubscriptionInfo.isEligibleForIntroOffer
   let _: Bool = await info.isEligibleForIntroOffer
   // decl: Product.SubscriptionInfo.isEligibleForIntroOffer(for:)

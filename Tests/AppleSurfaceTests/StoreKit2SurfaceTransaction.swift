@@ -55,6 +55,16 @@ func storeKit2TransactionSurface(_ transaction: Transaction) async throws {
   let _: KeyPath<Transaction, Data> = \.deviceVerification
   // decl: Transaction.deviceVerificationNonce
   let _: KeyPath<Transaction, UUID> = \.deviceVerificationNonce
+  // decl: Transaction.bundleProductID
+  let _: KeyPath<Transaction, String?> = \.bundleProductID
+  // decl: Transaction.bundleTransactionID
+  let _: KeyPath<Transaction, String?> = \.bundleTransactionID
+  // decl: Transaction.bundleOriginalTransactionID
+  let _: KeyPath<Transaction, String?> = \.bundleOriginalTransactionID
+  // decl: Transaction.bundleSubscriptionGroupID
+  let _: KeyPath<Transaction, String?> = \.bundleSubscriptionGroupID
+  // decl: Transaction.previousOriginalTransactionID
+  let _: KeyPath<Transaction, UInt64?> = \.previousOriginalTransactionID
   // decl: Transaction.ownershipType
   let _: KeyPath<Transaction, Transaction.OwnershipType> = \.ownershipType
   // decl: Transaction.signedDate
@@ -105,6 +115,8 @@ func storeKit2TransactionSurface(_ transaction: Transaction) async throws {
   let _: Transaction.RevocationReason = .developerIssue
   // decl: Transaction.RevocationReason.other
   let _: Transaction.RevocationReason = .other
+  // decl: Transaction.RevocationReason.upgradedToBundle
+  let _: Transaction.RevocationReason = .upgradedToBundle
   // decl: Transaction.RevocationReason.localizedDescription
   let _: String = Transaction.RevocationReason.developerIssue.localizedDescription
   // decl: Transaction.OfferType

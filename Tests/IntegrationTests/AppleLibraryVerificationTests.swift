@@ -120,3 +120,63 @@ final class AppleLibraryVerificationTests: XCTestCase {
     XCTAssertEqual(verdicts["other root"]?.status, 1, "Apple's verifier must reject a chain to an untrusted root")
   }
 }
+
+/// Subscription bundles (DECISIONS §47): Apple's SignedDataVerifier accepts every transaction of
+/// Examples/14-bundles, and the bundle fields it carries are read back from the verified payloads
+/// (app-store-server-library 3.1.2's model has no attributes for them, so the script reads the JSON).
+final class AppleLibraryBundleVerificationTests: XCTestCase {
+  func testAppleAcceptsTheBundleExamplesTransactionsWithTheirBundleFields() throws {
+    let scratch = try TemporaryDirectory(self)
+    let apple = try AppleVerifier.preparedOrSkipped()
+    let example = try ExampleScenarios.named("14")
+    let data = scratch.path("data")
+    let result = try StorefrontBinary.run(
+      ["run", example.path, "--json", "--data-dir", data] + ExampleScenarios.options(for: example), in: scratch)
+    XCTAssertEqual(result.status, 0, result.summary)
+    let root = scratch.path("root.der")
+    XCTAssertEqual(try StorefrontBinary.run(["certificate", "--der", "--out", root, "--data-dir", data], in: scratch).status, 0)
+    var cases: [AppleVerifier.Case] = []
+    var seen: Set<String> = []
+    for event in EventLine.parse(result.stdout, source: "14") {
+      guard let jws = event.object["signedTransaction"] as? String, seen.insert(jws).inserted else { continue }
+      cases.append(.init(name: "line \(event.number) \(cases.count)", kind: .transaction, jws: jws, rootDER: root, bundleID: "com.example.storefront"))
+    }
+    let verdicts = try apple.verify(cases)
+    // Apple's decoding, with the bundle fields beside it.
+    struct Row {
+      var transactionId, originalTransactionId, productId: String?
+      var price: Int64?
+      var bundleProductId, bundleTransactionId, bundleOriginalTransactionId, bundleSubscriptionGroupIdentifier: String?
+      var previousOriginalTransactionId: String?
+      var revocationReason: Int?
+    }
+    let decoded = cases.compactMap { item -> Row? in
+      XCTAssertEqual(verdicts[item.name]?.status, 0, "\(item.name): \(verdicts[item.name]?.cause ?? "no verdict")")
+      guard let model = verdicts[item.name]?.decoded else { return nil }
+      let bundle = verdicts[item.name]?.bundle
+      XCTAssertNotNil(bundle, "\(item.name): no bundle fields in the verdict")
+      return Row(
+        transactionId: model.transactionId, originalTransactionId: model.originalTransactionId, productId: model.productId,
+        price: model.price, bundleProductId: bundle?.bundleProductId, bundleTransactionId: bundle?.bundleTransactionId,
+        bundleOriginalTransactionId: bundle?.bundleOriginalTransactionId,
+        bundleSubscriptionGroupIdentifier: bundle?.bundleSubscriptionGroupIdentifier,
+        previousOriginalTransactionId: bundle?.previousOriginalTransactionId, revocationReason: bundle?.revocationReason)
+    }
+    let bundle = "com.example.creator.bundle.monthly"
+    let bundleIDs = Set(decoded.filter { $0.productId == bundle }.map(\.transactionId))
+    let components = decoded.filter { $0.bundleProductId == bundle }
+    // Two periods of two included subscriptions.
+    XCTAssertGreaterThanOrEqual(components.count, 4)
+    for component in components {
+      XCTAssertTrue(bundleIDs.contains(component.bundleTransactionId), "\(component.transactionId ?? "?") names bundle transaction \(component.bundleTransactionId ?? "none")")
+      XCTAssertNotNil(component.bundleOriginalTransactionId)
+      XCTAssertEqual(component.bundleSubscriptionGroupIdentifier, "BBBB0061")
+      XCTAssertEqual(component.price, 0)
+    }
+    // The switch both ways, and the standalone subscription revoked as upgradedToBundle (2).
+    let standalone = decoded.first { $0.productId == "com.example.creator.photo.monthly" && $0.bundleProductId == nil }
+    XCTAssertTrue(decoded.contains { $0.productId == bundle && $0.previousOriginalTransactionId == standalone?.originalTransactionId })
+    XCTAssertTrue(decoded.contains { $0.productId == "com.example.creator.photo.monthly" && $0.bundleProductId == nil && $0.previousOriginalTransactionId != nil })
+    XCTAssertTrue(decoded.contains { $0.revocationReason == 2 && $0.bundleProductId == nil })
+  }
+}

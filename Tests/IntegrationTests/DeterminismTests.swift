@@ -27,7 +27,8 @@ final class DeterminismTests: XCTestCase {
         try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: shared + "/ca", toPath: data + "/ca")
       }
-      let catalog = ExampleScenarios.catalogArguments(of: URL(fileURLWithPath: script))
+      // An example with its own catalog beside it (14-bundles.storekit) runs with it.
+      let catalog = ExampleScenarios.options(for: URL(fileURLWithPath: script))
       let a = try StorefrontBinary.run(["run", script, "--json", "--seed", "42", "--data-dir", first] + catalog, in: directory)
       let b = try StorefrontBinary.run(["run", script, "--json", "--seed", "42", "--data-dir", second] + catalog, in: directory)
       XCTAssertEqual(a.status, 0, a.summary)

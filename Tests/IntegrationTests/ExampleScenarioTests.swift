@@ -13,8 +13,7 @@ final class ExampleScenarioTests: XCTestCase {
     for example in examples {
       let name = example.lastPathComponent
       let directory = try TemporaryDirectory(self)
-      let result = try StorefrontBinary.run(
-        ["run", example.path, "--json", "--data-dir", directory.path("data")] + ExampleScenarios.catalogArguments(of: example), in: directory)
+      let result = try StorefrontBinary.run(["run", example.path, "--json", "--data-dir", directory.path("data")] + ExampleScenarios.options(for: example), in: directory)
       XCTAssertEqual(result.status, 0, result.summary)
       XCTAssertEqual(result.stderr, "", "\(name) wrote to stderr")
       let events = EventLine.parse(result.stdout, source: name)
@@ -48,8 +47,7 @@ final class ExampleScenarioTests: XCTestCase {
     for (prefix, wanted) in expected.sorted(by: { $0.key < $1.key }) {
       let example = try ExampleScenarios.named(prefix)
       let directory = try TemporaryDirectory(self)
-      let result = try StorefrontBinary.run(
-        ["run", example.path, "--json", "--data-dir", directory.path("data")] + ExampleScenarios.catalogArguments(of: example), in: directory)
+      let result = try StorefrontBinary.run(["run", example.path, "--json", "--data-dir", directory.path("data")] + ExampleScenarios.options(for: example), in: directory)
       XCTAssertEqual(result.status, 0, result.summary)
       let events = EventLine.parse(result.stdout, source: example.lastPathComponent)
       for (name, state, error) in wanted {
@@ -65,7 +63,7 @@ final class ExampleScenarioTests: XCTestCase {
   func testRestoreCountsAndEventOrderOfTheRestoreExample() throws {
     let example = try ExampleScenarios.named("03")
     let directory = try TemporaryDirectory(self)
-    let result = try StorefrontBinary.run(["run", example.path, "--json", "--data-dir", directory.path("data")], in: directory)
+    let result = try StorefrontBinary.run(["run", example.path, "--json", "--data-dir", directory.path("data")] + ExampleScenarios.options(for: example), in: directory)
     XCTAssertEqual(result.status, 0, result.summary)
     let events = EventLine.parse(result.stdout, source: "03")
     let counts = events.filter { $0.event == "restoreFinished" }.compactMap { $0.object["restoredCount"] as? Int }
@@ -80,8 +78,7 @@ final class ExampleScenarioTests: XCTestCase {
   func testEveryExampleAlsoRunsWithReadableOutput() throws {
     for example in try ExampleScenarios.all() {
       let directory = try TemporaryDirectory(self)
-      let result = try StorefrontBinary.run(
-        ["run", example.path, "--data-dir", directory.path("data")] + ExampleScenarios.catalogArguments(of: example), in: directory)
+      let result = try StorefrontBinary.run(["run", example.path, "--data-dir", directory.path("data")] + ExampleScenarios.options(for: example), in: directory)
       XCTAssertEqual(result.status, 0, result.summary)
       XCTAssertFalse(result.lines.isEmpty)
       for line in result.lines {

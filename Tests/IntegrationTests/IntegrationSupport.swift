@@ -54,6 +54,13 @@ enum ExampleScenarios {
       .sorted { $0.lastPathComponent < $1.lastPathComponent }
   }
 
+  /// The options an example runs with: `--catalog` with the catalog beside it of the same name
+  /// (`14-bundles.storekit`), if it has one; the built-in catalog otherwise.
+  static func options(for example: URL) -> [String] {
+    let catalog = example.deletingPathExtension().appendingPathExtension("storekit")
+    return FileManager.default.fileExists(atPath: catalog.path) ? ["--catalog", catalog.path] : []
+  }
+
   static func named(_ prefix: String) throws -> URL {
     guard let url = try all().first(where: { $0.lastPathComponent.hasPrefix(prefix) }) else {
       throw MissingExample(prefix: prefix)

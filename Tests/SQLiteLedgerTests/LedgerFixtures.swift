@@ -58,6 +58,9 @@ enum LedgerFixtures {
     transaction.commitment = Commitment(
       startDate: baseDate, billingPeriodNumber: 3, totalBillingPeriods: 12,
       expiresDate: baseDate.addingTimeInterval(31_536_000.25), price: Decimal(string: "35.88") ?? 0)
+    transaction.bundle = BundleLink(
+      productID: .init("com.example.bundle.monthly"), transactionID: .init(1_000_000_002),
+      originalTransactionID: .init(1_000_000_001), subscriptionGroupID: "BBBB0061", previousOriginalID: .init(999_999_999))
     transaction.consumption = ConsumptionInformation(
       customerConsented: true, sampleContentProvided: false, deliveryStatus: "DELIVERED", consumptionPercentage: 50_000,
       refundPreference: "GRANT_FULL", receivedDate: baseDate.addingTimeInterval(7_200.5))

@@ -18,7 +18,33 @@ import Testing
 
   static let products = [
     FixtureCatalog.removeAds, FixtureCatalog.coins, FixtureCatalog.seasonPass, FixtureCatalog.monthly, FixtureCatalog.yearly,
+    bundle,
   ]
+
+  /// A subscription bundle that includes the monthly plan (§47): buying it makes component
+  /// transactions, and switches to and from the monthly plan revoke or end a chain. Sold once an
+  /// edited catalog (command 16) brings it; bought before that, it is refused as unknown.
+  static let bundle: Product.ID = "com.example.premium.bundle"
+
+  /// Half the seeds start with the bundle on sale and bought (its components with it), so the
+  /// random commands renew, refund, expire and switch away from it.
+  static func sellBundle(on queue: PaymentQueue) -> String {
+    _ = try? queue.perform(.sellCatalog(withBundle(FixtureCatalog.make())))
+    _ = try? queue.perform(.buy(Payment(productID: bundle)))
+    return "sell the catalog with the bundle, buy it"
+  }
+
+  static func withBundle(_ catalog: Catalog) -> Catalog {
+    let info = SubscriptionInfo(
+      groupID: "BUNDLE01", level: 1, period: SubscriptionPeriod(value: 1, unit: .month),
+      bundledSubscriptions: [BundledSubscription(productID: FixtureCatalog.monthly, groupID: FixtureCatalog.group)])
+    let product = Product(
+      id: bundle, kind: .autoRenewableSubscription, referenceName: "Premium Bundle", price: Decimal(string: "4.99") ?? 0, subscription: info)
+    return Catalog(
+      formatVersion: .init(major: 6, minor: 3), identifier: catalog.identifier, products: catalog.products + [product],
+      subscriptionGroups: catalog.subscriptionGroups + [SubscriptionGroup(id: "BUNDLE01", name: "Bundle", productIDs: [bundle], kind: .bundle)],
+      settings: catalog.settings)
+  }
 
   /// One random command on `queue`, drawn from a seeded ``SplitMix64`` (a failing seed reproduces);
   /// a command the store refuses (finishing twice, renewing a consumable, …) is part of the
@@ -80,7 +106,7 @@ import Testing
     settings.askToBuyEnabled = generator.next() % 2 == 0
     settings.billingGracePeriodEnabled = generator.next() % 2 == 0
     // Billing plans (format 5.0+) are sold in about half the edits, so chains billed monthly meet them.
-    let full = generator.next() % 2 == 0 ? FixtureCatalog.withBillingPlans(settings: settings) : FixtureCatalog.make(settings: settings)
+    let full = withBundle(generator.next() % 2 == 0 ? FixtureCatalog.withBillingPlans(settings: settings) : FixtureCatalog.make(settings: settings))
     guard generator.next() % 2 == 0 else { return full }
     let gone = [FixtureCatalog.removeAds, FixtureCatalog.coins, FixtureCatalog.seasonPass].randomElement(using: &generator) ?? FixtureCatalog.coins
     return Catalog(
@@ -94,6 +120,7 @@ import Testing
     let store = try TestStore(catalog: FixtureCatalog.withBillingPlans())
     let runtime = try AppRuntime(queue: store.queue, size: standardSize)
     var steps: [String] = []
+    if seed % 2 == 0 { steps.append(Self.sellBundle(on: store.queue)) }
     for _ in 0..<Self.steps {
       steps.append(Self.randomCommand(&generator, on: store.queue))
       if generator.next() % 10 == 0 {
@@ -130,6 +157,7 @@ import Testing
     for queue in [mine.queue, theirs.queue] { try queue.perform(.sellCatalog(FixtureCatalog.withBillingPlans())) }
     let runtime = try AppRuntime(queue: mine.queue, size: standardSize)
     var steps: [String] = []
+    if seed % 2 == 0 { steps.append(Self.sellBundle(on: mine.queue)) }
     for _ in 0..<Self.steps {
       if generator.next() % 2 == 0 {
         steps.append("here: " + Self.randomCommand(&generator, on: mine.queue))

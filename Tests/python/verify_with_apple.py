@@ -159,6 +159,7 @@ def evaluate(case):
         }
     verdict = {"name": case["name"], "status": 0, "cause": None, "decoded": decoded_fields(case["kind"], model)}
     if case["kind"] == "transaction":
+        verdict["bundle"] = bundle_fields(model, case["jws"])
         verdict["offer"] = offer_fields(model)
     return verdict
 
@@ -172,6 +173,28 @@ def offer_fields(model):
         "offerDiscountType": model.rawOfferDiscountType,
         "offerDiscountTypeKnown": model.offerDiscountType is not None,
     }
+
+
+# Subscription bundle fields (iOS 27, DECISIONS §47). app-store-server-library 3.1.2's
+# JWSTransactionDecodedPayload has no such attributes, so they are read from the JWS's payload JSON,
+# after SignedDataVerifier accepted it.
+BUNDLE_FIELDS = [
+    "bundleProductId",
+    "bundleTransactionId",
+    "bundleOriginalTransactionId",
+    "bundleSubscriptionGroupIdentifier",
+    "previousOriginalTransactionId",
+]
+
+
+def bundle_fields(model, jws):
+    import base64
+
+    part = jws.split(".")[1]
+    payload = json.loads(base64.urlsafe_b64decode(part + "=" * (-len(part) % 4)))
+    fields = {field: getattr(model, field, None) or payload.get(field) for field in BUNDLE_FIELDS}
+    fields["revocationReason"] = model.rawRevocationReason
+    return fields
 
 
 def main():

@@ -63,7 +63,8 @@ extension StoreMachine {
       guard length > 0 else { continue }
       var count = Int((target.timeIntervalSince(record.expiresDate) / length).rounded(.down)) + 1
       if let cap = timeRate.renewalCap { count = min(count, max(0, cap - record.renewalCount)) }
-      total += count
+      // A bundle's renewal makes a component transaction per included subscription too (§47).
+      total += count * (1 + componentsPerRenewal(of: record.renewalProductID))
     }
     let answers = askToBuyRequests.values.filter { ($0.scheduledAnswer?.date ?? .distantFuture) <= target }.count
     return total + timers.count + answers

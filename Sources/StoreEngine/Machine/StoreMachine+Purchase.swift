@@ -175,9 +175,12 @@ extension StoreMachine {
     }
     // B61: whatever priced it (list price, offer, upgrade), the charge is in the currency's units.
     transaction.price = Money.rounded(transaction.price, currencyCode: transaction.currency)
-    step.emit(.transactionsUpdated([try put(transaction)]))
+    // §47: a switch between a standalone subscription and a bundle, and a bundle's components.
+    let switched = try switchForBundles(&transaction, product: product)
+    let stored = try put(transaction)
+    step.emit(.transactionsUpdated([stored] + (try deliverComponents(of: stored, product: product, replaced: switched.replaced))))
     if !amended.isEmpty { step.emit(.transactionsAmended(amended)) }
-    step.events += after
+    step.events += switched.events + after
     try shareWithFamily(transaction, product: product)
   }
 
@@ -259,6 +262,8 @@ extension StoreMachine {
       events.append(.subscriptionChanged(try put(record), reason: "refunded"))
     }
     step.emit(.transactionRevoked(try put(transaction)))
+    // §47: a bundle's refunded period takes its components' with it.
+    step.events += try revokeComponents(of: transaction)
     step.events += events
     notify(.refund, about: transaction.id)
     try revokeFamilyCopies(of: transaction)

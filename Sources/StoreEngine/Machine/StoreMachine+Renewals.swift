@@ -105,7 +105,9 @@ extension StoreMachine {
     record.expirationIntent = nil
     // The record first: the renewal's signed renewal info describes the new period.
     record = try put(record)
-    step.emit(.transactionsUpdated([try put(renewal)]))
+    let stored = try put(renewal)
+    // §47: a bundle's renewal renews its components with it.
+    step.emit(.transactionsUpdated([stored] + (try deliverComponents(of: stored, product: product))))
     if changed {
       step.emit(.subscriptionChanged(record, reason: "renewed to new product"))
     } else if statusChanges {

@@ -361,7 +361,10 @@ extension StoreMachine {
   public func gracePeriodTransactions(account: String) -> [PaymentTransaction] {
     subscriptionRecords.values.filter {
       $0.account == account && $0.status == .inGracePeriod && ($0.gracePeriodExpiresDate ?? .distantPast) > now
-    }.sorted { $0.originalID < $1.originalID }.compactMap { currentTransaction(of: $0) }
+    }.sorted { $0.originalID < $1.originalID }.flatMap { record in
+      // §47: a bundle in grace keeps its included subscriptions too.
+      (currentTransaction(of: record).map { [$0] } ?? []) + currentComponents(of: record.originalID)
+    }
   }
 
   /// Whether `account` may still use an introductory offer in `group` (once per group per account).

@@ -122,7 +122,9 @@ public struct Entitlements: Sendable, Equatable {
       case .autoRenewableSubscription:
         // B44: an upgraded-from period no longer grants its product. A restored copy is no period
         // of its own: it keeps the expiry it was copied with when the period is cut short.
+        // §47: a bundle's component ends with the bundle.
         if transaction.state == .purchased, !transaction.isUpgraded, !ended.contains(transaction.originalID),
+          !(transaction.bundleOriginalID.map(ended.contains) ?? false),
           let expires = transaction.expiresDate, expires > now,
           (owning[transaction.productID]?.expiresDate ?? .distantPast) < expires
         {

@@ -105,6 +105,10 @@ public struct PaymentTransaction: Sendable, Equatable, Codable, Identifiable, Cu
     public var billingPlanType: String?
     /// For a paid period of a `MONTHLY` plan: the commitment it belongs to and its number in it.
     public var commitment: Commitment?
+    /// The subscription bundle this transaction belongs to, or the subscription a switch between a
+    /// standalone subscription and a bundle replaced (format 6.x, iOS 27); nil otherwise and in
+    /// older ledgers. See ``BundleLink``.
+    public var bundle: BundleLink?
   }
 
   /// Copies of a transaction share one box: the engine passes transactions around a lot, and
@@ -223,7 +227,8 @@ public struct PaymentTransaction: Sendable, Equatable, Codable, Identifiable, Cu
     consumption: nil,
     introductoryOfferAllowed: nil,
     billingPlanType: nil,
-    commitment: nil)
+    commitment: nil,
+    bundle: nil)
 
   public init(from decoder: any Decoder) throws {
     storage = Storage(try Fields(from: decoder))

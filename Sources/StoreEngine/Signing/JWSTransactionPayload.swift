@@ -59,6 +59,16 @@ public struct JWSTransactionPayload: Sendable, Equatable, Codable {
   public var billingPlanType: String? = nil
   /// The commitment of a period billed monthly (API 1.21). Set only by ``SignedPayloads``.
   public var commitmentInfo: TransactionCommitmentInfo? = nil
+  /// Subscription bundles and suites (iOS 27; DECISIONS §47): on a component transaction, the
+  /// bundle's product, transaction, original transaction and group; on the transactions of a switch
+  /// between a standalone subscription and a bundle, the replaced chain's original transaction
+  /// (`previousOriginalTransactionId`, App Store Server Notifications 2.16). Left out otherwise.
+  /// Not initializer parameters: only ``SignedPayloads`` sets them.
+  public var bundleProductId: String? = nil
+  public var bundleTransactionId: String? = nil
+  public var bundleOriginalTransactionId: String? = nil
+  public var bundleSubscriptionGroupIdentifier: String? = nil
+  public var previousOriginalTransactionId: String? = nil
 
   public init(
     transactionId: String, originalTransactionId: String, webOrderLineItemId: String? = nil,

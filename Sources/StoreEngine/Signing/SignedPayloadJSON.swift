@@ -14,6 +14,10 @@ enum SignedPayloadJSON {
   static func encode(_ payload: JWSTransactionPayload) -> Data? {
     // A commitment's nested object is left to `JSONEncoder`.
     guard payload.commitmentInfo == nil else { return nil }
+    // A bundle's fields (§47) are rare: `JSONEncoder` writes those payloads.
+    guard payload.bundleProductId == nil, payload.bundleTransactionId == nil, payload.bundleOriginalTransactionId == nil,
+      payload.bundleSubscriptionGroupIdentifier == nil, payload.previousOriginalTransactionId == nil
+    else { return nil }
     var writer = Writer()
     // Keys in `.sortedKeys` order.
     guard writer.string("appAccountToken", payload.appAccountToken),

@@ -86,6 +86,13 @@ public enum SignedPayloads {
         commitmentPrice: try milliunits(commitment.price, owner: "commitment of transaction \(transaction.id)"),
         totalBillingPeriods: commitment.totalBillingPeriods)
     }
+    if let bundle = transaction.bundle {
+      payload.bundleProductId = bundle.productID?.rawValue
+      payload.bundleTransactionId = bundle.transactionID?.description
+      payload.bundleOriginalTransactionId = bundle.originalTransactionID?.description
+      payload.bundleSubscriptionGroupIdentifier = bundle.subscriptionGroupID
+      payload.previousOriginalTransactionId = bundle.previousOriginalID?.description
+    }
     return payload
   }
 

@@ -17,11 +17,17 @@ extension Product {
     /// One entry per billing plan the subscription is sold on (iOS 26.4): up front, and monthly
     /// with a 12-month commitment when the catalog enables it.
     public let pricingTerms: [PricingTerms]
+    /// The subscriptions a subscription bundle or suite includes (iOS 27); empty for other products.
+    public let bundledSubscriptions: [BundledSubscription]
 
     init(
-      _ info: StoreEngine.SubscriptionInfo, price: Decimal = 0, currency: String, locale: String, group: StoreEngine.SubscriptionGroup?
+      _ info: StoreEngine.SubscriptionInfo, price: Decimal = 0, currency: String, locale: String, group: StoreEngine.SubscriptionGroup?,
+      catalog: StoreEngine.Catalog? = nil
     ) {
       pricingTerms = PricingTerms.all(of: info, price: price, currency: currency, locale: locale)
+      bundledSubscriptions = info.bundledSubscriptions.map {
+        BundledSubscription($0, currency: currency, locale: locale, catalog: catalog, suite: group?.kind == .suite ? group : nil)
+      }
       subscriptionGroupID = info.groupID
       subscriptionPeriod = SubscriptionPeriod(info.period)
       introductoryOffer = info.introductoryOffer.map { SubscriptionOffer($0, currency: currency, locale: locale) }

@@ -20,16 +20,21 @@ public struct Product: Identifiable, Equatable, Hashable, Sendable {
   let currencyCode: String
   let localeIdentifier: String
 
-  init(_ product: StoreEngine.Product, locale: String, storefront: String, group: StoreEngine.SubscriptionGroup? = nil) {
+  init(
+    _ product: StoreEngine.Product, locale: String, storefront: String, group: StoreEngine.SubscriptionGroup? = nil,
+    catalog: StoreEngine.Catalog? = nil
+  ) {
     let currency = StoreEngine.Storefront.lookup(storefront)?.currencyCode ?? "USD"
     id = product.id.rawValue
-    type = ProductType(product.kind)
+    type = ProductType(product.kind, group: group?.kind)
     displayName = product.displayName(locale: locale)
     description = product.displayDescription(locale: locale)
     price = Money.rounded(product.price, currencyCode: currency)
     displayPrice = PriceFormatter.string(for: product.price, currencyCode: currency, locale: locale)
     isFamilyShareable = product.familyShareable
-    subscription = product.subscription.map { SubscriptionInfo($0, price: product.price, currency: currency, locale: locale, group: group) }
+    subscription = product.subscription.map {
+      SubscriptionInfo($0, price: product.price, currency: currency, locale: locale, group: group, catalog: catalog)
+    }
     let json: [String: Any] = [
       "id": product.id.rawValue, "type": product.kind.catalogName, "referenceName": product.referenceName,
       "price": "\(product.price)", "familyShareable": product.familyShareable,
@@ -77,7 +82,7 @@ public struct Product: Identifiable, Equatable, Hashable, Sendable {
         store.queue.catalog.product(id).map {
           Product(
             $0, locale: store.queue.controls.locale, storefront: store.queue.controls.storefront,
-            group: $0.subscription.flatMap { store.queue.catalog.group($0.groupID) })
+            group: $0.subscription.flatMap { store.queue.catalog.group($0.groupID) }, catalog: store.queue.catalog)
         }
       }
     }) ?? []
@@ -156,8 +161,22 @@ extension Product {
     public static let nonConsumable = ProductType(rawValue: "Non-Consumable")
     public static let nonRenewable = ProductType(rawValue: "Non-Renewing Subscription")
     public static let autoRenewable = ProductType(rawValue: "Auto-Renewable Subscription")
+    /// A subscription bundle (iOS 27): subscriptions of the app (or of several developers' apps)
+    /// sold together, each also sold on its own.
+    public static let subscriptionBundle = ProductType(rawValue: "Subscription Bundle")
+    /// A subscription suite (iOS 27): subscriptions sold only together.
+    public static let subscriptionSuite = ProductType(rawValue: "Subscription Suite")
 
     init(_ kind: ProductKind) { self.init(rawValue: kind.serverName) }
+
+    /// A catalog product's type: a bundle or suite group's subscriptions are bundles or suites.
+    init(_ kind: ProductKind, group: StoreEngine.SubscriptionGroup.Kind?) {
+      switch group {
+      case .bundle?: self = .subscriptionBundle
+      case .suite?: self = .subscriptionSuite
+      default: self.init(kind)
+      }
+    }
 
     public var localizedDescription: String { rawValue }
   }

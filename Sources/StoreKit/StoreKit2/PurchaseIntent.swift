@@ -43,7 +43,7 @@ extension StoreKitEnvironment {
         store.queue.catalog.product(.init(productID)).map {
           Product(
             $0, locale: store.queue.controls.locale, storefront: store.queue.controls.storefront,
-            group: $0.subscription.flatMap { store.queue.catalog.group($0.groupID) })
+            group: $0.subscription.flatMap { store.queue.catalog.group($0.groupID) }, catalog: store.queue.catalog)
         }
       }
     } catch {

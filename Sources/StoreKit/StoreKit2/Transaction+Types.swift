@@ -25,12 +25,17 @@ extension Transaction {
     public init(rawValue: Int) { self.rawValue = rawValue }
     public static let developerIssue = RevocationReason(rawValue: 1)
     public static let other = RevocationReason(rawValue: 0)
+    /// The transaction was revoked because the customer switched to a subscription bundle (iOS 27).
+    public static var upgradedToBundle: RevocationReason {
+      RevocationReason(rawValue: StoreEngine.PaymentTransaction.upgradedToBundleRevocationReason)
+    }
 
     /// For the user: why the purchase was taken back.
     public var localizedDescription: String {
       switch self {
       case .developerIssue: "Refunded because of an issue with the app"
       case .other: "Refunded for another reason"
+      case .upgradedToBundle: "Replaced by a subscription bundle"
       default: "Revoked (reason \(rawValue))"
       }
     }

@@ -39,6 +39,18 @@ public struct Transaction: Identifiable, Hashable, Sendable {
   /// SHA-384 of ``deviceVerificationNonce`` and ``AppStore/deviceVerificationID`` (this device's).
   public let deviceVerification: Data
   public let deviceVerificationNonce: UUID
+  /// The subscription bundle this transaction was made for, when it is one of the bundle's (or
+  /// suite's) included subscriptions (iOS 27, back-deployed; DECISIONS §47).
+  public let bundleProductID: String?
+  /// The bundle's transaction this one came with.
+  public let bundleTransactionID: String?
+  /// The bundle's original transaction.
+  public let bundleOriginalTransactionID: String?
+  /// The bundle's subscription group. Only for transactions of subscriptions included in a bundle.
+  public let bundleSubscriptionGroupID: String?
+  /// After a switch between a standalone subscription and a bundle: for a bundle transaction, the
+  /// standalone subscription's original transaction ID; for a standalone one, the bundle's.
+  public let previousOriginalTransactionID: UInt64?
   /// The compact JWS (``VerificationResult/jwsRepresentation`` hands it out).
   let jws: String
   /// The payload's `offerPeriod` (ISO 8601), for the deprecated string accessor.
@@ -78,6 +90,12 @@ public struct Transaction: Identifiable, Hashable, Sendable {
     jsonRepresentation = payload ?? Data()
     signedDate = signed.map { SignedPayloads.date(milliseconds: $0.signedDate) } ?? transaction.purchaseDate
     environment = AppStore.Environment(rawValue: signed?.environment ?? "")
+    let bundle = transaction.bundle
+    bundleProductID = signed?.bundleProductId ?? bundle?.productID?.rawValue
+    bundleTransactionID = signed?.bundleTransactionId ?? bundle?.transactionID?.description
+    bundleOriginalTransactionID = signed?.bundleOriginalTransactionId ?? bundle?.originalTransactionID?.description
+    bundleSubscriptionGroupID = signed?.bundleSubscriptionGroupIdentifier ?? bundle?.subscriptionGroupID
+    previousOriginalTransactionID = signed?.previousOriginalTransactionId.flatMap { UInt64($0) } ?? bundle?.previousOriginalID?.rawValue
     let device = DeviceVerification(jws: jws)
     deviceVerification = device.hash
     deviceVerificationNonce = device.nonce

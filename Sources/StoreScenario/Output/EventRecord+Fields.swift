@@ -55,6 +55,12 @@ extension EventRecord {
     var appAccountToken: String?
     /// Listing only: what the app's server last reported with Send Consumption Information.
     var consumption: Consumption?
+    /// A bundle's component transaction and a switch's link (§47), named as in the signed payload.
+    var bundleProductID: String?
+    var bundleTransactionID: String?
+    var bundleOriginalTransactionID: String?
+    var bundleSubscriptionGroupIdentifier: String?
+    var previousOriginalTransactionID: String?
 
     /// A Send Consumption Information report, Apple's field names.
     struct Consumption: Sendable, Equatable, Codable {
@@ -84,6 +90,11 @@ extension EventRecord {
       case revocationDate, reason, applicationUsername, finished, price, currency
       case orderID = "orderId"
       case appAccountToken, consumption
+      case bundleProductID = "bundleProductId"
+      case bundleTransactionID = "bundleTransactionId"
+      case bundleOriginalTransactionID = "bundleOriginalTransactionId"
+      case bundleSubscriptionGroupIdentifier
+      case previousOriginalTransactionID = "previousOriginalTransactionId"
     }
 
     /// The event fields of `transaction` (none of the listing's).
@@ -104,6 +115,13 @@ extension EventRecord {
       revocationDate = transaction.revocationDate.map(EventFormatter.timestamp)
       reason = transaction.reason == .renewal ? "renewal" : nil
       applicationUsername = transaction.applicationUsername
+      if let bundle = transaction.bundle {
+        bundleProductID = bundle.productID?.rawValue
+        bundleTransactionID = bundle.transactionID?.description
+        bundleOriginalTransactionID = bundle.originalTransactionID?.description
+        bundleSubscriptionGroupIdentifier = bundle.subscriptionGroupID
+        previousOriginalTransactionID = bundle.previousOriginalID?.description
+      }
     }
 
     /// The `transactions --json` object of `transaction`: the event fields plus `finished`, and

@@ -276,7 +276,7 @@ extension LineParser {
   }
 
   private mutating func expectation() throws(ScenarioIssue) -> ScenarioStep.Expectation {
-    let subject = try next("what to check (state, error, owned, not-owned, quantity, unfinished, transactions, prompt, account, status, expires, signed, commitment, price, unverified, restored, last-event, misuse, crash, offer-codes, redemptions, offer)")
+    let subject = try next("what to check (state, error, owned, not-owned, quantity, unfinished, transactions, prompt, account, status, expires, signed, commitment, price, unverified, restored, last-event, misuse, retention-sheet, crash, offer-codes, redemptions, offer, bundle, previous, revocation)")
     if let codes = try offerCodeExpectation(subject.text) { return codes }
     switch subject.text {
     case "state":
@@ -325,6 +325,7 @@ extension LineParser {
         throw issue(token.column, "Invalid date '\(token.text)'; use ISO 8601 such as 2026-02-01T00:00:00Z.")
       }
       return .expires(reference, date)
+    case "bundle", "previous", "revocation": return try bundleExpectation(subject)
     case "signed": return .signed(try reference())
     case "commitment": return try commitmentExpectation()
     case "price": return try priceExpectation()
@@ -343,7 +344,7 @@ extension LineParser {
     case "misuse": return .misuse(try next("an error name such as alreadyFinished").text)
     case _ where Self.storeKit2Expectations.contains(subject.text): return try storeKit2Expectation(subject)
     default:
-      let known = ["state", "error", "owned", "not-owned", "quantity", "unfinished", "transactions", "prompt", "account", "status", "expires", "signed", "commitment", "price", "unverified", "restored", "last-event", "misuse", "retention-sheet", "crash", "notification", "notifications", "delivered", "offer-codes", "redemptions", "offer"] + Self.storeKit2Expectations
+      let known = ["state", "error", "owned", "not-owned", "quantity", "unfinished", "transactions", "prompt", "account", "status", "expires", "signed", "commitment", "price", "unverified", "restored", "last-event", "misuse", "retention-sheet", "crash", "notification", "notifications", "delivered", "offer-codes", "redemptions", "offer", "bundle", "previous", "revocation"] + Self.storeKit2Expectations
       let hint = suggestion(for: subject.text, in: known).map { " Did you mean '\($0)'?" } ?? ""
       throw issue(subject.column, "Unknown expectation '\(subject.text)'.\(hint)")
     }

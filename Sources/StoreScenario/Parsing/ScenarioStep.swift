@@ -150,6 +150,15 @@ public struct ScenarioStep: Sendable, Equatable {
     case commitment(TransactionReference, period: Int?, total: Int?)
     /// `expect price REF AMOUNT`: what the transaction charged, in its currency.
     case price(TransactionReference, Decimal)
+    /// The transaction is a component of `bundle`'s newest transaction (its `bundle…` values, in
+    /// the engine and the signed payload), or, with nil, carries none (§47).
+    case bundle(TransactionReference, Product.ID?)
+    /// The transaction's `previousOriginalTransactionId` is the original id of one of `product`'s
+    /// own chains (not a bundle's component), or, with nil, is absent (§47).
+    case previous(TransactionReference, Product.ID?)
+    /// The newest transaction of `product` that is not a bundle's component was revoked with this
+    /// reason (`other`, `developerIssue`, `upgradedToBundle`), or, with nil, is not revoked.
+    case revocation(Product.ID, String?)
     /// The transaction carries a JWS that verifies (with the runner's verifier, else: is present).
     case signed(TransactionReference)
     /// The transaction carries a JWS that does not verify: StoreKit 2's `.unverified`.

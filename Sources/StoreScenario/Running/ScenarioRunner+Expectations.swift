@@ -66,6 +66,8 @@ extension ScenarioRunner {
       let transaction = try lookup(reference)
       return transaction.price == amount ? nil
         : "expected transaction \(transaction.id) to charge \(amount) \(transaction.currency), but it charged \(transaction.price)"
+    case .bundle, .previous, .revocation:
+      return try checkBundle(expectation)
     case .signed(let reference):
       let transaction = try lookup(reference)
       guard let jws = transaction.signedTransaction else {
@@ -147,7 +149,7 @@ extension ScenarioRunner {
   }
 
   /// Runs a ledger read for an assertion; a ledger failure aborts the run like any other.
-  private func ledgerRead<Value>(_ read: () throws -> Value) throws(StepError) -> Value {
+  func ledgerRead<Value>(_ read: () throws -> Value) throws(StepError) -> Value {
     do {
       return try read()
     } catch let error as LedgerError {

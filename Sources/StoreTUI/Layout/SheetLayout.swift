@@ -131,11 +131,11 @@ public struct SheetLayout: Equatable {
       if let terms = purchase.terms {
         return Content(
           title: terms.title,
-          lines: [
-            ContentLine(text: terms.question(productName: purchase.productName)), ContentLine(text: terms.summary),
-          ] + terms.commitmentDisclosure.map { ContentLine(text: $0, style: .bold) } + [
-            ContentLine(text: PurchaseSheet.Terms.renewal), ContentLine(text: ""), environment,
-          ],
+          lines: [ContentLine(text: terms.question(productName: purchase.productName))]
+            + (purchase.includes.isEmpty ? [] : [ContentLine(text: "Includes: " + purchase.includes.joined(separator: ", ") + ".")])
+            + [ContentLine(text: terms.summary)]
+            + terms.commitmentDisclosure.map { ContentLine(text: $0, style: .bold) }
+            + [ContentLine(text: PurchaseSheet.Terms.renewal), ContentLine(text: ""), environment],
           buttons: [("Cancel", .cancel), ("Subscribe", .confirm)])
       }
       let count = purchase.quantity == 1 ? "one" : String(purchase.quantity)

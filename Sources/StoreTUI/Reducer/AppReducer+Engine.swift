@@ -127,10 +127,12 @@ extension AppReducer {
     case .confirm(let id, let product, let quantity, let owned, let price, let terms):
       // The engine's quote: an offer's price, zero for a re-download, as confirming will charge;
       // for a subscription also what it renews at (B73).
-      return .purchase(PurchaseSheet(
+      var sheet = PurchaseSheet(
         transaction: id, product: product, productName: state.displayName(of: product), quantity: quantity,
         price: state.price(price.amount), alreadyOwned: owned,
-        terms: terms.map { $0.map { state.price($0.amount) } }))
+        terms: terms.map { $0.map { state.price($0.amount) } })
+      sheet.includes = state.bundledNames(of: product)
+      return .purchase(sheet)
     case .signIn(let purpose):
       return .signIn(SignInSheet(purpose: purpose, account: state.account ?? state.knownAccounts.first ?? ""))
     }

@@ -74,10 +74,12 @@ extension AppRuntime {
       shownAttachedSheet = nil
       return
     }
-    send(.attachedSheetPresented(PurchaseSheet(
+    var sheet = PurchaseSheet(
       transaction: next.id, product: next.productID, productName: state.displayName(of: next.productID),
       quantity: next.quantity, price: state.price(quote.price), alreadyOwned: quote.alreadyOwned,
-      terms: quote.terms.map { $0.map { state.price($0) } }, app: app)))
+      terms: quote.terms.map { $0.map { state.price($0) } }, app: app)
+    sheet.includes = state.bundledNames(of: next.productID)
+    send(.attachedSheetPresented(sheet))
   }
 
   /// An attached app's offer-code sheet that waits is shown when nothing else is; one the app

@@ -45,6 +45,8 @@ public struct PurchaseSheet: Equatable, Sendable {
   public var alreadyOwned: Bool
   /// An auto-renewable subscription's terms, which the sheet states instead of "buy one" (B73).
   public var terms: Terms?
+  /// For a subscription bundle or suite: the names of the subscriptions it includes (§47).
+  public var includes: [String] = []
   /// The attached app whose sheet this is (its bundle id); nil: the simulated app's. Its answer goes
   /// to that app, which carries it out (DECISIONS §37).
   public var app: String?

@@ -15,15 +15,28 @@ enum TransactionsView {
     // Another app's unfinished transaction says whose it is: that app hears and finishes it.
     let owner = transaction.isFinished ? nil : state.otherApp(of: transaction)
     return [
-      transaction.id.description, state.displayName(of: transaction.productID), stateText(transaction) + (owner.map { " · \($0)'s" } ?? ""),
+      transaction.id.description, productText(state, transaction), stateText(transaction) + (owner.map { " · \($0)'s" } ?? ""),
       DateText.short(transaction.purchaseDate), transaction.expiresDate.map(DateText.short) ?? "",
       transaction.isFinished ? "yes" : "no",
     ]
   }
 
+  /// The product column: a bundle's component transaction sits under its bundle's (the row
+  /// before it, in insertion order), indented, naming the bundle (§47).
+  static func productText(_ state: AppState, _ transaction: PaymentTransaction) -> String {
+    let name = state.displayName(of: transaction.productID)
+    guard let bundle = transaction.bundle, bundle.isComponent, let product = bundle.productID else { return name }
+    // A suite's subscriptions are no products of the catalog: the suite names them.
+    let included = state.product(product)?.subscription?.bundledSubscriptions.firstIndex { $0.productID == transaction.productID }
+    let own = included.map { state.bundledNames(of: product)[$0] } ?? name
+    return "└ \(own) (in \(state.displayName(of: product)))"
+  }
+
   /// The state column: StoreKit's state plus what matters about it.
   static func stateText(_ transaction: PaymentTransaction) -> String {
-    if transaction.revocationDate != nil { return "refunded" }
+    if transaction.revocationDate != nil {
+      return transaction.revocationReason == PaymentTransaction.upgradedToBundleRevocationReason ? "switched to bundle" : "refunded"
+    }
     if transaction.needsResolution { return "interrupted" }
     switch transaction.state {
     case .failed: return "failed: " + (transaction.error?.name ?? "unknown")

@@ -37,6 +37,6 @@ extension StoreKit2Queries {
       }
       answer.append((record, latest))
     }
-    return answer
+    return answer + bundleStatuses(group: group, history: present, subscriptions: queue.subscriptions())
   }
 }

@@ -34,7 +34,10 @@ public enum StoreKit2Queries {
     }
     let entitled = subscriptions.filter { $0.status == .subscribed || $0.status == .inGracePeriod }
     let subscribed = entitled.compactMap { latestOfChain[$0.originalID] }
-    return (Array(byProduct.values) + subscribed).sorted { ($0.purchaseDate, $0.id) < ($1.purchaseDate, $1.id) }
+    // §47: a bundle's component chains have no record: they entitle while the bundle's does.
+    let entitledBundles = Set(entitled.map(\.originalID))
+    let components = latestOfChain.values.filter { $0.bundleOriginalID.map(entitledBundles.contains) ?? false }
+    return (Array(byProduct.values) + subscribed + components).sorted { ($0.purchaseDate, $0.id) < ($1.purchaseDate, $1.id) }
   }
 
   /// `Transaction.unfinished`: the unfinished transactions StoreKit 2 has (purchased ones).
@@ -60,7 +63,23 @@ public enum StoreKit2Queries {
     subscriptions.filter { $0.groupID == group }.map { record in
       let chain = history.filter { $0.originalID == record.originalID && $0.state == .purchased }
       return (record, chain.reduce(nil) { later($0, $1) })
+    } + bundleStatuses(group: group, history: history, subscriptions: subscriptions)
+  }
+
+  /// §47: a live bundle (or suite) that includes a subscription of `group` is a status of that
+  /// group too: the bundle's record (its state and renewal info) with the included subscription's
+  /// newest component transaction. An ended bundle is not listed there.
+  static func bundleStatuses(
+    group: String, history: [PaymentTransaction], subscriptions: [SubscriptionRecord]
+  ) -> [(record: SubscriptionRecord, transaction: PaymentTransaction?)] {
+    let live = subscriptions.filter { $0.groupID != group && $0.status != .expired && $0.status != .revoked }
+    guard !live.isEmpty else { return [] }
+    var newest: [PaymentTransaction.ID: PaymentTransaction] = [:]
+    for transaction in history where transaction.state == .purchased && transaction.subscriptionGroupID == group {
+      guard let bundle = transaction.bundleOriginalID else { continue }
+      newest[bundle] = later(newest[bundle], transaction)
     }
+    return live.compactMap { record in newest[record.originalID].map { (record, $0) } }
   }
 
   /// The later of two transactions (by purchase date, then id).

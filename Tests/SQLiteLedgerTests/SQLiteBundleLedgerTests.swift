@@ -1,0 +1,50 @@
+import Foundation
+import SQLiteLedger
+import StoreEngine
+import StorefrontTestSupport
+import XCTest
+
+/// A bundle's transactions in the SQLite ledger (DECISIONS §47): a fresh launch and another process
+/// on the same ledger see the bundle fields and the entitlements through the bundle.
+final class SQLiteBundleLedgerTests: XCTestCase {
+  static let bundle: Product.ID = "com.example.premium.bundle"
+
+  static func catalog() -> Catalog {
+    let base = FixtureCatalog.make()
+    let info = SubscriptionInfo(
+      groupID: "BUNDLE01", level: 1, period: SubscriptionPeriod(value: 1, unit: .month),
+      bundledSubscriptions: [BundledSubscription(productID: FixtureCatalog.monthly, groupID: FixtureCatalog.group)])
+    let product = Product(
+      id: bundle, kind: .autoRenewableSubscription, referenceName: "Premium Bundle", price: Decimal(string: "4.99") ?? 0, subscription: info)
+    return Catalog(
+      formatVersion: .init(major: 6, minor: 3), products: base.products + [product],
+      subscriptionGroups: base.subscriptionGroups + [SubscriptionGroup(id: "BUNDLE01", name: "Bundle", productIDs: [bundle], kind: .bundle)],
+      settings: base.settings)
+  }
+
+  func queue(_ directory: TemporaryDirectory) throws -> PaymentQueue {
+    try PaymentQueue(catalog: Self.catalog(), ledger: try SQLiteLedgerStore(directory: directory.url), environment: TestStore.environment)
+  }
+
+  func testAFreshLaunchAndAnotherProcessSeeTheBundleAndItsEntitlements() throws {
+    let directory = try TemporaryDirectory()
+    let mine = try queue(directory)
+    let other = try queue(directory)
+    try mine.signIn("tester")
+    try mine.set(.dialogs(false))
+    let standalone = try XCTUnwrap(try mine.transaction(try mine.add(Payment(productID: FixtureCatalog.monthly))))
+    _ = try mine.add(Payment(productID: Self.bundle))
+    try mine.advance(by: 31 * 86_400)
+    let before = try mine.history()
+    XCTAssertEqual(before.filter { $0.bundle?.isComponent == true }.count, 2, "a component with the purchase and one with the renewal")
+
+    let fresh = try queue(directory)
+    XCTAssertEqual(try fresh.history().map(\.bundle), before.map(\.bundle))
+    XCTAssertEqual(try fresh.entitlements().owning[FixtureCatalog.monthly]?.bundle?.productID, Self.bundle)
+    XCTAssertEqual(try fresh.transaction(standalone.id)?.revocationReason, PaymentTransaction.upgradedToBundleRevocationReason)
+
+    try other.refresh()
+    XCTAssertEqual(try other.history().map(\.bundle), before.map(\.bundle))
+    XCTAssertEqual(try other.entitlements(account: "tester").owning[FixtureCatalog.monthly]?.bundle?.productID, Self.bundle)
+  }
+}
