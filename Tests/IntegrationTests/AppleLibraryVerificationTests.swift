@@ -61,7 +61,7 @@ final class AppleLibraryVerificationTests: XCTestCase {
     let example = try ExampleScenarios.named("11")
     let data = scratch.path("data")
     let result = try StorefrontBinary.run(
-      ["run", example.path, "--json", "--data-dir", data] + ExampleScenarios.catalogArguments(of: example), in: scratch)
+      ["run", example.path, "--json", "--data-dir", data] + ExampleScenarios.options(for: example), in: scratch)
     XCTAssertEqual(result.status, 0, result.summary)
     let root = scratch.path("root.der")
     XCTAssertEqual(try StorefrontBinary.run(["certificate", "--der", "--out", root, "--data-dir", data], in: scratch).status, 0)

@@ -137,12 +137,3 @@ final class ExampleScenarioTests: XCTestCase {
     }
   }
 }
-
-extension ExampleScenarios {
-  /// `--catalog` for an example that comes with its own catalog (`11-commitment-plan.storekit`
-  /// beside `11-commitment-plan.scenario`); none for those that run on the default catalog.
-  static func catalogArguments(of example: URL) -> [String] {
-    let catalog = example.deletingPathExtension().appendingPathExtension("storekit")
-    return FileManager.default.fileExists(atPath: catalog.path) ? ["--catalog", catalog.path] : []
-  }
-}
