@@ -33,4 +33,18 @@ final class AgeRatingScenarioTests: XCTestCase {
     XCTAssertEqual(ScenarioRunner(queue: store.queue, json: true) { _ in }.run(steps), .passed(steps: 1))
     XCTAssertEqual(store.queue.controls.ageRatingCode, 600)
   }
+
+  func testExpectAgeRatingChecksWhatTheAppWouldRead() throws {
+    let store = try TestStore()
+    let passing = try ScenarioParser(catalog: store.queue.catalog).parse("""
+      expect age-rating 100
+      set age-rating none
+      expect age-rating none
+      """).get()
+    XCTAssertEqual(ScenarioRunner(queue: store.queue, json: true) { _ in }.run(passing), .passed(steps: 3))
+    let failing = try ScenarioParser(catalog: store.queue.catalog).parse("expect age-rating 300").get()
+    XCTAssertEqual(
+      ScenarioRunner(queue: store.queue, json: false) { _ in }.run(failing),
+      .assertionFailed(line: 1, message: "expected AppStore.ageRatingCode to be 300, but it is none"))
+  }
 }

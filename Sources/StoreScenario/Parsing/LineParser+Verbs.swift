@@ -216,13 +216,7 @@ extension LineParser {
     case "locale": return .locale(try next("a locale such as en_US or ko_KR").text)
     case "latency": return .latency(try durationArgument())
     case "time-rate": return .timeRate(try timeRate())
-    case "age-rating":
-      let code = try next("an age rating code such as 100 (4+), 300 (12+) or 618 (18+), or none")
-      if code.text == "none" { return .ageRating(nil) }
-      guard let value = Int(code.text), value > 0 else {
-        throw issue(code.column, "Invalid age rating code '\(code.text)'; use Apple's code such as 100 (4+), 200 (9+), 300 (12+), 600 (17+) or 618 (18+), or none.")
-      }
-      return .ageRating(value)
+    case "age-rating": return .ageRating(try ageRatingCode())
     default:
       let known = ["ask-to-buy", "interrupted", "can-make-payments", "dialogs", "billing-issue", "grace", "storefront", "locale", "latency", "time-rate", "age-rating"]
       let hint = suggestion(for: name.text, in: known).map { " Did you mean '\($0)'?" } ?? ""
@@ -276,7 +270,7 @@ extension LineParser {
   }
 
   private mutating func expectation() throws(ScenarioIssue) -> ScenarioStep.Expectation {
-    let subject = try next("what to check (state, error, owned, not-owned, quantity, unfinished, transactions, prompt, account, status, expires, signed, commitment, price, unverified, restored, last-event, misuse, retention-sheet, crash, offer-codes, redemptions, offer, bundle, previous, revocation)")
+    let subject = try next("what to check (state, error, owned, not-owned, quantity, unfinished, transactions, prompt, account, status, expires, signed, commitment, price, unverified, restored, last-event, misuse, retention-sheet, crash, offer-codes, redemptions, offer, bundle, previous, revocation, age-rating)")
     if let codes = try offerCodeExpectation(subject.text) { return codes }
     switch subject.text {
     case "state":
@@ -342,11 +336,24 @@ extension LineParser {
       }
       return .retentionSheet(token.text, positionals.isEmpty ? nil : try next("a message, product or offer id").text)
     case "misuse": return .misuse(try next("an error name such as alreadyFinished").text)
+    case "age-rating": return .ageRating(try ageRatingCode())
     case _ where Self.storeKit2Expectations.contains(subject.text): return try storeKit2Expectation(subject)
     default:
-      let known = ["state", "error", "owned", "not-owned", "quantity", "unfinished", "transactions", "prompt", "account", "status", "expires", "signed", "commitment", "price", "unverified", "restored", "last-event", "misuse", "retention-sheet", "crash", "notification", "notifications", "delivered", "offer-codes", "redemptions", "offer", "bundle", "previous", "revocation"] + Self.storeKit2Expectations
+      let known = ["state", "error", "owned", "not-owned", "quantity", "unfinished", "transactions", "prompt", "account", "status", "expires", "signed", "commitment", "price", "unverified", "restored", "last-event", "misuse", "retention-sheet", "crash", "notification", "notifications", "delivered", "offer-codes", "redemptions", "offer", "bundle", "previous", "revocation", "age-rating"] + Self.storeKit2Expectations
       let hint = suggestion(for: subject.text, in: known).map { " Did you mean '\($0)'?" } ?? ""
       throw issue(subject.column, "Unknown expectation '\(subject.text)'.\(hint)")
     }
+  }
+}
+
+extension LineParser {
+  /// Apple's age rating code (`set age-rating`, `expect age-rating`), or nil for `none`.
+  mutating func ageRatingCode() throws(ScenarioIssue) -> Int? {
+    let code = try next("an age rating code such as 100 (4+), 300 (12+) or 618 (18+), or none")
+    if code.text == "none" { return nil }
+    guard let value = Int(code.text), value > 0 else {
+      throw issue(code.column, "Invalid age rating code '\(code.text)'; use Apple's code such as 100 (4+), 200 (9+), 300 (12+), 600 (17+) or 618 (18+), or none.")
+    }
+    return value
   }
 }

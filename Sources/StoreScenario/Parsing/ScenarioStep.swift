@@ -168,6 +168,8 @@ public struct ScenarioStep: Sendable, Equatable {
     case restored(Int)
     case lastEvent(String)
     case misuse(String)
+    /// `expect age-rating CODE|none`: what `AppStore.ageRatingCode` answers now (nil: unavailable).
+    case ageRating(Int?)
     /// The last cancel sheet was of this kind (`plain`, `message`, `alternate`, `offer`), with
     /// this message or product (a message identifier, an alternate product or an offer id) when given.
     case retentionSheet(String, String?)

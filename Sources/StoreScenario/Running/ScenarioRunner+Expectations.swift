@@ -44,6 +44,10 @@ extension ScenarioRunner {
     case .account(let name):
       let actual = try present().currentAccount
       return actual == name ? nil : "expected account \(name ?? "none"), but it is \(actual ?? "none")"
+    case .ageRating(let code):
+      let actual = queue.controls.ageRatingCode
+      return actual == code ? nil
+        : "expected AppStore.ageRatingCode to be \(code.map(String.init) ?? "none"), but it is \(actual.map(String.init) ?? "none")"
     case .status(let product, let status):
       let present = try present()
       let records = present.subscriptions.filter { $0.account == present.currentAccount }
