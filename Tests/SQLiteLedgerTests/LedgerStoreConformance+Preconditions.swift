@@ -72,7 +72,9 @@ extension LedgerStoreConformance {
           .expectDeviceValue(key: stale.0, value: stale.1), .setDeviceValue(key: "code", value: "2"), .putTransaction(late),
         ])
       ) { error in
-        guard case .deviceValueChanged(_, let key)? = error as? LedgerError else { return XCTFail("expected deviceValueChanged, got \(error)") }
+        guard case .deviceValueChanged(_, let key)? = error as? LedgerError else {
+          return XCTFail("expected deviceValueChanged, got \(error)")
+        }
         XCTAssertEqual(key, stale.0)
         XCTAssertTrue("\(error)".contains(stale.0), "the message names the value: \(error)")
       }

@@ -84,6 +84,14 @@ extension StoreMachine {
     let pending = pendingCode(of: transaction.id)
     setDeviceValue(key, nil)
     guard var code = pending else { return nil }
+    // A non-consumable the customer owns already is re-downloaded for free, as a repeated purchase
+    // is (B23): the code is not used (it stays redeemable) and the purchase is not the offer's.
+    if transaction.productKind == .nonConsumable, ownership(of: code.productID, account: transaction.account) != nil {
+      transaction.offerID = nil
+      transaction.offerType = nil
+      transaction.offerPaymentMode = nil
+      return nil
+    }
     if let refusal = refusal(of: code, account: transaction.account) { return refusal }
     let codeKey = OfferCodeBook.codeKey(code.code)
     let useKey = OfferCodeBook.useKey(product: code.productID, offer: code.offerID, account: transaction.account)
