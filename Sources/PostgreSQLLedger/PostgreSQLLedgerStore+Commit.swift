@@ -32,7 +32,7 @@ extension PostgreSQLLedgerStore {
   public func commit(_ changes: [LedgerChange]) throws(LedgerError) {
     guard !options.readOnly else { throw .readOnly(path: name) }
     guard !changes.isEmpty else { return }
-    if changes.contains(where: { $0.ownerExpectation != nil }) { return try commitExpectingOwners(changes) }
+    if LedgerChange.hasPreconditions(changes) { return try commitExpectingOwners(changes) }
     let statements = try encode(changes)
     try transaction(nil, ifLanded: ()) { connection throws(PostgreSQLFailure) in try write(statements, after: "BEGIN", on: connection) }
     trimCommitLogNow()
@@ -208,7 +208,7 @@ extension PostgreSQLLedgerStore {
         statements.append(value(PostgreSQLSchema.accountKey, account ?? ""))
       case .setClock(let date):
         statements.append(value(PostgreSQLSchema.clockKey, String(date.timeIntervalSince1970)))
-      case .expectOwner: break  // A precondition: ownerViolation(of:on:) checks it before the writes.
+      case .expectOwner, .expectDeviceValue: break  // Preconditions: ownerViolation(of:on:) checks them before the writes.
       }
     }
     // The commit's log record, last: removals logged themselves (the ids they removed).

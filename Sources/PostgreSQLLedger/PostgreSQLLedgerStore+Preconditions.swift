@@ -32,6 +32,22 @@ extension PostgreSQLLedgerStore {
   /// transaction and locks the rows it reads (`FOR UPDATE`), so a claim by another client waits for
   /// this commit, and this one sees a claim that committed first.
   func ownerViolation(of changes: [LedgerChange], on connection: PostgreSQLConnection) throws(PostgreSQLFailure) -> LedgerError? {
+    let expected = LedgerChange.deviceValueExpectations(in: changes)
+    if !expected.isEmpty {
+      // A transaction-scoped advisory lock per key (two-int form, class 36: apart from the session
+      // and migration locks' bigint keys; in key order, so two batches cannot deadlock)
+      // makes a concurrent compare-and-set of the same key wait for this commit, even for a row
+      // not there yet (which FOR UPDATE could not lock); read committed, the read after the lock
+      // sees what the other commit wrote.
+      var stored: [String: String] = [:]
+      for key in Set(expected.map(\.key)).sorted() {
+        let row = PostgreSQLSchema.devicePrefix + key
+        _ = try connection.execute("SELECT pg_advisory_xact_lock(36, hashtext($1))", [.text(row)])
+        let rows = try connection.execute("SELECT value FROM kv WHERE key = $1", [.text(row)])
+        if rows.rowCount > 0 { stored[key] = rows.text(0, 0) }
+      }
+      if let violation = LedgerChange.violation(of: expected, stored: stored, path: name) { return violation }
+    }
     let expectations = LedgerChange.ownerExpectations(in: changes)
     guard !expectations.isEmpty else { return nil }
     let ids = "{" + expectations.map { String(Int64(bitPattern: $0.id.rawValue)) }.joined(separator: ",") + "}"

@@ -197,7 +197,7 @@ extension SQLiteLedgerStore {
         }
       case .setCurrentAccount(let name): encoded.append(.value(key: LedgerSchema.accountKey, value: name ?? ""))
       case .setClock(let date): encoded.append(.value(key: LedgerSchema.clockKey, value: String(date.timeIntervalSince1970)))
-      case .expectOwner: break  // A precondition, checked by commit(_:) before any write.
+      case .expectOwner, .expectDeviceValue: break  // Preconditions, checked by commit(_:) before any write.
       }
     }
     return encoded

@@ -7,6 +7,16 @@ extension SQLiteLedgerStore {
   /// `BEGIN IMMEDIATE` transaction: it holds the write lock, so nobody changes the rows between
   /// this check and the batch's writes.
   func preconditionViolation(_ changes: [LedgerChange], with statements: Statements) throws(SQLiteFailure) -> LedgerError? {
+    let expected = LedgerChange.deviceValueExpectations(in: changes)
+    if !expected.isEmpty {
+      var stored: [String: String] = [:]
+      for expectation in expected {
+        let select = statements.selectValue
+        try select.bind(LedgerSchema.devicePrefix + expectation.key, at: 1)
+        try select.forEachRow { row in stored[expectation.key] = row.text(at: 0) }
+      }
+      if let violation = LedgerChange.violation(of: expected, stored: stored, path: path) { return violation }
+    }
     let expectations = LedgerChange.ownerExpectations(in: changes)
     guard !expectations.isEmpty else { return nil }
     var stored: [PaymentTransaction] = []

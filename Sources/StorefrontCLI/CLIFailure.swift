@@ -82,7 +82,7 @@ extension CLIFailure {
   static func exitCode(for error: LedgerError) -> ExitCode {
     switch error {
     case .corrupt, .newerSchema: .dataError
-    case .busy, .takenOver: .temporaryFailure
+    case .busy, .takenOver, .deviceValueChanged: .temporaryFailure
     case .cannotOpen, .readOnly: .cannotCreate
     case .writeFailed: .ioError
     case .unreachable: .unavailable

@@ -37,6 +37,7 @@ final class InMemoryLedgerConformanceTests: XCTestCase {
   func testMassExtensionsAreKeptByProductAndRequest() throws { try suite.massExtensionsAreKeptByProductAndRequest() }
   func testB71DeletingATransactionRemovesOnlyIt() throws { try suite.deletingATransactionRemovesOnlyIt() }
   func testOwnerExpectationGuardsTheWholeBatch() throws { try suite.ownerExpectationGuardsTheWholeBatch() }
+  func testDeviceValueExpectationGuardsTheWholeBatch() throws { try suite.deviceValueExpectationGuardsTheWholeBatch() }
   func testHistoryPagesFollowTheReference() throws { try suite.historyPagesFollowTheReference() }
   func testHistoryPageEdges() throws { try suite.historyPageEdges() }
   func testBackwardAndRevokedPagesFollowTheReference() throws { try suite.backwardAndRevokedPagesFollowTheReference() }

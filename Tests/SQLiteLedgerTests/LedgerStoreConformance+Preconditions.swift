@@ -53,6 +53,40 @@ extension LedgerStoreConformance {
     XCTAssertEqual(try store.transactions([missing]), [])
   }
 
+  /// `expectDeviceValue`: a compare-and-set on device values. The batch commits whole while every
+  /// expected value (nil: absent) is as stored, and not at all
+  /// (``LedgerError/deviceValueChanged(path:key:)``, naming the key) once another writer changed one.
+  func deviceValueExpectationGuardsTheWholeBatch() throws {
+    let store = try harness.makeStore()
+    try store.commit([.setDeviceValue(key: "code", value: "0")])
+    try store.commit([
+      .expectDeviceValue(key: "code", value: "0"), .expectDeviceValue(key: "use", value: nil),
+      .setDeviceValue(key: "code", value: "1"), .setDeviceValue(key: "use", value: "ann"),
+    ])
+    XCTAssertEqual(try store.load().deviceValues, ["code": "1", "use": "ann"], "the preconditions held: the batch is written")
+    // A writer that read the values before that batch is refused, whichever value it got wrong.
+    let late = LedgerFixtures.transaction(7, state: .purchased)
+    for stale in [("code", "0"), ("use", nil)] as [(String, String?)] {
+      XCTAssertThrowsError(
+        try store.commit([
+          .expectDeviceValue(key: stale.0, value: stale.1), .setDeviceValue(key: "code", value: "2"), .putTransaction(late),
+        ])
+      ) { error in
+        guard case .deviceValueChanged(_, let key)? = error as? LedgerError else {
+          return XCTFail("expected deviceValueChanged, got \(error)")
+        }
+        XCTAssertEqual(key, stale.0)
+        XCTAssertTrue("\(error)".contains(stale.0), "the message names the value: \(error)")
+      }
+    }
+    XCTAssertEqual(try store.load().deviceValues, ["code": "1", "use": "ann"], "nothing of a refused batch is written")
+    XCTAssertEqual(try store.transactions([late.id]), [])
+    // A removed value is absent again.
+    try store.commit([.expectDeviceValue(key: "use", value: "ann"), .setDeviceValue(key: "use", value: nil)])
+    try store.commit([.expectDeviceValue(key: "use", value: nil), .setDeviceValue(key: "code", value: "3")])
+    XCTAssertEqual(try store.load().deviceValues, ["code": "3"])
+  }
+
   private func assertTakenOver(
     _ commit: @autoclosure () throws -> Void, id: PaymentTransaction.ID, owner: String?, line: UInt = #line
   ) {

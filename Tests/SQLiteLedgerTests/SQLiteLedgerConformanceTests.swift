@@ -59,6 +59,7 @@ final class SQLiteLedgerConformanceTests: XCTestCase {
   func testMassExtensionsAreKeptByProductAndRequest() throws { try suite.massExtensionsAreKeptByProductAndRequest() }
   func testB71DeletingATransactionRemovesOnlyIt() throws { try suite.deletingATransactionRemovesOnlyIt() }
   func testOwnerExpectationGuardsTheWholeBatch() throws { try suite.ownerExpectationGuardsTheWholeBatch() }
+  func testDeviceValueExpectationGuardsTheWholeBatch() throws { try suite.deviceValueExpectationGuardsTheWholeBatch() }
   func testHistoryPagesFollowTheReference() throws { try suite.historyPagesFollowTheReference() }
   func testHistoryPageEdges() throws { try suite.historyPageEdges() }
   func testPresentReadsFollowTheDefaults() throws { try suite.presentReadsFollowTheDefaults() }

@@ -111,6 +111,30 @@ final class OfferCodeTests: XCTestCase {
     XCTAssertEqual(store.queue.offerCodes.first?.redemptions, 1)
   }
 
+  /// B23 for a code: a code typed for a non-consumable the customer owns already re-downloads it
+  /// for free, as buying it again does (the existing transaction, nothing charged), and the code is
+  /// not used: it stays redeemable and the customer's one-per-offer record is not written.
+  func testACodeForAnOwnedNonConsumableIsTheFreeRedownloadAndStaysUnused() throws {
+    let store = try TestStore()
+    let owned = try store.buy(F.removeAds)
+    XCTAssertEqual(owned.state, .purchased)
+    let code = try XCTUnwrap(try generate(store, count: 1).first)
+    let again = try XCTUnwrap(store.queue.transaction(try store.queue.redeemOfferCode(code.code)))
+    XCTAssertEqual(again.state, .purchased)
+    XCTAssertEqual(again.price, 0)
+    XCTAssertEqual(again.originalID, owned.originalID)
+    XCTAssertEqual(again.signedTransaction, owned.signedTransaction, "no new signed transaction (B23)")
+    XCTAssertNil(again.offerType)
+    XCTAssertNil(again.offerID)
+    XCTAssertEqual(store.queue.offerCodes.first?.redemptions, 0, "the code is not used")
+    // Still this customer's to use for the offer, and still redeemable by someone else.
+    XCTAssertEqual(try store.queue.transaction(try store.queue.redeemOfferCode(code.code))?.price, 0)
+    try store.queue.signIn("newcomer")
+    let bought = try XCTUnwrap(store.queue.transaction(try store.queue.redeemOfferCode(code.code)))
+    XCTAssertEqual(bought.offerType, .code)
+    XCTAssertEqual(store.queue.offerCodes.first?.redemptions, 1)
+  }
+
   func testCodesAndRedemptionsPersistInTheLedger() throws {
     let ledger = InMemoryLedgerStore()
     let store = try TestStore(ledger: ledger)

@@ -51,7 +51,7 @@ public enum CommitLog {
       case .putMassExtension(let request): add(.massExtension(productID: request.productID, requestID: request.requestID))
       case .setNotificationURL(let environment, _): add(.notificationURL(environment: environment))
       case .setDeviceValue(let key, _): add(.deviceValue(key: key))
-      case .putNotification, .expectOwner: break
+      case .putNotification, .expectOwner, .expectDeviceValue: break
       }
     }
     return entries

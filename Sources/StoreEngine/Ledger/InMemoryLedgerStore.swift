@@ -41,6 +41,12 @@ public final class InMemoryLedgerStore: LedgerStore {
     {
       throw violation
     }
+    let expected = LedgerChange.deviceValueExpectations(in: changes)
+    if !expected.isEmpty,
+      let violation = LedgerChange.violation(of: expected, stored: image.deviceValues, path: "in-memory")
+    {
+      throw violation
+    }
     commitCount += 1
     image.apply(changes)
     for change in changes {

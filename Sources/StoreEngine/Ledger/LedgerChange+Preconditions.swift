@@ -1,4 +1,36 @@
 extension LedgerChange {
+  /// The key and expected value of an ``expectDeviceValue(key:value:)``, nil for every other change.
+  public var deviceValueExpectation: (key: String, value: String?)? {
+    if case .expectDeviceValue(let key, let value) = self { (key, value) } else { nil }
+  }
+
+  /// Every ``expectDeviceValue(key:value:)`` of `changes`, in order (usually none).
+  public static func deviceValueExpectations(in changes: [LedgerChange]) -> [(key: String, value: String?)] {
+    changes.compactMap(\.deviceValueExpectation)
+  }
+
+  /// Whether `changes` holds any precondition (``expectOwner(_:session:)``,
+  /// ``expectDeviceValue(key:value:)``).
+  public static func hasPreconditions(_ changes: [LedgerChange]) -> Bool {
+    changes.contains { $0.ownerExpectation != nil || $0.deviceValueExpectation != nil }
+  }
+
+  /// The error of the first device-value expectation that `stored` (the values as they are before
+  /// the batch, read inside the write transaction; an empty or missing one is absent) does not meet.
+  public static func violation(
+    of expectations: [(key: String, value: String?)], stored: [String: String], path: String
+  ) -> LedgerError? {
+    for expectation in expectations {
+      let current = stored[expectation.key].flatMap { $0.isEmpty ? nil : $0 }
+      if current != expectation.value.flatMap({ $0.isEmpty ? nil : $0 }) {
+        return .deviceValueChanged(path: path, key: expectation.key)
+      }
+    }
+    return nil
+  }
+}
+
+extension LedgerChange {
   /// The transaction and session of an ``expectOwner(_:session:)``, nil for a write.
   public var ownerExpectation: (id: PaymentTransaction.ID, session: String)? {
     if case .expectOwner(let id, let session) = self { (id, session) } else { nil }

@@ -178,7 +178,7 @@ public struct LedgerImage: Sendable, Equatable {
       guard deviceValues[key] != value else { return }
       deviceValues[key] = value
       touched.deviceValues = true
-    case .putMassExtension, .putNotification, .expectOwner:
+    case .putMassExtension, .putNotification, .expectOwner, .expectDeviceValue:
       break  // Not part of what a view shows; the stores keep them on their own.
     }
   }

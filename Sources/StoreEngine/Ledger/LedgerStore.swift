@@ -173,6 +173,12 @@ public enum LedgerChange: Sendable, Equatable {
   /// before a step moves its own purchase out of `purchasing`, so that an answer to a sheet that
   /// another process took over meanwhile (a client cut off from a shared ledger) is never written.
   case expectOwner(PaymentTransaction.ID, session: String)
+  /// A precondition, not a write: the batch commits only if device value `key` is `value` (nil:
+  /// absent) when the batch begins; otherwise nothing of it is written and the commit throws
+  /// ``LedgerError/deviceValueChanged(path:key:)``. A compare-and-set: the engine adds it before
+  /// counting an offer code's redemption, so that two processes redeeming its last use at once
+  /// cannot both succeed (DECISIONS §45).
+  case expectDeviceValue(key: String, value: String?)
 }
 
 /// What a ledger holds (for ``LedgerStore/load()``: what a launch needs).
@@ -240,6 +246,9 @@ public enum LedgerError: Error, Sendable, Equatable {
   /// this process's to answer. `owner` is the session that holds it now, nil when it is no longer
   /// `purchasing` (answered elsewhere) or gone. Nothing of the batch was written.
   case takenOver(path: String, transaction: PaymentTransaction.ID, owner: String?)
+  /// A batch's ``LedgerChange/expectDeviceValue(key:value:)`` did not hold: another process changed
+  /// the device value `key` since this one read it. Nothing of the batch was written.
+  case deviceValueChanged(path: String, key: String)
 }
 
 extension LedgerError: CustomStringConvertible {
@@ -261,6 +270,8 @@ extension LedgerError: CustomStringConvertible {
       "Cannot reach the ledger database '\(server)': \(reason). Check that the server runs and the URI in --ledger or $STOREFRONT_LEDGER (a password goes in ~/.pgpass or $PGPASSWORD)."
     case .takenOver(let path, let id, let owner):
       "The purchase of transaction \(id) in the ledger '\(path)' was \(owner.map { "taken over by session \($0)" } ?? "answered") by another process; nothing was written. Launch again to see it as it is now."
+    case .deviceValueChanged(let path, let key):
+      "The value '\(key)' in the ledger '\(path)' was changed by another process meanwhile; nothing was written. Try again."
     }
   }
 

@@ -45,7 +45,7 @@ extension StoreMachine {
       case .putAskToBuyRequest(let request): absorb([request])
       case .setNotificationURL(let environment, let url): notificationURLs[environment] = url
       case .setDeviceValue(let key, let value): deviceValues[key] = value
-      case .putMassExtension, .putNotification, .expectOwner: break
+      case .putMassExtension, .putNotification, .expectOwner, .expectDeviceValue: break
       }
     }
     // The app's queue loses what another process removed, as it does after its own clear.

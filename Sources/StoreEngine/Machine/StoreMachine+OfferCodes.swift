@@ -84,10 +84,25 @@ extension StoreMachine {
     let pending = pendingCode(of: transaction.id)
     setDeviceValue(key, nil)
     guard var code = pending else { return nil }
+    // A non-consumable the customer owns already is re-downloaded for free, as a repeated purchase
+    // is (B23): the code is not used (it stays redeemable) and the purchase is not the offer's.
+    if transaction.productKind == .nonConsumable, ownership(of: code.productID, account: transaction.account) != nil {
+      transaction.offerID = nil
+      transaction.offerType = nil
+      transaction.offerPaymentMode = nil
+      return nil
+    }
     if let refusal = refusal(of: code, account: transaction.account) { return refusal }
+    let codeKey = OfferCodeBook.codeKey(code.code)
+    let useKey = OfferCodeBook.useKey(product: code.productID, offer: code.offerID, account: transaction.account)
+    // Compare-and-set: the step commits only if the code and the customer's use of its offer are
+    // still as this process read them; otherwise the queue reads them again and runs the step
+    // again, which refuses the code (another process used it meanwhile).
+    step.changes.append(.expectDeviceValue(key: codeKey, value: deviceValues[codeKey]))
+    step.changes.append(.expectDeviceValue(key: useKey, value: nil))
     code.redemptions += 1
-    setDeviceValue(OfferCodeBook.codeKey(code.code), OfferCodeBook.encode(code))
-    setDeviceValue(OfferCodeBook.useKey(product: code.productID, offer: code.offerID, account: transaction.account), code.code)
+    setDeviceValue(codeKey, OfferCodeBook.encode(code))
+    setDeviceValue(useKey, code.code)
     if transaction.productKind != .autoRenewableSubscription {
       transaction.offerType = .code
       transaction.offerID = code.offerID

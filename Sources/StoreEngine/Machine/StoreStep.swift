@@ -47,7 +47,7 @@ public struct StoreStep: Sendable, Equatable {
         seenRecords = []
         seenRequests = []
       case .putAccount, .setCurrentAccount, .setClock, .putMassExtension, .putNotification, .setNotificationURL, .setDeviceValue,
-        .expectOwner:
+        .expectOwner, .expectDeviceValue:
         break
       }
       kept.append(change)

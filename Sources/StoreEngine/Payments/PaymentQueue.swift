@@ -200,6 +200,8 @@ public final class PaymentQueue {
     // One copy per step (the machine is a large value; every copy retains each of its parts).
     var next = base ?? machine
     var reserved: [Range<UInt64>] = []
+    var reread: [String: String?] = [:]
+    var rereads = 0
     while true {
       let step: StoreStep
       do {
@@ -231,6 +233,19 @@ public final class PaymentQueue {
         if clockIsUnsaved, !committed.contains(where: \.isClock) { committed.append(.setClock(next.now)) }
         do { try ledger.commit(committed) } catch {
           if case .takenOver(_, let id, _) = error { try settleTakeover(of: id) }
+          // A compare-and-set lost to another process (an offer code's last use, §45): the step
+          // starts over from the unchanged machine with the value as the ledger has it now, and
+          // decides again (a used-up code is refused; nothing is charged).
+          if case .deviceValueChanged(_, let key) = error, rereads < Self.rereadLimit {
+            rereads += 1
+            let current: String?
+            do { current = try ledger.load().deviceValues[key] } catch { throw .ledger(error) }
+            reread[key] = current
+            next = base ?? machine
+            for range in reserved { try take(.reservedIDs(range), into: &next) }
+            next.absorb(commit: reread.map { LedgerChange.setDeviceValue(key: $0.key, value: $0.value) })
+            continue
+          }
           throw .ledger(error)
         }
         for case .setClock(let clock) in committed { clockSaved(clock) }
@@ -272,6 +287,10 @@ public final class PaymentQueue {
 
   /// Ids are reserved in blocks of at least this many, consecutive, so one process's stay predictable.
   static let idBlock = 64
+
+  /// How many device values a step reads again after losing compare-and-sets before it gives up
+  /// (an offer code's redemption expects two).
+  static let rereadLimit = 8
 
   /// Takes rows from the ledger into the working set before a step that needs them.
   private func bringIn(
