@@ -166,4 +166,96 @@ final class BundleTests: XCTestCase {
     XCTAssertEqual(after.first { $0.id == purchase.id }?.bundle?.previousOriginalID, standalone.originalID)
     XCTAssertTrue(try again.queue.entitlements().owns(video))
   }
+
+  // MARK: A change of plan between two bundles of one group
+
+  let photoBundle: Product.ID = "fixture.v63.bundle.photo.monthly"
+
+  /// The fixture with a second bundle in the Creator Bundle's group: Photo Bundle, which includes
+  /// only Photo Pro Monthly. `photoBundleRanksHigher` puts it above the Creator Bundle (a change
+  /// to it is an upgrade) or below it (a downgrade, from the next renewal).
+  func twoBundleStore(photoBundleRanksHigher: Bool) throws -> TestStore {
+    let data = try Data(contentsOf: CatalogTestFiles.fixture("format-6.3.storekit"))
+    var root = try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    var groups = try XCTUnwrap(root["subscriptionBundleGroups"] as? [[String: Any]])
+    var subscriptions = try XCTUnwrap(groups.first?["subscriptions"] as? [[String: Any]])
+    var creator = try XCTUnwrap(subscriptions.first)
+    var added = creator
+    added["productID"] = photoBundle.rawValue
+    added["internalID"] = "6400000099"
+    added["referenceName"] = "Photo Bundle"
+    added["bundledSubscriptions"] = [["productID": photo.rawValue, "subscriptionGroupID": "AAAA0061"]]
+    creator["groupNumber"] = photoBundleRanksHigher ? 2 : 1
+    added["groupNumber"] = photoBundleRanksHigher ? 1 : 2
+    subscriptions = [creator, added]
+    groups[0]["subscriptions"] = subscriptions
+    root["subscriptionBundleGroups"] = groups
+    let catalog = try CatalogDecoder().decode(try JSONSerialization.data(withJSONObject: root), path: "two-bundles.storekit")
+    XCTAssertNotNil(catalog.product(photoBundle)?.subscription?.bundledSubscriptions.first)
+    return try TestStore(catalog: catalog, ledger: InMemoryLedgerStore())
+  }
+
+  func testUpgradingToAnotherBundleEndsTheOldBundlesComponentsAtOnce() throws {
+    let store = try twoBundleStore(photoBundleRanksHigher: true)
+    let creator = try store.buy(bundle)
+    let old = try components(of: creator, in: store)
+    try store.queue.advance(by: 3 * day)
+    let upgrade = try store.buy(photoBundle)
+    XCTAssertEqual(upgrade.state, .purchased)
+    XCTAssertEqual(upgrade.originalID, creator.originalID, "one chain per group")
+    // B44: the old period and each of its components are marked upgraded.
+    XCTAssertEqual(try store.queue.transaction(creator.id)?.isUpgraded, true)
+    XCTAssertEqual(try old.map { try store.queue.transaction($0.id)?.isUpgraded }, [true, true])
+    let new = try components(of: upgrade, in: store)
+    XCTAssertEqual(new.map(\.productID), [photo])
+    XCTAssertEqual(new.first?.originalID, old.first?.originalID, "the product both include keeps its chain")
+    XCTAssertEqual(new.first?.isUpgraded, false)
+    let entitlements = try store.queue.entitlements()
+    XCTAssertEqual(entitlements.owning[photo]?.id, new.first?.id, "no gap for the product both include")
+    XCTAssertFalse(entitlements.owns(video), "a product only the old bundle included ends with it")
+    XCTAssertFalse(entitlements.owns(bundle))
+    XCTAssertTrue(entitlements.owns(photoBundle))
+    // Renewals carry on with the new bundle's components only.
+    try store.queue.advance(by: 31 * day)
+    let renewal = try XCTUnwrap(try store.queue.history().last { $0.productID == photoBundle })
+    XCTAssertEqual(renewal.reason, .renewal)
+    XCTAssertEqual(try components(of: renewal, in: store).map(\.productID), [photo])
+    XCTAssertFalse(try store.queue.entitlements().owns(video))
+    // Refunding the new period revokes its component with it.
+    try store.queue.perform(.refund(renewal.id, reason: 0))
+    XCTAssertEqual(try components(of: renewal, in: store).map(\.revocationReason), [0])
+    XCTAssertFalse(try store.queue.entitlements().owns(photo))
+  }
+
+  func testDowngradingToAnotherBundleKeepsTheOldComponentsToTheRenewal() throws {
+    let store = try twoBundleStore(photoBundleRanksHigher: false)
+    let creator = try store.buy(bundle)
+    try store.queue.advance(by: 3 * day)
+    let change = try store.buy(photoBundle)
+    XCTAssertNotEqual(change.state, .purchased, "B45: a downgrade waits for the renewal")
+    var entitlements = try store.queue.entitlements()
+    XCTAssertTrue(entitlements.owns(bundle) && entitlements.owns(photo) && entitlements.owns(video))
+    XCTAssertEqual(try components(of: creator, in: store).map { $0.isUpgraded }, [false, false])
+    try store.queue.advance(by: 28 * day)
+    let renewal = try XCTUnwrap(try store.queue.history().last { $0.productID == photoBundle })
+    XCTAssertEqual(renewal.originalID, creator.originalID)
+    let photoChain = try components(of: creator, in: store).first { $0.productID == photo }
+    XCTAssertEqual(try components(of: renewal, in: store).map(\.originalID), [photoChain?.originalID])
+    entitlements = try store.queue.entitlements()
+    XCTAssertTrue(entitlements.owns(photo), "the product both include stays entitled")
+    XCTAssertFalse(entitlements.owns(video), "the old bundle's component ends at the renewal")
+    XCTAssertFalse(entitlements.owns(bundle))
+    // In the new bundle's grace period, only its own components keep access.
+    try store.queue.set(.billingRetry(true))
+    try store.queue.set(.gracePeriod(true))
+    try store.queue.advance(by: 31 * day)
+    XCTAssertEqual(store.queue.subscriptions().first { $0.originalID == creator.originalID }?.status, .inGracePeriod)
+    entitlements = try store.queue.entitlements()
+    XCTAssertTrue(entitlements.owns(photoBundle) && entitlements.owns(photo))
+    XCTAssertFalse(entitlements.owns(video))
+    // The bundle's expiry ends its components.
+    try store.queue.perform(.expireSubscription(renewal.id))
+    entitlements = try store.queue.entitlements()
+    XCTAssertFalse(entitlements.owns(photoBundle) || entitlements.owns(photo) || entitlements.owns(video))
+  }
 }

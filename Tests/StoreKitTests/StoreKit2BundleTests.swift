@@ -127,6 +127,50 @@ final class StoreKit2BundleTests: StoreKitTestCase {
     XCTAssertEqual(videoNow.count, 0)
     XCTAssertEqual(bundleNow.count, 0)
   }
+  func testUpgradingBetweenTwoBundlesMovesTheIncludedEntitlements() async throws {
+    // The fixture with a second bundle in the Creator Bundle's group, ranked above it, that
+    // includes only Photo Pro Monthly: the change to it is an upgrade.
+    let photoBundle = "fixture.v63.bundle.photo.monthly"
+    let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .appendingPathComponent("Fixtures/format-6.3.storekit")
+    var root = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(contentsOf: fixture)) as? [String: Any])
+    var groups = try XCTUnwrap(root["subscriptionBundleGroups"] as? [[String: Any]])
+    var creator = try XCTUnwrap((groups.first?["subscriptions"] as? [[String: Any]])?.first)
+    var added = creator
+    added["productID"] = photoBundle
+    added["internalID"] = "6400000099"
+    added["referenceName"] = "Photo Bundle"
+    added["bundledSubscriptions"] = [["productID": photo, "subscriptionGroupID": "AAAA0061"]]
+    added["groupNumber"] = 1
+    creator["groupNumber"] = 2
+    groups[0]["subscriptions"] = [creator, added]
+    root["subscriptionBundleGroups"] = groups
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("two-bundles-\(UUID().uuidString).storekit")
+    try JSONSerialization.data(withJSONObject: root).write(to: url)
+    defer { try? FileManager.default.removeItem(at: url) }
+    session = try SKTestSession(contentsOf: url)
+    session.disableDialogs = true
+
+    let first = try await buy(bundle)
+    let photoBefore = await entitlements(for: photo)
+    let upgrade = try await buy(photoBundle)
+    XCTAssertEqual(upgrade.originalID, first.originalID)
+    let entitled = await entitlements()
+    XCTAssertEqual(Set(entitled.map(\.productID)), [photoBundle, photo], "the Creator Bundle's video ends with its period")
+    let photoNow = await entitlements(for: photo)
+    XCTAssertEqual(photoNow.count, 1)
+    XCTAssertEqual(photoNow.first?.bundleProductID, photoBundle)
+    XCTAssertEqual(photoNow.first?.bundleTransactionID, String(upgrade.id))
+    XCTAssertEqual(photoNow.first?.originalID, photoBefore.first?.originalID, "the product both include keeps its chain")
+    let videoNow = await entitlements(for: video)
+    XCTAssertEqual(videoNow.count, 0)
+    var oldVideo: Transaction?
+    for await element in Transaction.all(for: video) { oldVideo = element.unsafePayloadValue }
+    XCTAssertEqual(oldVideo?.isUpgraded, true, "the old bundle's component is upgraded with it (B44)")
+    let videoProducts = try await Product.products(for: [video])
+    let videoGroup = try await XCTUnwrap(videoProducts.first?.subscription).status
+    XCTAssertEqual(videoGroup.count, 0, "the new bundle includes nothing of the video group")
+  }
 }
 
 /// A purchase the test needed did not end in `.success` (the test fails with it).

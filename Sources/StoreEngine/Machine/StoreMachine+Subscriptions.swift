@@ -180,6 +180,14 @@ extension StoreMachine {
         old.isUpgraded = true
         old.signedTransaction = nil
         amended.append(try put(old))
+        // §47: a change between two bundles (or suites) of one group: the old period's component
+        // transactions end with it, upgraded too; the new bundle's come with the new period.
+        let components = transactions.values.filter { $0.bundle?.transactionID == old.id && !$0.isUpgraded }
+        for var component in components.sorted(by: { $0.id < $1.id }) {
+          component.isUpgraded = true
+          component.signedTransaction = nil
+          amended.append(try put(component))
+        }
       }
       transaction.originalID = active.originalID
       transaction.originalPurchaseDate = firstPurchaseDate(of: active) ?? transaction.purchaseDate
@@ -363,7 +371,9 @@ extension StoreMachine {
       $0.account == account && $0.status == .inGracePeriod && ($0.gracePeriodExpiresDate ?? .distantPast) > now
     }.sorted { $0.originalID < $1.originalID }.flatMap { record in
       // §47: a bundle in grace keeps its included subscriptions too.
-      (currentTransaction(of: record).map { [$0] } ?? []) + currentComponents(of: record.originalID)
+      // A component of an earlier period (a product the bundle before a plan change included) is not.
+      let current = currentTransaction(of: record)
+      return (current.map { [$0] } ?? []) + currentComponents(of: record.originalID).filter { $0.bundle?.transactionID == current?.id }
     }
   }
 

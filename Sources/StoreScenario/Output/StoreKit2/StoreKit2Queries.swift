@@ -35,8 +35,13 @@ public enum StoreKit2Queries {
     let entitled = subscriptions.filter { $0.status == .subscribed || $0.status == .inGracePeriod }
     let subscribed = entitled.compactMap { latestOfChain[$0.originalID] }
     // §47: a bundle's component chains have no record: they entitle while the bundle's does.
+    // A component entitles only with the bundle chain's current period: after a change of plan
+    // between two bundles of one group, a product only the old bundle included is no longer one.
     let entitledBundles = Set(entitled.map(\.originalID))
-    let components = latestOfChain.values.filter { $0.bundleOriginalID.map(entitledBundles.contains) ?? false }
+    let components = latestOfChain.values.filter { component in
+      guard let bundle = component.bundleOriginalID, entitledBundles.contains(bundle) else { return false }
+      return latestOfChain[bundle]?.id == component.bundle?.transactionID
+    }
     return (Array(byProduct.values) + subscribed + components).sorted { ($0.purchaseDate, $0.id) < ($1.purchaseDate, $1.id) }
   }
 
@@ -74,12 +79,22 @@ public enum StoreKit2Queries {
   ) -> [(record: SubscriptionRecord, transaction: PaymentTransaction?)] {
     let live = subscriptions.filter { $0.groupID != group && $0.status != .expired && $0.status != .revoked }
     guard !live.isEmpty else { return [] }
+    let liveIDs = Set(live.map(\.originalID))
     var newest: [PaymentTransaction.ID: PaymentTransaction] = [:]
-    for transaction in history where transaction.state == .purchased && transaction.subscriptionGroupID == group {
-      guard let bundle = transaction.bundleOriginalID else { continue }
+    var period: [PaymentTransaction.ID: PaymentTransaction] = [:]
+    for transaction in history where transaction.state == .purchased {
+      if liveIDs.contains(transaction.originalID), !transaction.isUpgraded {
+        period[transaction.originalID] = later(period[transaction.originalID], transaction)
+      }
+      guard transaction.subscriptionGroupID == group, let bundle = transaction.bundleOriginalID else { continue }
       newest[bundle] = later(newest[bundle], transaction)
     }
-    return live.compactMap { record in newest[record.originalID].map { (record, $0) } }
+    // Only a bundle whose current period includes the subscription: after a change of plan between
+    // two bundles, the one before it no longer lists a product the new one leaves out.
+    return live.compactMap { record in
+      guard let component = newest[record.originalID], component.bundle?.transactionID == period[record.originalID]?.id else { return nil }
+      return (record, component)
+    }
   }
 
   /// The later of two transactions (by purchase date, then id).
