@@ -5,7 +5,7 @@ import StoreEngine
 /// endpoint, as Apple's sandbox does: `totalRequests` signed realtime requests for the test's
 /// subscription, `maxConcurrentRequests` at a time; a request succeeds when it is answered 200 with a
 /// `RealtimeResponseBody` (a JSON object) within `responseTimeThreshold`. The result (Apple's
-/// `PerformanceTestResultResponse` values) goes to the data directory's file when the last request
+/// `PerformanceTestResultResponse` values) goes to the ledger (``RetentionMessagingStore``) when the last request
 /// is done, so a `Get Performance Test Results` before then answers `PENDING`.
 public enum RetentionPerformanceTest {
   /// What the test measures against.
@@ -39,14 +39,14 @@ public enum RetentionPerformanceTest {
     }
   }
 
-  /// Runs the test on its own threads and records the result in `file`; returns at once.
+  /// Runs the test on its own threads and records the result in `store`; returns at once.
   public static func start(
-    _ target: Target, limits: Limits, signer: any TransactionSigner, appAppleID: Int64, file: RetentionMessagingFile
+    _ target: Target, limits: Limits, signer: any TransactionSigner, appAppleID: Int64, store: RetentionMessagingStore
   ) {
     let thread = Thread {
       let outcomes = run(target, limits: limits, signer: signer, appAppleID: appAppleID)
       let result = summary(outcomes, limits: limits, url: target.url)
-      _ = try? file.update { state in state.performanceTests[target.requestID] = result }
+      _ = try? store.update { state in state.performanceTests[target.requestID] = result }
     }
     thread.name = "retention-performance-test"
     thread.start()

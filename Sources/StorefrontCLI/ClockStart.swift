@@ -51,7 +51,7 @@ public enum ClockStart: Sendable, Equatable {
 
   /// The help line for the option and the variable.
   static let help =
-    "Where a fresh ledger's virtual clock starts: 'now' or a date (2026-03-01, 2026-03-01T09:30:00Z); default $STOREFRONT_CLOCK_START, else 2026-01-01T00:00:00Z for run, serve, notifications url and offer-codes and now for the interactive storefront. A ledger that has a clock keeps it: every front end continues from there (--clock-start is then refused)."
+    "Where a fresh ledger's virtual clock starts: 'now' or a date (2026-03-01, 2026-03-01T09:30:00Z); default $STOREFRONT_CLOCK_START, else 2026-01-01T00:00:00Z for run, serve, notifications url, offer-codes and retention review and now for the interactive storefront. A ledger that has a clock keeps it: every front end continues from there (--clock-start is then refused)."
 }
 
 /// The start one command asks for, resolved to a moment once (so the TUI and its `--serve` agree),

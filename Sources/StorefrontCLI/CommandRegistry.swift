@@ -24,6 +24,7 @@ enum CommandRegistry {
     ReceiptCommand.descriptor,
     NotificationsCommand.descriptor,
     NotificationsURLCommand.descriptor,
+    RetentionReviewCommand.descriptor,
     OfferCodesCommand.generate,
     OfferCodesCommand.create,
     OfferCodesCommand.list,

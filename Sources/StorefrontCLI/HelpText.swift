@@ -43,6 +43,7 @@ enum HelpText {
   private static let groupOverviews = [
     "catalog": "Work with .storekit catalogs.",
     "keys": "Manage the API keys `storefront serve` accepts.",
+    "retention": "Retention Messaging settings of the ledger (`storefront serve` answers its API).",
   ]
 
   private static let standardFlags = [

@@ -100,15 +100,13 @@ struct RetentionDecisionTests {
     #expect(decision.fallbackReason == "'other' is not a promotional offer of the product")
   }
 
-  @Test func theFileKeepsWhatEachWriterChanged() throws {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("retention-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: directory) }
-    let file = RetentionMessagingFile(directory: directory)
-    #expect(file.read() == RetentionMessaging())
-    try file.update { $0.realtimeURLs["Sandbox"] = "http://127.0.0.1:1/" }
-    try file.update { $0.messages[Self.approved] = Self.configuration.messages[Self.approved] }
-    #expect(file.read().realtimeURLs == ["Sandbox": "http://127.0.0.1:1/"])
-    #expect(file.read().messages.count == 1)
+  @Test func theLedgerKeepsWhatEachWriterChanged() throws {
+    let ledger = InMemoryLedgerStore()
+    let store = RetentionMessagingStore(ledger: ledger)
+    #expect(store.read() == RetentionMessaging())
+    try store.update { $0.realtimeURLs["Sandbox"] = "http://127.0.0.1:1/" }
+    try RetentionMessagingStore(ledger: ledger).update { $0.messages[Self.approved] = Self.configuration.messages[Self.approved] }
+    #expect(store.read().realtimeURLs == ["Sandbox": "http://127.0.0.1:1/"])
+    #expect(store.read().messages.count == 1)
   }
 }

@@ -38,12 +38,12 @@ extension AppStoreServerAPI {
     .getRealtimeURL, .initiatePerformanceTest, .getPerformanceTestResults,
   ]
 
-  /// One Retention Messaging API request; every change is one locked read-modify-write of the file.
+  /// One Retention Messaging API request; every change is one locked read-modify-write of the configuration in the ledger.
   func retentionMessaging(
     _ endpoint: APIEndpoint, parameters: [String], query: QueryParameters, body: Data
   ) throws(APIError) -> APIResponse {
     guard let service = retentionMessaging else { throw .generalInternal }
-    let file = service.file
+    let store = service.store
     let first = parameters.first ?? ""
     let environmentName = environment == .production ? "Production" : "Sandbox"
     switch endpoint {
@@ -52,7 +52,7 @@ extension AppStoreServerAPI {
       let size = query.values("imageSize").last ?? "FULL_SIZE"
       guard size == "FULL_SIZE" || size == "BULLET_POINT" else { throw .badRequestImageSize }
       guard body.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) else { throw .invalidImage }
-      try Self.change(file) { state throws(APIError) in
+      try Self.change(store) { state throws(APIError) in
         guard state.images[id] == nil else { throw .imageAlreadyExists }
         guard state.images.count < RetentionMessagingService.maximumImages else { throw .maximumNumberOfImagesReached }
         state.images[id] = RetentionMessaging.Image(state: state.reviewOutcome, size: size, byteCount: body.count)
@@ -60,7 +60,7 @@ extension AppStoreServerAPI {
       return APIResponse(status: 200)
     case .deleteImage:
       let id = try Self.identifier(first)
-      try Self.change(file) { state throws(APIError) in
+      try Self.change(store) { state throws(APIError) in
         guard state.images[id] != nil else { throw .imageNotFound }
         let inUse = state.messages.values.contains { message in
           message.imageIdentifier == id || (message.bulletPoints ?? []).contains { $0.imageIdentifier == id }
@@ -70,14 +70,14 @@ extension AppStoreServerAPI {
       }
       return APIResponse(status: 200)
     case .getImageList:
-      let images = file.read().images.sorted { $0.key < $1.key }.map {
+      let images = store.read().images.sorted { $0.key < $1.key }.map {
         ImageItem(imageIdentifier: $0.key, imageState: $0.value.state.rawValue, imageSize: $0.value.size)
       }
       return try ResponseEncoding.response(ImageList(imageIdentifiers: images))
     case .uploadMessage:
       let id = try Self.identifier(first)
       let message = try Self.message(from: body)
-      try Self.change(file) { state throws(APIError) in
+      try Self.change(store) { state throws(APIError) in
         guard state.messages[id] == nil else { throw .messageAlreadyExists }
         guard state.messages.count < RetentionMessagingService.maximumMessages else { throw .maximumNumberOfMessagesReached }
         let images = [message.imageIdentifier].compactMap { $0 } + (message.bulletPoints ?? []).map(\.imageIdentifier)
@@ -89,7 +89,7 @@ extension AppStoreServerAPI {
       return APIResponse(status: 200)
     case .deleteMessage:
       let id = try Self.identifier(first)
-      try Self.change(file) { state throws(APIError) in
+      try Self.change(store) { state throws(APIError) in
         guard state.messages[id] != nil else { throw .messageNotFound }
         state.messages[id] = nil
         // A default naming a deleted message is gone with it: it could never be shown.
@@ -97,7 +97,7 @@ extension AppStoreServerAPI {
       }
       return APIResponse(status: 200)
     case .getMessageList:
-      let messages = file.read().messages.sorted { $0.key < $1.key }.map {
+      let messages = store.read().messages.sorted { $0.key < $1.key }.map {
         MessageItem(messageIdentifier: $0.key, messageState: $0.value.state.rawValue)
       }
       return try ResponseEncoding.response(MessageList(messageIdentifiers: messages))
@@ -106,7 +106,7 @@ extension AppStoreServerAPI {
       guard let request = try? JSONDecoder().decode(DefaultRequest.self, from: body), let text = request.messageIdentifier
       else { throw .generalBadRequest }
       let id = try Self.identifier(text)
-      try Self.change(file) { state throws(APIError) in
+      try Self.change(store) { state throws(APIError) in
         guard let message = state.messages[id] else { throw .messageNotFound }
         guard message.state == .approved else { throw .messageNotApproved }
         let images = [message.imageIdentifier].compactMap { $0 } + (message.bulletPoints ?? []).map(\.imageIdentifier)
@@ -116,21 +116,21 @@ extension AppStoreServerAPI {
       return APIResponse(status: 200)
     case .deleteDefaultMessage:
       let key = try Self.defaultKey(parameters)
-      try Self.change(file) { state throws(APIError) in
+      try Self.change(store) { state throws(APIError) in
         guard state.defaults[key] != nil else { throw .defaultMessageNotFound }
         state.defaults[key] = nil
       }
       return APIResponse(status: 200)
     case .getDefaultMessage:
       let key = try Self.defaultKey(parameters)
-      guard let id = file.read().defaults[key] else { throw .defaultMessageNotFound }
+      guard let id = store.read().defaults[key] else { throw .defaultMessageNotFound }
       return try ResponseEncoding.response(DefaultResponse(messageIdentifier: id))
     case .configureRealtimeURL:
       guard let request = try? JSONDecoder().decode(RealtimeURLBody.self, from: body), let url = request.realtimeURL,
         Self.isRealtimeURL(url)
       else { throw .badRequestRealtimeURL }
       let production = environment == .production
-      try Self.change(file) { state throws(APIError) in
+      try Self.change(store) { state throws(APIError) in
         if production, !state.performanceTests.values.contains(where: { $0.result == "PASS" }) {
           throw .forbiddenNoPassingTest
         }
@@ -138,13 +138,13 @@ extension AppStoreServerAPI {
       }
       return APIResponse(status: 200)
     case .deleteRealtimeURL:
-      try Self.change(file) { state throws(APIError) in
+      try Self.change(store) { state throws(APIError) in
         guard state.realtimeURLs[environmentName] != nil else { throw .realtimeURLNotFound }
         state.realtimeURLs[environmentName] = nil
       }
       return APIResponse(status: 200)
     case .getRealtimeURL:
-      guard let url = file.read().realtimeURLs[environmentName] else { throw .realtimeURLNotFound }
+      guard let url = store.read().realtimeURLs[environmentName] else { throw .realtimeURLNotFound }
       return try ResponseEncoding.response(RealtimeURLBody(realtimeURL: url))
     case .initiatePerformanceTest:
       // The test runs only in the sandbox environment.
@@ -156,7 +156,7 @@ extension AppStoreServerAPI {
       guard signed.row.productKind == .autoRenewableSubscription else { throw .invalidPerformanceTestRequest }
       let requestID = service.makeRequestID()
       let config = RetentionMessagingService.config
-      let target = try Self.change(file) { state throws(APIError) -> String in
+      let target = try Self.change(store) { state throws(APIError) -> String in
         guard let url = state.realtimeURLs[environmentName] else { throw .realtimeURLNotFound }
         guard !state.performanceTests.values.contains(where: { $0.result == "PENDING" }) else { throw .existingPerformanceTestRun }
         state.performanceTests[requestID] = RetentionMessaging.PerformanceTest(
@@ -170,7 +170,7 @@ extension AppStoreServerAPI {
       return try ResponseEncoding.response(PerformanceTestStarted(config: config, requestId: requestID))
     case .getPerformanceTestResults:
       guard UUID(uuidString: first) != nil else { throw .invalidRequestID }
-      guard let test = file.read().performanceTests[first.lowercased()] else { throw .performanceTestRunNotFound }
+      guard let test = store.read().performanceTests[first.lowercased()] else { throw .performanceTestRunNotFound }
       return try ResponseEncoding.response(
         PerformanceTestResult(
           config: RetentionMessagingService.config, target: test.target, result: test.result, successRate: test.successRate,
@@ -181,11 +181,11 @@ extension AppStoreServerAPI {
   }
 
   private static func change<Value>(
-    _ file: RetentionMessagingFile, _ body: (inout RetentionMessaging) throws(APIError) -> Value
+    _ store: RetentionMessagingStore, _ body: (inout RetentionMessaging) throws(APIError) -> Value
   ) throws(APIError) -> Value {
     let outcome: Result<Value, APIError>
     do {
-      outcome = try file.update { state -> Result<Value, APIError> in
+      outcome = try store.update { state -> Result<Value, APIError> in
         var copy = state
         do throws(APIError) {
           let value = try body(&copy)

@@ -2,7 +2,7 @@ import Foundation
 import StoreEngine
 
 /// What the Retention Messaging API endpoints need beside the ledger: the data directory's
-/// configuration file and a way to run a performance test against the developer's endpoint (the
+/// configuration (in the ledger) and a way to run a performance test against the developer's endpoint (the
 /// HTTP client lives in `ServerNotifications`, outside this module).
 public struct RetentionMessagingService: Sendable {
   /// One performance test to run: its id, the endpoint, and the subscription the requests name.
@@ -13,18 +13,18 @@ public struct RetentionMessagingService: Sendable {
     public var productID: String
   }
 
-  /// Where the configuration is kept.
-  public let file: RetentionMessagingFile
-  /// Starts `run` in the background; the runner writes its result to ``file`` when done.
+  /// Where the configuration is kept: the ledger.
+  public let store: RetentionMessagingStore
+  /// Starts `run` in the background; the runner writes its result to ``store`` when done.
   public let startPerformanceTest: @Sendable (PerformanceTestRun) -> Void
   /// A new performance test `requestId` (Apple's are UUIDs).
   public let makeRequestID: @Sendable () -> String
 
   public init(
-    file: RetentionMessagingFile, startPerformanceTest: @escaping @Sendable (PerformanceTestRun) -> Void,
+    store: RetentionMessagingStore, startPerformanceTest: @escaping @Sendable (PerformanceTestRun) -> Void,
     makeRequestID: @escaping @Sendable () -> String = { UUID().uuidString.lowercased() }
   ) {
-    self.file = file
+    self.store = store
     self.startPerformanceTest = startPerformanceTest
     self.makeRequestID = makeRequestID
   }

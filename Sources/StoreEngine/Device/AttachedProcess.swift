@@ -295,6 +295,11 @@ extension PaymentQueue {
 
   /// The store's offer codes (App Store Connect's one-time and custom codes), as last read.
   public var offerCodes: [OfferCode] { OfferCodeBook.codes(in: deviceValues) }
+  /// Retention Messaging's configuration as this process last took it in from the ledger (its
+  /// commit log): what `storefront serve` on the same ledger stored (``RetentionMessagingStore``).
+  public var retentionMessaging: RetentionMessaging {
+    RetentionMessagingStore.decode(deviceValues[RetentionMessagingStore.key]) ?? RetentionMessaging()
+  }
 
   /// The storefronts' answers to attached apps' sheets, by transaction, as last read.
   public var sheetAnswers: [PaymentTransaction.ID: SheetAnswer] { DeviceValues.answers(in: deviceValues) }

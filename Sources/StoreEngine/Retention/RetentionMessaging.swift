@@ -4,8 +4,8 @@ import Foundation
 /// their review states, the default message per product and locale, the realtime URL and the
 /// performance tests run against it.
 ///
-/// Kept in the data directory's `retention-messaging.json` (``RetentionMessagingFile``), like the
-/// sandbox's fault plan: it is configuration of App Store Connect, not a purchase, so it is not in the
+/// Kept in the ledger as one device value (``RetentionMessagingStore``), so every process on the
+/// same ledger sees it: it is configuration of App Store Connect, not a purchase, so it is not in the
 /// ledger's history. Identifiers are stored lowercased, as Apple's libraries write UUIDs.
 public struct RetentionMessaging: Codable, Equatable, Sendable {
   /// Apple's `ImageState` / `MessageState`.

@@ -1,6 +1,7 @@
 import Foundation
 
-/// The data directory's `retention-messaging.json`: what `storefront serve`'s Retention Messaging
+/// The data directory's `retention-messaging.json` of earlier builds, read once to import it into the
+/// ledger (``RetentionMessagingStore/importLegacyFile(from:)``). Formerly: what `storefront serve`'s Retention Messaging
 /// API stored, read by every storefront process that shows a cancel sheet. Every read-modify-write
 /// holds an exclusive `flock` (as the fault plan's file does), so two servers or a server and a
 /// performance test never lose each other's change.

@@ -124,10 +124,12 @@ enum InteractiveCommand {
     let url = server?.url
     // main.swift calls us synchronously on the main thread; the TUI is main-actor confined.
     let catalogPath = invocation.global.catalogPath.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
+    // Retention Messaging's configuration, read by the cancel flow's worker over a connection of its own.
+    let retentionMessaging = try store.retentionMessaging()
     let result = MainActor.assumeIsolated {
       runTerminal(
-        loop: loop, store: store, snapshot: snapshot, serverURL: url, finishMode: finishMode, catalogPath: catalogPath,
-        catalogHash: catalogHash)
+        loop: loop, store: store, retentionMessaging: retentionMessaging, snapshot: snapshot, serverURL: url,
+        finishMode: finishMode, catalogPath: catalogPath, catalogHash: catalogHash)
     }
     switch result {
     case .success(let code): return ExitCode(rawValue: code)
@@ -151,7 +153,7 @@ enum InteractiveCommand {
 
   @MainActor
   private static func runTerminal(
-    loop: TerminalRunLoop<Wake>, store: LiveStore, snapshot: AccountSnapshot, serverURL: String?, finishMode: AppFinishMode,
+    loop: TerminalRunLoop<Wake>, store: LiveStore, retentionMessaging: RetentionMessagingStore, snapshot: AccountSnapshot, serverURL: String?, finishMode: AppFinishMode,
     catalogPath: String?, catalogHash: Int?
   ) -> Result<Int32, TerminalError> {
     let runtime = AppRuntime(queue: store.queue, snapshot: snapshot, size: loop.terminal.size, executor: .queue(.main))
@@ -174,7 +176,7 @@ enum InteractiveCommand {
     }
     // The cancel flow's realtime call, on a serial worker of its own (one libcurl handle).
     let retention = RetentionFlowClient(
-      directory: store.directory, signer: store.authority.signer(environment: store.queue.signingEnvironment ?? "Sandbox"))
+      store: retentionMessaging, signer: store.authority.signer(environment: store.queue.signingEnvironment ?? "Sandbox"))
     let retentionQueue = DispatchQueue(label: "storefront.retention")
     let queue = store.queue
     runtime.retentionFlow = { request in

@@ -125,7 +125,7 @@ enum RunCommand {
     runner.appServer = { appServer.call($0) }
     runner.receipt = AppReceiptSource.reader(for: store)
     let queue = store.queue
-    let retention = RetentionFlowClient(directory: directory, signer: store.authority.signer(environment: signing))
+    let retention = RetentionFlowClient(store: try store.retentionMessaging(), signer: store.authority.signer(environment: signing))
     runner.retentionFlow = { retention.run($0, catalog: queue.catalog) }
     runner.appFinisher.mode = finishMode
     let outcome = runner.run(steps)

@@ -57,6 +57,10 @@ struct LiveStore {
       let ledgerClock = try ledger.virtualClock()
       startDate = try clock.start(ledgerClock: ledgerClock, ledgerName: location.displayName)
       if ledgerClock == nil { try ledger.commit([.setClock(startDate)]) }
+      // Retention Messaging's configuration lives in the ledger: an earlier build's file is taken in once.
+      if let message = RetentionMessagingStore(ledger: ledger).importLegacyFile(from: directory).message {
+        FileHandle.standardError.write(Data((message + "\n").utf8))
+      }
     } catch let error as LedgerError {
       throw CLIFailure(error)
     } catch let failure as CLIFailure {
@@ -104,5 +108,16 @@ struct LiveStore {
       queue: queue, ledger: ledger, location: location, directory: directory, authority: authority, offerKey: offerKey,
       secrets: storage, warnings: ledger.warnings)
   }
+}
 
+extension LiveStore {
+  /// Retention Messaging's configuration in this store's ledger, over a connection of its own (the
+  /// API's thread and a performance test's threads use it, never the queue's connection).
+  func retentionMessaging() throws(CLIFailure) -> RetentionMessagingStore {
+    do throws(LedgerError) {
+      return RetentionMessagingStore(ledger: try location.open())
+    } catch {
+      throw CLIFailure(error)
+    }
+  }
 }

@@ -3,22 +3,22 @@ import ServerNotifications
 import StoreEngine
 import StoreScenario
 
-/// The storefront's side of a cancel flow: reads the data directory's Retention Messaging
-/// configuration, calls the realtime URL of the signing environment (if one is set) with Apple's
+/// The storefront's side of a cancel flow: reads Retention Messaging's configuration from the
+/// ledger (what any `storefront serve` on the same ledger stored), calls the realtime URL of the signing environment (if one is set) with Apple's
 /// signed request, and decides the sheet (``RetentionDecision``).
 ///
 /// One libcurl handle: the TUI uses it from one serial queue, `storefront run` from its thread.
 final class RetentionFlowClient: @unchecked Sendable {
-  private let file: RetentionMessagingFile
+  private let store: RetentionMessagingStore
   private let environment: String
   private let client: RetentionRealtimeClient
   private let now: @Sendable () -> Date
 
   init(
-    directory: URL, signer: any TransactionSigner, appAppleID: Int64 = DeliveryConfiguration.defaultAppAppleID,
+    store: RetentionMessagingStore, signer: any TransactionSigner, appAppleID: Int64 = DeliveryConfiguration.defaultAppAppleID,
     timeout: Duration = RetentionRealtimeClient.defaultTimeout, now: @escaping @Sendable () -> Date = { Date() }
   ) {
-    file = RetentionMessagingFile(directory: directory)
+    self.store = store
     environment = signer.environment
     client = RetentionRealtimeClient(signer: signer, appAppleID: appAppleID, timeout: timeout)
     self.now = now
@@ -26,7 +26,7 @@ final class RetentionFlowClient: @unchecked Sendable {
 
   /// Calls the endpoint (if one is set) and decides the sheet against `catalog`.
   func run(_ request: RetentionFlowRequest, catalog: Catalog) -> RetentionFlowResult {
-    let configuration = file.read()
+    let configuration = store.read()
     guard let url = configuration.realtimeURLs[environment] else {
       return RetentionFlowResult(
         decision: RetentionDecision.decide(

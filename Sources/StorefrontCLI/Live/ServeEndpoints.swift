@@ -20,7 +20,8 @@ enum ServeEndpoints {
   /// so requests take turns at the API; a ledger locked by a writer delays the answer (SQLite's busy
   /// timeout), and one locked for longer answers Apple's retryable 5000001.
   static func make(
-    store: LiveStore, environment: String, bundleID: String, appAppleID: Int64 = DeliveryConfiguration.defaultAppAppleID
+    store: LiveStore, retention: RetentionMessagingStore, environment: String, bundleID: String,
+    appAppleID: Int64 = DeliveryConfiguration.defaultAppAppleID
   ) -> APIGateway.Endpoints {
     let queue = store.queue
     let api = AppStoreServerAPI(
@@ -36,7 +37,7 @@ enum ServeEndpoints {
         _ = try? queue.refresh()
         return queue.now
       })
-    api.retentionMessaging = retentionMessaging(store: store, environment: environment, appAppleID: appAppleID)
+    api.retentionMessaging = retentionMessaging(store: store, retention: retention, environment: environment, appAppleID: appAppleID)
     // The lock owns the API: the only way to it is a turn.
     let turn = Locked(api)
     return { request in turn.withLock { $0.handle(request) } }
@@ -44,20 +45,22 @@ enum ServeEndpoints {
 }
 
 extension ServeEndpoints {
-  /// The Retention Messaging API's file and performance tests: the test signs with the data
-  /// directory's App Store chain and calls the endpoint over libcurl, on threads of its own.
-  static func retentionMessaging(store: LiveStore, environment: String, appAppleID: Int64) -> RetentionMessagingService {
-    let file = RetentionMessagingFile(directory: store.directory)
+  /// The Retention Messaging API's configuration (in the ledger, `retention`) and performance tests:
+  /// the test signs with the data directory's App Store chain and calls the endpoint over libcurl,
+  /// on threads of its own.
+  static func retentionMessaging(
+    store: LiveStore, retention: RetentionMessagingStore, environment: String, appAppleID: Int64
+  ) -> RetentionMessagingService {
     let signer = store.authority.signer(environment: environment)
     let config = RetentionMessagingService.config
     let limits = RetentionPerformanceTest.Limits(
       totalRequests: config.totalRequests, maxConcurrentRequests: config.maxConcurrentRequests,
       responseTimeThreshold: .milliseconds(config.responseTimeThreshold), successRateThreshold: config.successRateThreshold)
-    return RetentionMessagingService(file: file) { run in
+    return RetentionMessagingService(store: retention) { run in
       RetentionPerformanceTest.start(
         RetentionPerformanceTest.Target(
           requestID: run.requestID, url: run.target, originalTransactionID: run.originalTransactionID, productID: run.productID),
-        limits: limits, signer: signer, appAppleID: appAppleID, file: file)
+        limits: limits, signer: signer, appAppleID: appAppleID, store: retention)
     }
   }
 

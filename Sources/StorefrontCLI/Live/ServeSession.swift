@@ -70,13 +70,16 @@ final class ServeSession: Sendable {
     } catch {
       throw .store(error)
     }
+    let retention: RetentionMessagingStore
+    do throws(CLIFailure) { retention = try store.retentionMessaging() } catch { throw .store(error) }
     let registry: APIKeyRegistry?
     do throws(APIKeyStoreError) { registry = try keys.load() } catch { throw .keys(error) }
     let verifier = BearerTokenVerifier(keys: APIKeyRing(store: keys), bundleIDs: [bundleID], now: Date.init)
     let gateway = APIGateway(
       verifier: verifier, requestID: { UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(26).uppercased() },
       recordsDetails: recordsDetails,
-      endpoints: ServeEndpoints.make(store: store, environment: environment, bundleID: bundleID, appAppleID: delivery.appAppleID))
+      endpoints: ServeEndpoints.make(
+        store: store, retention: retention, environment: environment, bundleID: bundleID, appAppleID: delivery.appAppleID))
     let receipts: VerifyReceiptHandler
     do throws(LedgerError) {
       receipts = try ServeEndpoints.verifyReceipt(store: store, environment: environment, bundleID: bundleID)
