@@ -50,6 +50,34 @@ final class RetentionLedgerTests: XCTestCase {
     try checkAcrossProcesses { try PostgreSQLLedgerStore(uri) }
   }
 
+  /// Two servers changing the configuration at once both keep their change: the later commit
+  /// finds the value changed since it read it and redoes its change on the newer one.
+  private func checkConcurrentChangesBothLand(_ open: () throws -> any LedgerStore) throws {
+    let first = RetentionMessagingStore(ledger: try open())
+    let second = RetentionMessagingStore(ledger: try open())
+    var tries = 0
+    try first.update { state in
+      tries += 1
+      // Between this read and its commit, another server stores its realtime URL.
+      if tries == 1 { try? second.update { $0.realtimeURLs["Production"] = "http://127.0.0.1:9/production" } }
+      state.realtimeURLs["Sandbox"] = "http://127.0.0.1:9/sandbox"
+    }
+    XCTAssertEqual(tries, 2, "the first change is redone once on the second's value")
+    XCTAssertEqual(
+      RetentionMessagingStore(ledger: try open()).read().realtimeURLs,
+      ["Production": "http://127.0.0.1:9/production", "Sandbox": "http://127.0.0.1:9/sandbox"])
+  }
+
+  func testConcurrentChangesBothLandOnSQLite() throws {
+    let directory = try TemporaryDirectory()
+    try checkConcurrentChangesBothLand { try SQLiteLedgerStore(directory: directory.url) }
+  }
+
+  func testConcurrentChangesBothLandOnPostgreSQL() throws {
+    let uri = try PostgreSQLTestDatabase.make(label: "retention-race")
+    try checkConcurrentChangesBothLand { try PostgreSQLLedgerStore(uri) }
+  }
+
   /// An earlier build's `retention-messaging.json` is imported once: the file is renamed, and a
   /// second import (or a file that reappears) never overwrites what the ledger holds.
   func testAnEarlierBuildsFileIsImportedOnce() throws {

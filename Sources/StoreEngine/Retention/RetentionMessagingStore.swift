@@ -7,9 +7,9 @@ import Foundation
 /// §44, §45).
 ///
 /// The store holds a ledger connection of its own and uses it only under its lock, so the API's
-/// thread and a performance test's threads may share it. A read-modify-write is atomic within the
-/// process; two servers writing the same configuration at the same moment may lose one change
-/// (the last commit wins), as two App Store Connect users saving one page would.
+/// thread and a performance test's threads may share it. A read-modify-write commits only if the
+/// value is still the one it read (``LedgerChange/expectDeviceValue(key:value:)``), and is redone
+/// on the newer value otherwise, so two servers changing it at once both keep their change.
 public final class RetentionMessagingStore: @unchecked Sendable {
   /// The device value's key.
   public static let key = "retention.messaging"
@@ -36,18 +36,30 @@ public final class RetentionMessagingStore: @unchecked Sendable {
   public func update<Result>(_ change: (inout RetentionMessaging) -> Result) throws(WriteError) -> Result {
     lock.lock()
     defer { lock.unlock() }
-    let snapshot: LedgerSnapshot
-    do { snapshot = try ledger.load() } catch { throw WriteError(description: "Cannot read the ledger: \(error).") }
-    var value = Self.decode(snapshot.deviceValues[Self.key]) ?? RetentionMessaging()
-    let before = value
-    let result = change(&value)
-    guard value != before else { return result }
-    guard let text = Self.encode(value) else { throw WriteError(description: "Cannot encode the Retention Messaging configuration.") }
-    do { try ledger.commit([.setDeviceValue(key: Self.key, value: text)]) } catch {
-      throw WriteError(description: "Cannot write the ledger: \(error).")
+    var attempt = 1
+    while true {
+      let snapshot: LedgerSnapshot
+      do { snapshot = try ledger.load() } catch { throw WriteError(description: "Cannot read the ledger: \(error).") }
+      let stored = snapshot.deviceValues[Self.key]
+      var value = Self.decode(stored) ?? RetentionMessaging()
+      let before = value
+      let result = change(&value)
+      guard value != before else { return result }
+      guard let text = Self.encode(value) else { throw WriteError(description: "Cannot encode the Retention Messaging configuration.") }
+      do {
+        try ledger.commit([.expectDeviceValue(key: Self.key, value: stored), .setDeviceValue(key: Self.key, value: text)])
+        return result
+      } catch LedgerError.deviceValueChanged where attempt < Self.attempts {
+        // Another process changed the configuration since it was read: apply the change to theirs.
+        attempt += 1
+      } catch {
+        throw WriteError(description: "Cannot write the ledger: \(error).")
+      }
     }
-    return result
   }
+
+  /// How many times a change is redone on a value another process changed meanwhile.
+  static let attempts = 8
 
   /// The configuration a device value holds (nil: none, or one this build cannot read).
   public static func decode(_ text: String?) -> RetentionMessaging? {
