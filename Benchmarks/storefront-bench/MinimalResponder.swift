@@ -10,13 +10,19 @@ final class MinimalResponder {
   private let body: UnsafeMutableRawBufferPointer
   /// The ``Payload`` the C callback reads (a pointer to it is the daemon's handler context).
   private let context: UnsafeMutableRawPointer
+  private let counter = AnswerCounter()
+
+  /// How many requests it has answered so far.
+  var answered: Int { counter.value }
 
   init(body bytes: Data) throws {
     body = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, bytes.count), alignment: 1)
     bytes.copyBytes(to: body)
     let size = bytes.count
     let context = UnsafeMutableRawPointer.allocate(byteCount: MemoryLayout<Payload>.stride, alignment: MemoryLayout<Payload>.alignment)
-    context.initializeMemory(as: Payload.self, repeating: Payload(bytes: UnsafeRawPointer(body.baseAddress), count: size), count: 1)
+    context.initializeMemory(
+      as: Payload.self, repeating: Payload(bytes: UnsafeRawPointer(body.baseAddress), count: size, counter: Unmanaged.passUnretained(counter)),
+      count: 1)
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
     address.sin_port = 0
@@ -48,6 +54,16 @@ final class MinimalResponder {
   private struct Payload {
     var bytes: UnsafeRawPointer?
     var count: Int
+    /// Kept alive by the responder, which outlives its daemon.
+    var counter: Unmanaged<AnswerCounter>
+  }
+
+  /// Counts answers across the daemon's connection threads.
+  private final class AnswerCounter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    var value: Int { lock.withLock { count } }
+    func increment() { lock.withLock { count += 1 } }
   }
 
   private static let access: MHD_AccessHandlerCallback = { cls, connection, _, _, _, _, uploadDataSize, _ in
@@ -63,6 +79,7 @@ final class MinimalResponder {
     _ = MHD_add_response_header(response, "Content-Type", "application/json")
     let queued = MHD_queue_response(connection, 200, response)
     MHD_destroy_response(response)
+    payload.counter.takeUnretainedValue().increment()
     return queued
   }
 }
