@@ -43,6 +43,7 @@ enum HelpText {
   private static let groupOverviews = [
     "catalog": "Work with .storekit catalogs.",
     "keys": "Manage the API keys `storefront serve` accepts.",
+    "offer-codes": "Make and list offer codes, as App Store Connect does (one-time-use batches, custom codes).",
     "retention": "Retention Messaging settings of the ledger (`storefront serve` answers its API).",
   ]
 

@@ -39,6 +39,13 @@ final class OfferCodesCommandTests: XCTestCase {
     XCTAssertEqual(object["price"] as? String, "0.99")
   }
 
+  func testGroupHelpSaysWhatTheGroupIsFor() {
+    let run = CLIRun(["offer-codes", "--help"])
+    XCTAssertEqual(run.code, 0)
+    XCTAssertTrue(run.output.hasPrefix("OVERVIEW: Make and list offer codes, as App Store Connect does"), run.output)
+    for name in ["generate", "create", "list"] { XCTAssertTrue(run.output.contains("  \(name) "), run.output) }
+  }
+
   func testBadRequestsSayWhatToChange() throws {
     let data = try CLIFiles.temporaryDirectory(self).path
     XCTAssertEqual(CLIRun(["offer-codes", "create", "ONCE", Self.coins, "a", "--data-dir", data]).code, 0)
