@@ -53,3 +53,22 @@ public enum FixtureCatalog {
     return Catalog(formatVersion: full.formatVersion, products: products, subscriptionGroups: full.subscriptionGroups, settings: settings)
   }
 }
+
+extension FixtureCatalog {
+  /// A format-6.3 bundle subscription (group `BUNDLE01`) that includes ``monthly`` (DECISIONS §47).
+  public static let bundle: Product.ID = "com.example.premium.bundle"
+  public static let bundleGroup = "BUNDLE01"
+
+  /// `catalog` (the fixture catalog by default) with the ``bundle`` group added.
+  public static func withBundle(_ catalog: Catalog = make()) -> Catalog {
+    let info = SubscriptionInfo(
+      groupID: bundleGroup, level: 1, period: SubscriptionPeriod(value: 1, unit: .month),
+      bundledSubscriptions: [BundledSubscription(productID: monthly, groupID: group)])
+    let product = Product(
+      id: bundle, kind: .autoRenewableSubscription, referenceName: "Premium Bundle", price: Decimal(string: "4.99") ?? 0, subscription: info)
+    return Catalog(
+      formatVersion: .init(major: 6, minor: 3), identifier: catalog.identifier, products: catalog.products + [product],
+      subscriptionGroups: catalog.subscriptionGroups + [SubscriptionGroup(id: bundleGroup, name: "Bundle", productIDs: [bundle], kind: .bundle)],
+      settings: catalog.settings)
+  }
+}

@@ -7,21 +7,9 @@ import XCTest
 /// `serve` answers a bundle's transactions with the bundle fields in the signed payload, under
 /// Apple's JSON names (DECISIONS §47).
 final class BundleTransactionInfoTests: XCTestCase {
-  static let bundle: Product.ID = "com.example.premium.bundle"
+  static let bundle = FixtureCatalog.bundle
 
-  /// The fixture catalog with a bundle that includes the monthly plan.
-  static func catalog() -> Catalog {
-    let base = FixtureCatalog.make()
-    let info = SubscriptionInfo(
-      groupID: "BUNDLE01", level: 1, period: SubscriptionPeriod(value: 1, unit: .month),
-      bundledSubscriptions: [BundledSubscription(productID: FixtureCatalog.monthly, groupID: FixtureCatalog.group)])
-    let product = Product(
-      id: bundle, kind: .autoRenewableSubscription, referenceName: "Premium Bundle", price: Decimal(string: "4.99") ?? 0, subscription: info)
-    return Catalog(
-      formatVersion: .init(major: 6, minor: 3), products: base.products + [product],
-      subscriptionGroups: base.subscriptionGroups + [SubscriptionGroup(id: "BUNDLE01", name: "Bundle", productIDs: [bundle], kind: .bundle)],
-      settings: base.settings)
-  }
+  static func catalog() -> Catalog { FixtureCatalog.withBundle() }
 
   func payload(_ response: APIResponse) -> [String: Any] {
     TestStore.payload(of: json(response)["signedTransactionInfo"] as? String)

@@ -7,20 +7,9 @@ import XCTest
 /// A bundle's transactions in the SQLite ledger (DECISIONS §47): a fresh launch and another process
 /// on the same ledger see the bundle fields and the entitlements through the bundle.
 final class SQLiteBundleLedgerTests: XCTestCase {
-  static let bundle: Product.ID = "com.example.premium.bundle"
+  static let bundle = FixtureCatalog.bundle
 
-  static func catalog() -> Catalog {
-    let base = FixtureCatalog.make()
-    let info = SubscriptionInfo(
-      groupID: "BUNDLE01", level: 1, period: SubscriptionPeriod(value: 1, unit: .month),
-      bundledSubscriptions: [BundledSubscription(productID: FixtureCatalog.monthly, groupID: FixtureCatalog.group)])
-    let product = Product(
-      id: bundle, kind: .autoRenewableSubscription, referenceName: "Premium Bundle", price: Decimal(string: "4.99") ?? 0, subscription: info)
-    return Catalog(
-      formatVersion: .init(major: 6, minor: 3), products: base.products + [product],
-      subscriptionGroups: base.subscriptionGroups + [SubscriptionGroup(id: "BUNDLE01", name: "Bundle", productIDs: [bundle], kind: .bundle)],
-      settings: base.settings)
-  }
+  static func catalog() -> Catalog { FixtureCatalog.withBundle() }
 
   func queue(_ directory: TemporaryDirectory) throws -> PaymentQueue {
     try PaymentQueue(catalog: Self.catalog(), ledger: try SQLiteLedgerStore(directory: directory.url), environment: TestStore.environment)

@@ -24,7 +24,7 @@ import Testing
   /// A subscription bundle that includes the monthly plan (§47): buying it makes component
   /// transactions, and switches to and from the monthly plan revoke or end a chain. Sold once an
   /// edited catalog (command 16) brings it; bought before that, it is refused as unknown.
-  static let bundle: Product.ID = "com.example.premium.bundle"
+  static let bundle = FixtureCatalog.bundle
 
   /// Half the seeds start with the bundle on sale and bought (its components with it), so the
   /// random commands renew, refund, expire and switch away from it.
@@ -34,17 +34,7 @@ import Testing
     return "sell the catalog with the bundle, buy it"
   }
 
-  static func withBundle(_ catalog: Catalog) -> Catalog {
-    let info = SubscriptionInfo(
-      groupID: "BUNDLE01", level: 1, period: SubscriptionPeriod(value: 1, unit: .month),
-      bundledSubscriptions: [BundledSubscription(productID: FixtureCatalog.monthly, groupID: FixtureCatalog.group)])
-    let product = Product(
-      id: bundle, kind: .autoRenewableSubscription, referenceName: "Premium Bundle", price: Decimal(string: "4.99") ?? 0, subscription: info)
-    return Catalog(
-      formatVersion: .init(major: 6, minor: 3), identifier: catalog.identifier, products: catalog.products + [product],
-      subscriptionGroups: catalog.subscriptionGroups + [SubscriptionGroup(id: "BUNDLE01", name: "Bundle", productIDs: [bundle], kind: .bundle)],
-      settings: catalog.settings)
-  }
+  static func withBundle(_ catalog: Catalog) -> Catalog { FixtureCatalog.withBundle(catalog) }
 
   /// One random command on `queue`, drawn from a seeded ``SplitMix64`` (a failing seed reproduces);
   /// a command the store refuses (finishing twice, renewing a consumable, …) is part of the
